@@ -1,0 +1,33 @@
+# Two commands for users: `make run` (the quickstart experiment) and `make test` (everything CI runs).
+PY ?= python3
+# A CPU-only machine must never pull a multi-GB CUDA build of torch: pin the CPU wheel there.
+TORCH_SPEC ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 'torch>=2.1' || echo 'torch==2.13.0')
+RUN_PARAMS ?=
+
+.PHONY: install run test test-nbs export clean-nbs lab
+
+install:
+	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install "$(TORCH_SPEC)"
+	@$(PY) -c "import nbdev, papermill, execnb, pytest, seaborn, datasets, tiktoken, safetensors; assert nbdev.__version__.startswith('2.')" 2>/dev/null \
+	  || $(PY) -m pip install -e ".[dev]"
+	@$(PY) -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v -i "warning: running pip as" || true
+
+run: install
+	$(PY) -m papermill nbs/19_quickstart.ipynb runs/quickstart/last_run.ipynb $(RUN_PARAMS)
+
+export:
+	nbdev_export
+
+test: install
+	bash scripts/check_export.sh
+	$(PY) -m pytest -q tests
+
+test-nbs: install
+	nbdev_test --n_workers 2
+
+clean-nbs:
+	nbdev_clean
+	bash scripts/check_export.sh
+
+lab: install
+	jupyter lab nbs
