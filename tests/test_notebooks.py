@@ -1,0 +1,22 @@
+"""Every notebook through nbdev's own test runner (cells flagged slow/gpu are skipped), one pytest test each."""
+from configparser import ConfigParser
+from pathlib import Path
+
+import pytest
+from nbdev import test as nbdev_test  # the module, so pytest does not collect test_nb itself
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "nbs").glob("[0-9]*.ipynb"))
+cfg = ConfigParser(delimiters=["="]); cfg.read(ROOT / "settings.ini")
+SKIP_FLAGS = cfg["DEFAULT"]["tst_flags"].split("|")
+
+
+def test_found_notebooks():
+    assert len(NOTEBOOKS) >= 6, NOTEBOOKS
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook(nb, monkeypatch):
+    monkeypatch.chdir(nb.parent)  # as nbdev_test runs them
+    ok, secs = nbdev_test.test_nb(nb, skip_flags=SKIP_FLAGS, do_print=False)
+    assert ok, f"{nb.name} failed (see the traceback above)"
