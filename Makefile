@@ -3,6 +3,7 @@ PY ?= python3
 # A CPU-only machine must never pull a multi-GB CUDA build of torch: pin the CPU wheel there.
 TORCH_SPEC ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 'torch>=2.1' || echo 'torch==2.13.0')
 RUN_PARAMS ?=
+RUN ?= $(shell date -u +%Y%m%d-%H%M%S)
 
 .PHONY: install run test test-nbs export clean-nbs lab
 
@@ -13,7 +14,9 @@ install:
 	@$(PY) -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v -i "warning: running pip as" || true
 
 run: install
-	$(PY) -m papermill nbs/19_quickstart.ipynb runs/quickstart/last_run.ipynb $(RUN_PARAMS)
+	@test ! -e runs/quickstart/$(RUN)/metrics.json || { echo "runs/quickstart/$(RUN) is a finished run: pick another RUN="; exit 1; }
+	mkdir -p runs/quickstart/$(RUN)
+	$(PY) -m papermill nbs/19_quickstart.ipynb runs/quickstart/$(RUN)/quickstart.ipynb -p run_name $(RUN) $(RUN_PARAMS)
 
 export:
 	nbdev_export
