@@ -72,7 +72,7 @@ SIZES = {  # Table A.4
     "small":     dict(n_layer=4, d_model=128, d_inner=256, l_max=512, emb_dim=5, filter_order=64),
 }
 
-# %% ../nbs/13_model.ipynb #c008
+# %% ../nbs/13_model.ipynb #c010
 class Block(nn.Module):
     "Pre-norm residual block: h + mixer(LN(h)), then h + MLP(LN(h))."
     def __init__(self, cfg: HyenaConfig):
@@ -97,7 +97,7 @@ class Block(nn.Module):
         h = h + self.mixer.step(self.norm1(h), cache)
         return h + self.mlp(h)
 
-# %% ../nbs/13_model.ipynb #c009
+# %% ../nbs/13_model.ipynb #c011
 class HyenaLM(nn.Module):
     "Hyena language model: input_ids (B, L) -> logits (B, L, vocab_size)."
     def __init__(self, cfg: HyenaConfig):
@@ -142,12 +142,12 @@ class HyenaLM(nn.Module):
         n = sum(p.numel() for p in self.parameters())
         return n - self.embed.weight.numel() if non_embedding else n
 
-# %% ../nbs/13_model.ipynb #c018
+# %% ../nbs/13_model.ipynb #c020
 def count_params(cfg: HyenaConfig) -> int:
     "Parameters of HyenaLM(cfg), computed without allocating it (meta device)."
     with torch.device("meta"): return HyenaLM(cfg).num_params()
 
-# %% ../nbs/13_model.ipynb #c023
+# %% ../nbs/13_model.ipynb #c025
 def param_groups(model: nn.Module, lr: float, weight_decay: float) -> list[dict]:
     "AdamW groups: decayed matrices, undecayed 1-D params, and one group per distinct `_optim` hint."
     groups: dict[tuple, dict] = {}
@@ -161,7 +161,7 @@ def param_groups(model: nn.Module, lr: float, weight_decay: float) -> list[dict]
         groups[key]["params"].append(p); groups[key]["names"].append(name)
     return list(groups.values())
 
-# %% ../nbs/13_model.ipynb #c026
+# %% ../nbs/13_model.ipynb #c028
 @torch.no_grad()
 def step(self: HyenaLM, token: Tensor, caches: list[dict]) -> Tensor:
     "token (B,) -> logits (B, vocab_size) of the next position, continuing `caches`."
