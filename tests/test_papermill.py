@@ -21,15 +21,15 @@ def papermill(tmp_path, *params):
 def test_quickstart_papermill_writes_a_run_and_refuses_to_overwrite(tmp_path):
     text = tmp_path / "corpus.txt"
     text.write_text("to be, or not to be, that is the question.\n" * 400)
-    params = [("dataset", text), ("out_root", tmp_path / "runs"), ("run_name", "r1"), ("max_seconds", 3),
-              ("seq_len", 64), ("eval_every", 10), ("eval_batches", 2), ("batch_size", 8)]
+    params = [("dataset", text), ("out_root", tmp_path / "runs"), ("run_name", "r1"), ("max_steps", 40),
+              ("warmup_steps", 10), ("max_seconds", 600), ("seq_len", 64), ("eval_every", 10), ("eval_batches", 2), ("batch_size", 8)]
     r = papermill(tmp_path, *params)
     assert r.returncode == 0, r.stderr[-3000:]
     run = tmp_path / "runs" / "r1"
     assert {p.name for p in run.iterdir()} >= {"params.json", "metrics.json", "history.csv", "loss_curve.png", "sample.txt"}
     p, m = json.loads((run / "params.json").read_text()), json.loads((run / "metrics.json").read_text())
-    assert p["seq_len"] == 64 and p["max_seconds"] == 3  # the -p values reached the notebook
-    assert m["steps"] > 0 and m["final_val_loss"] < m["init_val_loss"] - 1.0
+    assert p["seq_len"] == 64 and p["max_steps"] == 40  # the -p values reached the notebook
+    assert m["steps"] == 40 and m["final_val_loss"] < m["init_val_loss"] - 1.0
     again = papermill(tmp_path, *params)
     assert again.returncode != 0 and "FileExistsError" in again.stderr + again.stdout
     assert json.loads((run / "metrics.json").read_text()) == m  # untouched
