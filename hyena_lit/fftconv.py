@@ -9,7 +9,7 @@ import torch.nn.functional as F
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['fftconv_ref', 'next_fast_len', 'fftconv', 'rel_err', 'short_conv']
+__all__ = ['fftconv_ref', 'next_fast_len', 'FFTConvFn', 'fftconv', 'rel_err', 'short_conv_ref', 'ShortConvFn', 'short_conv']
 
 # %% ../nbs/11_fftconv.ipynb #c007
 def _check_conv_args(u: Tensor, k: Tensor, D: Tensor | None):
@@ -24,8 +24,9 @@ def fftconv_ref(u: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
     _check_conv_args(u, k, D)
     L = u.shape[-1]
     n = 2 * L
-    k_f = torch.fft.rfft(k[:, :L].float(), n=n)
-    u_f = torch.fft.rfft(u.float(), n=n)
+    dtype = torch.float64 if u.dtype == torch.float64 else torch.float32  # at least float32: fp16 FFTs lose digits
+    k_f = torch.fft.rfft(k[:, :L].to(dtype), n=n)
+    u_f = torch.fft.rfft(u.to(dtype), n=n)
     y = torch.fft.irfft(u_f * k_f, n=n)[..., :L]
     if D is not None: y = y + u * D[:, None]
     return y.to(u.dtype)
@@ -46,28 +47,76 @@ def next_fast_len(n: int) -> int:
         p5 *= 5
     return best
 
-# %% ../nbs/11_fftconv.ipynb #c012
+# %% ../nbs/11_fftconv.ipynb #c013
+class FFTConvFn(torch.autograd.Function):
+    "Causal FFT convolution with a real-FFT backward. u (B, C, L) and k (C, L) in float32/64, D (C,) or None."
+    @staticmethod
+    def forward(ctx, u: Tensor, k: Tensor, D: Tensor | None) -> Tensor:
+        L = u.shape[-1]
+        n = next_fast_len(2 * L - 1)
+        k_f = torch.fft.rfft(k, n=n)  # (C, n//2+1), shared over the batch
+        u_f = torch.fft.rfft(u, n=n)  # (B, C, n//2+1)
+        y = torch.fft.irfft(u_f * k_f, n=n)[..., :L]
+        if D is not None: y = torch.addcmul(y, u, D[:, None])
+        ctx.save_for_backward(u_f, k_f, u if D is not None else None, D)
+        ctx.n = n
+        return y
+
+    @staticmethod
+    def backward(ctx, g: Tensor):
+        u_f, k_f, u, D = ctx.saved_tensors
+        n, L = ctx.n, g.shape[-1]
+        g_f = torch.fft.rfft(g, n=n)
+        du = dk = dD = None
+        if ctx.needs_input_grad[1]: dk = torch.fft.irfft((g_f * u_f.conj()).sum(0), n=n)[..., :L]
+        if D is not None and ctx.needs_input_grad[2]: dD = (g * u).sum((0, 2))
+        if ctx.needs_input_grad[0]:
+            du = torch.fft.irfft(g_f.mul_(k_f.conj()), n=n)[..., :L]
+            if D is not None: du = torch.addcmul(du, g, D[:, None])
+        return du, dk, dD
+
 def fftconv(u: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
     "Causal convolution, fast CPU path: u (B, C, L), k (C, L' >= L), D (C,) -> (B, C, L). Matches `fftconv_ref`."
     _check_conv_args(u, k, D)
     L = u.shape[-1]
-    n = next_fast_len(2 * L - 1)
     dtype = u.dtype if u.dtype in (torch.float32, torch.float64) else torch.float32
-    k_f = torch.fft.rfft(k[:, :L].to(dtype), n=n)  # (C, n//2+1), shared over the batch
-    u_f = torch.fft.rfft(u.to(dtype), n=n)  # (B, C, n//2+1)
-    prod = u_f * k_f if (u_f.requires_grad or k_f.requires_grad) else u_f.mul_(k_f)  # in place when no graph
-    y = torch.fft.irfft(prod, n=n)[..., :L]
-    if D is not None: y = torch.addcmul(y, u.to(dtype), D.to(dtype)[:, None])
+    y = FFTConvFn.apply(u.to(dtype), k[:, :L].to(dtype), None if D is None else D.to(dtype))
     return y.to(u.dtype)
 
-# %% ../nbs/11_fftconv.ipynb #c014
+# %% ../nbs/11_fftconv.ipynb #c015
 def rel_err(a: Tensor, b: Tensor) -> float:
     "max |a - b| / max |b|, in float64."
     a, b = a.double(), b.double()
     return ((a - b).abs().max() / b.abs().max().clamp_min(1e-30)).item()
 
-# %% ../nbs/11_fftconv.ipynb #c023
-def short_conv(u: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+# %% ../nbs/11_fftconv.ipynb #c026
+def short_conv_ref(u: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     "Causal depthwise conv with a short filter: u (B, C, L), weight (C, 1, K) as in nn.Conv1d, bias (C,) -> (B, C, L)."
     K = weight.shape[-1]
     return F.conv1d(u, weight, bias, padding=K - 1, groups=u.shape[1])[..., :u.shape[-1]]
+
+# %% ../nbs/11_fftconv.ipynb #c029
+class ShortConvFn(torch.autograd.Function):
+    "Causal depthwise short convolution with a hand-written backward. u (B, C, L), weight (C, 1, K), bias (C,)."
+    @staticmethod
+    def forward(ctx, u: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+        ctx.save_for_backward(u, weight)
+        ctx.has_bias = bias is not None
+        return short_conv_ref(u, weight, bias)
+
+    @staticmethod
+    def backward(ctx, g: Tensor):
+        u, w = ctx.saved_tensors
+        K, L = w.shape[-1], u.shape[-1]
+        g = g.contiguous()
+        du = dw = db = None
+        if ctx.needs_input_grad[0]: du = F.conv1d(F.pad(g, (0, K - 1)), w.flip(-1), None, groups=g.shape[1])
+        if ctx.needs_input_grad[1]:
+            up = F.pad(u, (K - 1, 0))  # up[..., t + j] = u[..., t + j - (K-1)]
+            dw = torch.stack([torch.einsum("bct,bct->c", g, up[..., j:j + L]) for j in range(K)], -1)[:, None]
+        if ctx.has_bias and ctx.needs_input_grad[2]: db = g.sum((0, 2))
+        return du, dw, db
+
+def short_conv(u: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    "Fast path of `short_conv_ref`: same result, faster backward."
+    return ShortConvFn.apply(u, weight, bias)

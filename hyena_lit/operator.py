@@ -4,13 +4,14 @@
 
 # %% ../nbs/12_operator.ipynb #c002
 from __future__ import annotations
+import functools
 import torch
 from torch import nn, Tensor
 from .filters import HyenaFilter
-from .fftconv import fftconv, fftconv_ref
+from .fftconv import fftconv, fftconv_ref, short_conv, short_conv_ref
 
 # %% auto #0
-__all__ = ['GATINGS', 'FFTCONV_IMPLS', 'HyenaOperator', 'operator_matrix', 'max_future_grad', 'step']
+__all__ = ['GATINGS', 'FFTCONV_IMPLS', 'HyenaOperator', 'block_order', 'BlockedMix', 'operator_matrix', 'max_future_grad', 'step']
 
 # %% ../nbs/12_operator.ipynb #c005
 GATINGS = ("official", "paper")
@@ -24,13 +25,16 @@ class HyenaOperator(nn.Module):
     "Order-`order` Hyena operator: (B, L, d_model) -> (B, L, d_model) for any L <= l_max."
     def __init__(self, d_model: int, l_max: int, order: int = 2, filter_order: int = 64, emb_dim: int = 3,
                  short_filter_order: int = 3, num_inner_mlps: int = 2, w: float = 1.0, gating: str = "official",
-                 dropout: float = 0.0, fftconv_impl: str = "auto", **filter_args):
+                 dropout: float = 0.0, fftconv_impl: str = "auto", block_channels: int | None = None, **filter_args):
         super().__init__()
         _positive_int("d_model", d_model); _positive_int("l_max", l_max)
         _positive_int("order", order, 2); _positive_int("short_filter_order", short_filter_order)
         if gating not in GATINGS: raise ValueError(f"gating must be one of {GATINGS}, got {gating!r}")
         if fftconv_impl not in FFTCONV_IMPLS: raise ValueError(f"fftconv_impl must be one of {FFTCONV_IMPLS}, got {fftconv_impl!r}")
+        if block_channels is not None and (not isinstance(block_channels, int) or block_channels < 0):
+            raise ValueError(f"block_channels must be None (chosen from L), 0 (no blocking) or a positive integer, got {block_channels!r}")
         self.d_model, self.l_max, self.order, self.gating, self.fftconv_impl = d_model, l_max, order, gating, fftconv_impl
+        self.block_channels = block_channels
         self.n_filters = order - 1 if gating == "official" else order
         inner = d_model * (order + 1)
         self.in_proj = nn.Linear(d_model, inner)
@@ -45,11 +49,15 @@ class HyenaOperator(nn.Module):
         if not 1 <= u.shape[1] <= self.l_max:
             raise ValueError(f"sequence length L={u.shape[1]} must be between 1 and l_max={self.l_max}")
 
+    def project(self, u: Tensor, rows: Tensor | None = None) -> Tensor:
+        "Step 1: u (B, L, D) -> z (B, (N+1)D, L), optionally only/reordered output `rows`."
+        W, b = (self.in_proj.weight, self.in_proj.bias) if rows is None else (self.in_proj.weight[rows], self.in_proj.bias[rows])
+        # W @ u^T writes the (B, C, L) layout the convolutions want directly: no transpose copy
+        return torch.matmul(W, u.transpose(1, 2)) + b[:, None]
+
     def projections(self, u: Tensor) -> tuple[list[Tensor], Tensor]:
         "Steps 1-2: gates x[0..N-1] and value v, each (B, D, L), after the short filter."
-        L = u.shape[1]
-        z = self.in_proj(u).transpose(1, 2)  # (B, (N+1)D, L)
-        z = self.short_filter(z)[..., :L]
+        z = self._short(self.project(u), self.short_filter.weight, self.short_filter.bias)
         *x, v = z.split(self.d_model, dim=1)
         return x, v
 
@@ -58,31 +66,86 @@ class HyenaOperator(nn.Module):
         k = self.filter(L).view(self.n_filters, self.d_model, L)
         return k, self.filter.bias.view(self.n_filters, self.d_model)
 
-    def _conv(self, v: Tensor, k: Tensor, D: Tensor) -> Tensor:
-        return (fftconv_ref if self.fftconv_impl == "ref" else fftconv)(v, k, D)
+    def _short(self, z, w, b): return (short_conv_ref if self.fftconv_impl == "ref" else short_conv)(z, w, b)
+    def _conv(self, v, k, D): return (fftconv_ref if self.fftconv_impl == "ref" else fftconv)(v, k, D)
+
+    def mix(self, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: Tensor, conv_inputs: list | None = None) -> Tensor:
+        "Steps 2 and 4 for C channels: z (B, (N+1)C, L), short filter w, b; long filters k (n_filters, C, L), skips (n_filters, C) -> (B, C, L)."
+        *x, v = self._short(z, w, b).split(z.shape[1] // (self.order + 1), dim=1)
+        if self.gating == "official":  # y = x0 * (h_{N-2} * ( ... x_{N-2} * (h_0 * (x_{N-1} * v)))) with skips
+            for o, x_i in enumerate(reversed(x[1:])):
+                v = self.dropout(v * x_i)
+                if conv_inputs is not None: conv_inputs.append(v)
+                v = self._conv(v, k[o], Dskip[o])
+            return v * x[0]
+        for n in range(self.order):  # Definition 3.1: z = x^n * (h^n * z)
+            if conv_inputs is not None: conv_inputs.append(v)
+            v = self.dropout(x[n] * self._conv(v, k[n], Dskip[n]))
+        return v
+
+    def block_size(self, L: int) -> int:
+        "Channels mixed at a time: `block_channels`, or by default about 2 MB of float32 per projection (clamped to 32..256)."
+        if self.block_channels is not None: return self.block_channels
+        return max(32, min(256, 2 ** 19 // L))
 
     def forward(self, u: Tensor, cache: dict | None = None) -> Tensor:
         "u (B, L, D) -> (B, L, D). Pass `cache={'max_len': T}` to also record the state that `step` continues from."
         self._check_input(u)
-        L = u.shape[1]
-        x, v = self.projections(u)
-        k, Dskip = self.filters(L)
-        conv_inputs = []
-        if self.gating == "official":  # y = x0 * (h_{N-2} * ( ... x_{N-2} * (h_0 * (x_{N-1} * v)))) with skips
-            for o, x_i in enumerate(reversed(x[1:])):
-                v = self.dropout(v * x_i)
-                conv_inputs.append(v)
-                v = self._conv(v, k[o], Dskip[o])
-            y = v * x[0]
-        else:  # Definition 3.1: z = x^n * (h^n * z)
-            for n in range(self.order):
-                conv_inputs.append(v)
-                v = self.dropout(x[n] * self._conv(v, k[n], Dskip[n]))
-            y = v
-        if cache is not None: self._fill_cache(cache, u, conv_inputs)
-        return self.out_proj(y.transpose(1, 2))
+        k, Dskip = self.filters(u.shape[1])
+        w, b = self.short_filter.weight, self.short_filter.bias
+        block = self.block_size(u.shape[1])
+        if cache is None and block and self.fftconv_impl != "ref" and not (self.training and self.dropout.p > 0):
+            rows = block_order(self.order + 1, self.d_model, block, u.device)
+            y = BlockedMix.apply(self, block, self.project(u, rows), w[rows], b[rows], k, Dskip)
+        else:
+            z = self.project(u)
+            conv_inputs = [] if cache is not None else None
+            y = self.mix(z, w, b, k, Dskip, conv_inputs)
+            if cache is not None: self._fill_cache(cache, z, conv_inputs)
+        return torch.matmul(y.transpose(1, 2), self.out_proj.weight.t()) + self.out_proj.bias  # (B, L, D)
 
-# %% ../nbs/12_operator.ipynb #c009
+# %% ../nbs/12_operator.ipynb #c007
+@functools.lru_cache(maxsize=64)
+def _block_order(groups: int, D: int, block: int, device: str) -> Tensor:
+    rows = [g * D + c for s in range(0, D, block) for g in range(groups) for c in range(s, min(s + block, D))]
+    return torch.tensor(rows, device=device)
+
+def block_order(groups: int, D: int, block: int, device) -> Tensor:
+    "Row order putting the `groups` projections of channels s:s+block next to each other, block by block."
+    return _block_order(groups, D, block, str(device))
+
+def _block_args(op: HyenaOperator, z, w, b, k, Dskip, s: int, e: int):
+    "Channels s:e of block-ordered z (B, (N+1)D, L), w, b, and of k (n_filters, D, L), Dskip (n_filters, D)."
+    G = op.order + 1
+    return z[:, G * s:G * e], w[G * s:G * e], b[G * s:G * e], k[:, s:e], Dskip[:, s:e]
+
+class BlockedMix(torch.autograd.Function):
+    "`op.mix` computed `block` channels at a time, forward and backward (by recomputation)."
+    @staticmethod
+    def forward(ctx, op, block, z, w, b, k, Dskip):
+        B, _, L = z.shape
+        y = z.new_empty(B, op.d_model, L)
+        for s in range(0, op.d_model, block):
+            e = min(s + block, op.d_model)
+            y[:, s:e] = op.mix(*_block_args(op, z, w, b, k, Dskip, s, e))
+        ctx.op, ctx.block = op, block
+        ctx.save_for_backward(z, w, b, k, Dskip)
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        op, block, (z, w, b, k, Dskip) = ctx.op, ctx.block, ctx.saved_tensors
+        D = op.d_model
+        dz, dw, db, dk, dD = (torch.empty_like(t) for t in (z, w, b, k, Dskip))
+        for s in range(0, D, block):
+            e = min(s + block, D)
+            with torch.enable_grad():
+                args = [t.detach().requires_grad_() for t in _block_args(op, z, w, b, k, Dskip, s, e)]
+                grads = torch.autograd.grad(op.mix(*args), args, g[:, s:e])
+            for full, part in zip(_block_args(op, dz, dw, db, dk, dD, s, e), grads): full.copy_(part)
+        return None, None, dz, dw, db, dk, dD
+
+# %% ../nbs/12_operator.ipynb #c011
 def operator_matrix(op: HyenaOperator, u: Tensor) -> tuple[Tensor, Tensor]:
     "The data-controlled matrix H(u) (B, D, L, L) of `op` at input u (B, L, D), and the value v (B, D, L) it multiplies."
     op._check_input(u)
@@ -95,7 +158,7 @@ def operator_matrix(op: HyenaOperator, u: Tensor) -> tuple[Tensor, Tensor]:
         H = hyena_matrix(x, list(k), list(Dskip))
     return H, v
 
-# %% ../nbs/12_operator.ipynb #c012
+# %% ../nbs/12_operator.ipynb #c014
 def max_future_grad(f, u: Tensor) -> float:
     "For f: (B, L, Din) -> (B, L, Dout), the largest |d f(u)_t / d u_s| over s > t, relative to the largest entry."
     J = torch.autograd.functional.jacobian(f, u)  # (B, L, Dout, B, L, Din)
@@ -104,16 +167,15 @@ def max_future_grad(f, u: Tensor) -> float:
     future = torch.ones(L, L, dtype=torch.bool, device=u.device).triu(1)[None, :, None, :, None]  # s > t
     return (J.abs() * future).amax().item() / J.abs().amax().item()
 
-# %% ../nbs/12_operator.ipynb #c021
+# %% ../nbs/12_operator.ipynb #c023
 @torch.no_grad()
-def _fill_cache(self, cache: dict, u: Tensor, conv_inputs: list[Tensor]):
-    B, L, _ = u.shape
+def _fill_cache(self, cache: dict, z: Tensor, conv_inputs: list[Tensor]):
+    B, _, L = z.shape
     T = cache.get("max_len", L)
     if not L <= T <= self.l_max: raise ValueError(f"max_len={T} must be between L={L} and l_max={self.l_max}")
     K = self.short_filter.kernel_size[0]
-    z = self.in_proj(u).transpose(1, 2)  # (B, (N+1)D, L)
-    cache["short"] = nn.functional.pad(z, (K - 1, 0))[..., L:]  # last K-1 inputs of the short filter
-    hist = u.new_zeros(self.n_filters, B, self.d_model, T)
+    cache["short"] = nn.functional.pad(z, (K - 1, 0))[..., L:]  # z: (B, (N+1)D, L) projected inputs  # last K-1 inputs of the short filter
+    hist = z.new_zeros(self.n_filters, B, self.d_model, T)
     for o, zi in enumerate(conv_inputs): hist[o, ..., :L] = zi
     k, Dskip = self.filters(T)
     cache.update(hist=hist, k_rev=k.flip(-1), skip=Dskip, t=L)
