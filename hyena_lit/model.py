@@ -10,6 +10,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn, Tensor
 from .operator import HyenaOperator, GATINGS
+from .longconvs import LONG_CONVS, long_conv_operator
 
 # %% auto #0
 __all__ = ['SIZES', 'HyenaConfig', 'Block', 'HyenaLM', 'count_params', 'param_groups', 'step', 'generate']
@@ -34,6 +35,7 @@ class HyenaConfig:
     layer_norm_eps: float = 1e-5
     dropout: float = 0.0
     fftconv_impl: str = "auto"
+    mixer: str = "hyena"             # "hyena" (this operator), or "longconv:<name>" for a Sec. 4.1 parametrization
 
     def __post_init__(self):
         for f in ("vocab_size", "d_model", "n_layer", "d_inner", "l_max", "filter_order", "short_filter_order", "pad_vocab_multiple"):
@@ -43,6 +45,8 @@ class HyenaConfig:
         if not isinstance(self.emb_dim, int) or self.emb_dim < 3 or self.emb_dim % 2 == 0:
             raise ValueError(f"emb_dim must be an odd integer >= 3, got {self.emb_dim!r}")
         if self.gating not in GATINGS: raise ValueError(f"gating must be one of {GATINGS}, got {self.gating!r}")
+        if self.mixer != "hyena" and not (self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
+            raise ValueError(f"mixer must be 'hyena' or one of {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}")
 
     @property
     def padded_vocab_size(self) -> int:
@@ -78,10 +82,15 @@ class Block(nn.Module):
     def __init__(self, cfg: HyenaConfig):
         super().__init__()
         self.norm1 = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
-        self.mixer = HyenaOperator(cfg.d_model, cfg.l_max, order=cfg.order, filter_order=cfg.filter_order,
-                                   emb_dim=cfg.emb_dim, short_filter_order=cfg.short_filter_order,
-                                   num_inner_mlps=cfg.num_inner_mlps, w=cfg.w, gating=cfg.gating,
-                                   dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl)
+        if cfg.mixer == "hyena":
+            self.mixer = HyenaOperator(cfg.d_model, cfg.l_max, order=cfg.order, filter_order=cfg.filter_order,
+                                       emb_dim=cfg.emb_dim, short_filter_order=cfg.short_filter_order,
+                                       num_inner_mlps=cfg.num_inner_mlps, w=cfg.w, gating=cfg.gating,
+                                       dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl)
+        else:  # the parametrization sets filter width, short filters and gating (Sec. 4.1)
+            self.mixer = long_conv_operator(cfg.mixer.split(":", 1)[1], cfg.d_model, cfg.l_max, order=cfg.order,
+                                            dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl, emb_dim=cfg.emb_dim, w=cfg.w,
+                                            num_inner_mlps=cfg.num_inner_mlps)
         self.norm2 = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
         self.fc1 = nn.Linear(cfg.d_model, cfg.d_inner)
         self.fc2 = nn.Linear(cfg.d_inner, cfg.d_model)

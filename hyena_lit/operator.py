@@ -25,10 +25,11 @@ class HyenaOperator(nn.Module):
     "Order-`order` Hyena operator: (B, L, d_model) -> (B, L, d_model) for any L <= l_max."
     def __init__(self, d_model: int, l_max: int, order: int = 2, filter_order: int = 64, emb_dim: int = 3,
                  short_filter_order: int = 3, num_inner_mlps: int = 2, w: float = 1.0, gating: str = "official",
-                 dropout: float = 0.0, fftconv_impl: str = "auto", block_channels: int | None = None, **filter_args):
+                 dropout: float = 0.0, fftconv_impl: str = "auto", block_channels: int | None = None,
+                 filter_cls=None, **filter_args):
         super().__init__()
         _positive_int("d_model", d_model); _positive_int("l_max", l_max)
-        _positive_int("order", order, 2); _positive_int("short_filter_order", short_filter_order)
+        _positive_int("order", order, 2); _positive_int("short_filter_order", short_filter_order, 0)
         if gating not in GATINGS: raise ValueError(f"gating must be one of {GATINGS}, got {gating!r}")
         if fftconv_impl not in FFTCONV_IMPLS: raise ValueError(f"fftconv_impl must be one of {FFTCONV_IMPLS}, got {fftconv_impl!r}")
         if block_channels is not None and (not isinstance(block_channels, int) or block_channels < 0):
@@ -38,8 +39,10 @@ class HyenaOperator(nn.Module):
         self.n_filters = order - 1 if gating == "official" else order
         inner = d_model * (order + 1)
         self.in_proj = nn.Linear(d_model, inner)
-        self.short_filter = nn.Conv1d(inner, inner, short_filter_order, padding=short_filter_order - 1, groups=inner)
-        self.filter = HyenaFilter(d_model * self.n_filters, l_max, filter_order, emb_dim, num_inner_mlps, w, **filter_args)
+        # short_filter_order=0: no short filter (the other long-convolution parametrizations of Sec. 4.1 have none)
+        self.short_filter = nn.Conv1d(inner, inner, short_filter_order, padding=short_filter_order - 1, groups=inner) if short_filter_order else None
+        if filter_cls is None: self.filter = HyenaFilter(d_model * self.n_filters, l_max, filter_order, emb_dim, num_inner_mlps, w, **filter_args)
+        else: self.filter = filter_cls(d_model * self.n_filters, l_max, **filter_args)  # any module: forward(L) -> (C, L), .bias (C,)
         self.out_proj = nn.Linear(d_model, d_model)
         self.dropout = nn.Dropout(dropout)
 
@@ -57,7 +60,7 @@ class HyenaOperator(nn.Module):
 
     def projections(self, u: Tensor) -> tuple[list[Tensor], Tensor]:
         "Steps 1-2: gates x[0..N-1] and value v, each (B, D, L), after the short filter."
-        z = self._short(self.project(u), self.short_filter.weight, self.short_filter.bias)
+        z = self._short(self.project(u), *self.short_weights())
         *x, v = z.split(self.d_model, dim=1)
         return x, v
 
@@ -66,7 +69,12 @@ class HyenaOperator(nn.Module):
         k = self.filter(L).view(self.n_filters, self.d_model, L)
         return k, self.filter.bias.view(self.n_filters, self.d_model)
 
-    def _short(self, z, w, b): return (short_conv_ref if self.fftconv_impl == "ref" else short_conv)(z, w, b)
+    def short_weights(self) -> tuple[Tensor | None, Tensor | None]:
+        return (None, None) if self.short_filter is None else (self.short_filter.weight, self.short_filter.bias)
+
+    def _short(self, z, w, b):
+        if w is None: return z
+        return (short_conv_ref if self.fftconv_impl == "ref" else short_conv)(z, w, b)
     def _conv(self, v, k, D): return (fftconv_ref if self.fftconv_impl == "ref" else fftconv)(v, k, D)
 
     def mix(self, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: Tensor, conv_inputs: list | None = None) -> Tensor:
@@ -92,11 +100,11 @@ class HyenaOperator(nn.Module):
         "u (B, L, D) -> (B, L, D). Pass `cache={'max_len': T}` to also record the state that `step` continues from."
         self._check_input(u)
         k, Dskip = self.filters(u.shape[1])
-        w, b = self.short_filter.weight, self.short_filter.bias
+        w, b = self.short_weights()
         block = self.block_size(u.shape[1])
-        if cache is None and block and self.fftconv_impl != "ref" and not (self.training and self.dropout.p > 0):
+        if cache is None and 0 < block < self.d_model and self.fftconv_impl != "ref" and not (self.training and self.dropout.p > 0):
             rows = block_order(self.order + 1, self.d_model, block, u.device)
-            y = BlockedMix.apply(self, block, self.project(u, rows), w[rows], b[rows], k, Dskip)
+            y = BlockedMix.apply(self, block, self.project(u, rows), *(None if t is None else t[rows] for t in (w, b)), k, Dskip)
         else:
             z = self.project(u)
             conv_inputs = [] if cache is not None else None
@@ -117,7 +125,8 @@ def block_order(groups: int, D: int, block: int, device) -> Tensor:
 def _block_args(op: HyenaOperator, z, w, b, k, Dskip, s: int, e: int):
     "Channels s:e of block-ordered z (B, (N+1)D, L), w, b, and of k (n_filters, D, L), Dskip (n_filters, D)."
     G = op.order + 1
-    return z[:, G * s:G * e], w[G * s:G * e], b[G * s:G * e], k[:, s:e], Dskip[:, s:e]
+    sl = lambda t: None if t is None else t[G * s:G * e]
+    return z[:, G * s:G * e], sl(w), sl(b), k[:, s:e], Dskip[:, s:e]
 
 class BlockedMix(torch.autograd.Function):
     "`op.mix` computed `block` channels at a time, forward and backward (by recomputation)."
@@ -136,13 +145,14 @@ class BlockedMix(torch.autograd.Function):
     def backward(ctx, g):
         op, block, (z, w, b, k, Dskip) = ctx.op, ctx.block, ctx.saved_tensors
         D = op.d_model
-        dz, dw, db, dk, dD = (torch.empty_like(t) for t in (z, w, b, k, Dskip))
+        dz, dw, db, dk, dD = (None if t is None else torch.empty_like(t) for t in (z, w, b, k, Dskip))
         for s in range(0, D, block):
             e = min(s + block, D)
             with torch.enable_grad():
-                args = [t.detach().requires_grad_() for t in _block_args(op, z, w, b, k, Dskip, s, e)]
-                grads = torch.autograd.grad(op.mix(*args), args, g[:, s:e])
-            for full, part in zip(_block_args(op, dz, dw, db, dk, dD, s, e), grads): full.copy_(part)
+                args = [None if t is None else t.detach().requires_grad_() for t in _block_args(op, z, w, b, k, Dskip, s, e)]
+                grads = iter(torch.autograd.grad(op.mix(*args), [a for a in args if a is not None], g[:, s:e]))
+            for full in _block_args(op, dz, dw, db, dk, dD, s, e):
+                if full is not None: full.copy_(next(grads))
         return None, None, dz, dw, db, dk, dD
 
 # %% ../nbs/12_operator.ipynb #c011
@@ -173,8 +183,8 @@ def _fill_cache(self, cache: dict, z: Tensor, conv_inputs: list[Tensor]):
     B, _, L = z.shape
     T = cache.get("max_len", L)
     if not L <= T <= self.l_max: raise ValueError(f"max_len={T} must be between L={L} and l_max={self.l_max}")
-    K = self.short_filter.kernel_size[0]
-    cache["short"] = nn.functional.pad(z, (K - 1, 0))[..., L:]  # z: (B, (N+1)D, L) projected inputs  # last K-1 inputs of the short filter
+    if self.short_filter is not None:  # the last K-1 projected inputs, z: (B, (N+1)D, L)
+        cache["short"] = nn.functional.pad(z, (self.short_filter.kernel_size[0] - 1, 0))[..., L:]
     hist = z.new_zeros(self.n_filters, B, self.d_model, T)
     for o, zi in enumerate(conv_inputs): hist[o, ..., :L] = zi
     k, Dskip = self.filters(T)
@@ -185,9 +195,11 @@ def step(self, u_t: Tensor, cache: dict) -> Tensor:
     "One position: u_t (B, D) -> y_t (B, D), continuing the state in `cache` (filled by `forward(u, cache)`)."
     t, T = cache["t"], cache["hist"].shape[-1]
     if t >= T: raise ValueError(f"cache is full: it was built for max_len={T} positions")
-    win = torch.cat([cache["short"], self.in_proj(u_t)[..., None]], -1)  # (B, (N+1)D, K)
-    cache["short"] = win[..., 1:]
-    z = (win * self.short_filter.weight[:, 0]).sum(-1) + self.short_filter.bias  # Conv1d correlates: no flip
+    z = self.in_proj(u_t)  # (B, (N+1)D)
+    if self.short_filter is not None:
+        win = torch.cat([cache["short"], z[..., None]], -1)  # (B, (N+1)D, K)
+        cache["short"] = win[..., 1:]
+        z = (win * self.short_filter.weight[:, 0]).sum(-1) + self.short_filter.bias  # Conv1d correlates: no flip
     *x, v = z.split(self.d_model, dim=1)
     hist, k_rev, Dskip = cache["hist"], cache["k_rev"], cache["skip"]
 
