@@ -56,9 +56,10 @@ class FFTConvFn(torch.autograd.Function):
         n = next_fast_len(2 * L - 1)
         k_f = torch.fft.rfft(k, n=n)  # (C, n//2+1), shared over the batch
         u_f = torch.fft.rfft(u, n=n)  # (B, C, n//2+1)
-        y = torch.fft.irfft(u_f * k_f, n=n)[..., :L]
+        grad = any(ctx.needs_input_grad)
+        y = torch.fft.irfft(u_f * k_f if grad else u_f.mul_(k_f), n=n)[..., :L]  # no graph: product in place
         if D is not None: y = torch.addcmul(y, u, D[:, None])
-        ctx.save_for_backward(u_f, k_f, u if D is not None else None, D)
+        if grad: ctx.save_for_backward(u_f, k_f, u if D is not None else None, D)
         ctx.n = n
         return y
 

@@ -92,9 +92,9 @@ class HyenaOperator(nn.Module):
         return v
 
     def block_size(self, L: int) -> int:
-        "Channels mixed at a time: `block_channels`, or by default about 2 MB of float32 per projection (clamped to 32..256)."
+        "Channels mixed at a time: `block_channels`, or by default none below L=4096, else ~2 MB of float32 per projection (32..128)."
         if self.block_channels is not None: return self.block_channels
-        return max(32, min(256, 2 ** 19 // L))
+        return 0 if L < 4096 else max(32, min(256, 2 ** 19 // L))
 
     def forward(self, u: Tensor, cache: dict | None = None) -> Tensor:
         "u (B, L, D) -> (B, L, D). Pass `cache={'max_len': T}` to also record the state that `step` continues from."
