@@ -28,6 +28,17 @@ def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, 
 # %% ../nbs/31_associative_recall.ipynb #c011
 def setting_name(p: str, L: int, V: int, seed: int) -> str: return f"{p}_L{L}_V{V}_s{seed}"
 
+def _seconds_per_step(model, train, batch_size: int, steps: int = 4) -> float:
+    "Wall time of one AdamW training step at this batch size (median-free mean after one warm-up step)."
+    import torch.nn.functional as F
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    x, y = train[0][:batch_size], train[1][:batch_size]
+    def step():
+        loss = F.cross_entropy(model(x).flatten(0, 1), y.flatten()); opt.zero_grad(); loss.backward(); opt.step()
+    step(); t0 = time.perf_counter()
+    for _ in range(steps): step()
+    return (time.perf_counter() - t0) / steps * 1.1  # + ~10% for evaluation and logging
+
 def run_setting(cfg: dict) -> dict:
     "Train one associative-recall setting described by `cfg`; write params/history/metrics under cfg['dir']. Idempotent."
     d = Path(cfg["dir"]); d.mkdir(parents=True, exist_ok=True)
@@ -47,11 +58,8 @@ def run_setting(cfg: dict) -> dict:
     if params_path.exists(): ep, wu = json.loads(params_path.read_text())["epochs_used"], json.loads(params_path.read_text())["warmup_epochs_used"]
     else:
         ep, wu = cfg["epochs"], cfg["warmup_epochs"]
-        if cfg["max_minutes_per_run"] > 0:  # time 3 steps to size the run
-            t0 = time.perf_counter()
-            train_synthetic(HyenaLM(mcfg).to(dev), tuple(t[:3 * cfg["batch_size"]] for t in train), tuple(t[:1] for t in test),
-                            epochs=1, warmup_epochs=1, progress=False, early_stop=False)
-            epoch_s = (time.perf_counter() - t0) / 3 * math.ceil(cfg["num_train"] / cfg["batch_size"])
+        if cfg["max_minutes_per_run"] > 0:  # time a few training steps (after a warm-up one) to size the run
+            epoch_s = _seconds_per_step(HyenaLM(mcfg).to(dev), train, cfg["batch_size"]) * math.ceil(cfg["num_train"] / cfg["batch_size"])
             ep = max(2, min(cfg["epochs"], int(60 * cfg["max_minutes_per_run"] / epoch_s)))
             wu = max(1, round(cfg["warmup_epochs"] * ep / cfg["epochs"]))
         save_json({**cfg, "epochs_used": ep, "warmup_epochs_used": wu, "params": model.num_params(),
