@@ -9,6 +9,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn, Tensor
 from .operator import HyenaOperator
+from .attention import CausalSelfAttention
 
 # %% auto #0
 __all__ = ['time_fn', 'pin_malloc', 'peak_memory', 'Attention', 'Projections', 'build', 'bench_call',
@@ -53,22 +54,9 @@ def peak_memory(fn, device: torch.device = torch.device("cpu")) -> float | None:
     return max(0, _vm("VmHWM") - base)
 
 # %% ../nbs/50_runtime.ipynb #c011
-class Attention(nn.Module):
-    "Causal multi-head self-attention with QKV and output projections; `fused` picks SDPA, else written out."
-    def __init__(self, d_model: int, n_heads: int, fused: bool = True):
-        super().__init__()
-        self.h, self.fused = n_heads, fused
-        self.qkv, self.out = nn.Linear(d_model, 3 * d_model), nn.Linear(d_model, d_model)
-
-    def forward(self, u: Tensor) -> Tensor:
-        B, L, D = u.shape
-        q, k, v = self.qkv(u).view(B, L, 3, self.h, D // self.h).permute(2, 0, 3, 1, 4)  # (B, H, L, Dh) each
-        if self.fused: y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        else:
-            s = (q @ k.transpose(-1, -2)) / math.sqrt(D // self.h)  # (B, H, L, L)
-            s = s.masked_fill(torch.ones(L, L, dtype=torch.bool, device=u.device).triu(1), float("-inf"))
-            y = s.softmax(-1) @ v
-        return self.out(y.transpose(1, 2).reshape(B, L, D))
+def Attention(d_model: int, n_heads: int, fused: bool = True) -> nn.Module:
+    "The attention contenders: `hyena_lit.attention.CausalSelfAttention`, fused (SDPA) or written out."
+    return CausalSelfAttention(d_model, n_heads, fused=fused)
 
 class Projections(nn.Module):
     "The Hyena operator's matrix products alone: input projection to (order+1)D channels, output projection."

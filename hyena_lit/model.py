@@ -11,6 +11,7 @@ import torch.nn.functional as F
 from torch import nn, Tensor
 from .operator import HyenaOperator, GATINGS
 from .longconvs import LONG_CONVS, long_conv_operator
+from .attention import CausalSelfAttention
 
 # %% auto #0
 __all__ = ['SIZES', 'HyenaConfig', 'Block', 'HyenaLM', 'count_params', 'param_groups', 'step', 'generate']
@@ -35,7 +36,8 @@ class HyenaConfig:
     layer_norm_eps: float = 1e-5
     dropout: float = 0.0
     fftconv_impl: str = "auto"
-    mixer: str = "hyena"             # "hyena" (this operator), or "longconv:<name>" for a Sec. 4.1 parametrization
+    mixer: str = "hyena"             # "hyena" (this operator), "attention" (GPT baseline), or "longconv:<name>" (Sec. 4.1)
+    n_heads: int = 12                # attention only
 
     def __post_init__(self):
         for f in ("vocab_size", "d_model", "n_layer", "d_inner", "l_max", "filter_order", "short_filter_order", "pad_vocab_multiple"):
@@ -45,8 +47,10 @@ class HyenaConfig:
         if not isinstance(self.emb_dim, int) or self.emb_dim < 3 or self.emb_dim % 2 == 0:
             raise ValueError(f"emb_dim must be an odd integer >= 3, got {self.emb_dim!r}")
         if self.gating not in GATINGS: raise ValueError(f"gating must be one of {GATINGS}, got {self.gating!r}")
-        if self.mixer != "hyena" and not (self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
-            raise ValueError(f"mixer must be 'hyena' or one of {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}")
+        if self.mixer not in ("hyena", "attention") and not (self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
+            raise ValueError(f"mixer must be 'hyena', 'attention' or one of {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}")
+        if self.mixer == "attention" and (self.n_heads < 1 or self.d_model % self.n_heads):
+            raise ValueError(f"n_heads must divide d_model={self.d_model}, got {self.n_heads!r}")
 
     @property
     def padded_vocab_size(self) -> int:
@@ -72,6 +76,10 @@ SIZES = {  # Table A.4
     "355M":      dict(n_layer=36, d_model=1024, d_inner=2048, **_PILE),
     "1.3B":      dict(n_layer=36, d_model=2048, d_inner=4096, **_PILE),
     # CPU sizes: small enough to train in minutes on two cores
+    # GPT baselines of Tables 4.3-4.4 (GPT-3 shapes), with learned positions
+    "gpt-125M":  dict(n_layer=12, d_model=768,  d_inner=3072, n_heads=12, mixer="attention", l_max=2048),
+    "gpt-355M":  dict(n_layer=24, d_model=1024, d_inner=4096, n_heads=16, mixer="attention", l_max=2048),
+    "gpt-tiny":  dict(n_layer=2, d_model=64, d_inner=128, n_heads=4, mixer="attention", l_max=256),
     "tiny":      dict(n_layer=2, d_model=64,  d_inner=128, l_max=256, emb_dim=5, filter_order=32),
     "small":     dict(n_layer=4, d_model=128, d_inner=256, l_max=512, emb_dim=5, filter_order=64),
 }
@@ -87,6 +95,8 @@ class Block(nn.Module):
                                        emb_dim=cfg.emb_dim, short_filter_order=cfg.short_filter_order,
                                        num_inner_mlps=cfg.num_inner_mlps, w=cfg.w, gating=cfg.gating,
                                        dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl)
+        elif cfg.mixer == "attention":
+            self.mixer = CausalSelfAttention(cfg.d_model, cfg.n_heads, dropout=cfg.dropout)
         else:  # the parametrization sets filter width, short filters and gating (Sec. 4.1)
             self.mixer = long_conv_operator(cfg.mixer.split(":", 1)[1], cfg.d_model, cfg.l_max, order=cfg.order,
                                             dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl, emb_dim=cfg.emb_dim, w=cfg.w,
@@ -113,6 +123,7 @@ class HyenaLM(nn.Module):
         super().__init__()
         self.cfg = cfg
         self.embed = nn.Embedding(cfg.padded_vocab_size, cfg.d_model)
+        self.pos = nn.Embedding(cfg.l_max, cfg.d_model) if cfg.mixer == "attention" else None  # GPTs need positions; Hyena's filters know them
         self.drop = nn.Dropout(cfg.dropout)
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layer))
         self.ln_f = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
@@ -144,19 +155,23 @@ class HyenaLM(nn.Module):
 
     def forward(self, input_ids: Tensor, caches: list[dict] | None = None) -> Tensor:
         self._check_ids(input_ids)
-        h = self.backbone(self.drop(self.embed(input_ids)), caches)
+        h = self.embed(input_ids)
+        if self.pos is not None:
+            if input_ids.shape[1] > self.cfg.l_max: raise ValueError(f"sequence length {input_ids.shape[1]} exceeds l_max={self.cfg.l_max}")
+            h = h + self.pos.weight[:input_ids.shape[1]]
+        h = self.backbone(self.drop(h), caches)
         return self.lm_head(h)[..., :self.cfg.vocab_size]
 
     def num_params(self, non_embedding: bool = False) -> int:
         n = sum(p.numel() for p in self.parameters())
         return n - self.embed.weight.numel() if non_embedding else n
 
-# %% ../nbs/13_model.ipynb #c020
+# %% ../nbs/13_model.ipynb #c022
 def count_params(cfg: HyenaConfig) -> int:
     "Parameters of HyenaLM(cfg), computed without allocating it (meta device)."
     with torch.device("meta"): return HyenaLM(cfg).num_params()
 
-# %% ../nbs/13_model.ipynb #c025
+# %% ../nbs/13_model.ipynb #c027
 def param_groups(model: nn.Module, lr: float, weight_decay: float) -> list[dict]:
     "AdamW groups: decayed matrices, undecayed 1-D params, and one group per distinct `_optim` hint."
     groups: dict[tuple, dict] = {}
@@ -170,7 +185,7 @@ def param_groups(model: nn.Module, lr: float, weight_decay: float) -> list[dict]
         groups[key]["params"].append(p); groups[key]["names"].append(name)
     return list(groups.values())
 
-# %% ../nbs/13_model.ipynb #c028
+# %% ../nbs/13_model.ipynb #c030
 @torch.no_grad()
 def step(self: HyenaLM, token: Tensor, caches: list[dict]) -> Tensor:
     "token (B,) -> logits (B, vocab_size) of the next position, continuing `caches`."
@@ -188,6 +203,7 @@ def generate(self: HyenaLM, input_ids: Tensor, max_new_tokens: int, temperature:
     if top_k is not None and (not isinstance(top_k, int) or top_k < 1): raise ValueError(f"top_k must be a positive integer or None, got {top_k!r}")
     T = input_ids.shape[1] + max_new_tokens
     if T > self.cfg.l_max: raise ValueError(f"prompt + max_new_tokens = {T} exceeds l_max={self.cfg.l_max}")
+    use_cache = use_cache and self.cfg.mixer != "attention"  # no KV cache for the baseline: it re-runs the prefix
     was_training = self.training; self.eval()
     ids, out_logits = input_ids, []
     caches = [{"max_len": T} for _ in self.blocks] if use_cache else None
