@@ -40,7 +40,7 @@ class TrainConfig:
     eval_every: int = 50
     eval_batches: int = 8
     ckpt_every: int = 100
-    out_dir: str = ""             # "" -> <project>/runs/lm/<size>-<dataset>
+    out_dir: str = ""             # "" -> the project runs folder, lm/<size>-<dataset>
     seed: int = 0
     device: str = "cpu"
     max_steps: int = 0            # stop early after this many steps in this call (0: run to the end); for tests and time slices
