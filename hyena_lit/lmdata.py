@@ -4,11 +4,11 @@
 
 # %% ../nbs/43_lm_data.ipynb #c002
 from __future__ import annotations
-import hashlib, subprocess, sys, tarfile, tempfile
+import hashlib
 from pathlib import Path
 import numpy as np
 import torch
-from .training import project_root, shakespeare_texts
+from .training import project_root, shakespeare_texts, fetch_sdist_files
 
 # %% auto #0
 __all__ = ['GPT2_BPE_SHA256', 'EOT', 'HUB', 'gpt2_bpe_file', 'gpt2_tokenizer', 'load_corpus', 'token_cache', 'pack']
@@ -22,15 +22,7 @@ def gpt2_bpe_file(cache_dir: str | Path = "") -> Path:
     d = Path(cache_dir) if cache_dir else project_root() / "data" / "tokenizer"
     f = d / "gpt2.tiktoken"
     if not f.exists():
-        d.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory() as tmp:
-            r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d", tmp,
-                                "openai-whisper==20250625"], capture_output=True, text=True)
-            arch = sorted(Path(tmp).glob("openai_whisper-*.tar.gz"))
-            if r.returncode or not arch: raise RuntimeError(f"could not fetch openai-whisper with pip (needs PyPI) for the GPT-2 BPE file:\n{r.stderr[-500:]}")
-            with tarfile.open(arch[0]) as tar:
-                member = next(m for m in tar.getmembers() if m.name.endswith("whisper/assets/gpt2.tiktoken"))
-                f.write_bytes(tar.extractfile(member).read())
+        fetch_sdist_files("openai-whisper==20250625", lambda name: f if name.endswith("whisper/assets/gpt2.tiktoken") else None)
     digest = hashlib.sha256(f.read_bytes()).hexdigest()
     if digest != GPT2_BPE_SHA256: raise ValueError(f"{f} has sha256 {digest}, expected {GPT2_BPE_SHA256}: delete it to refetch")
     return f

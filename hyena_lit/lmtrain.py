@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from tqdm.auto import tqdm
 from .model import HyenaConfig, HyenaLM, param_groups
 from .lmdata import gpt2_tokenizer, load_corpus, token_cache, pack
-from .training import project_root, save_json
+from .training import project_root, save_json, cosine_lr
 
 # %% auto #0
 __all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'save_checkpoint', 'load_checkpoint', 'eval_loss',
@@ -63,10 +63,7 @@ class TrainConfig:
 
 def lr_at(cfg: TrainConfig, step: int) -> float:
     "Linear warmup from warmup_init_lr to the peak, then cosine decay to the final lr."
-    warm = max(1, int(cfg.warmup_frac * cfg.steps))
-    if step < warm: return cfg.warmup_init_lr + (cfg.peak_lr - cfg.warmup_init_lr) * step / warm
-    frac = min(1.0, (step - warm) / max(1, cfg.steps - warm))
-    return cfg.final_lr + 0.5 * (cfg.peak_lr - cfg.final_lr) * (1 + math.cos(math.pi * frac))
+    return cosine_lr(step, cfg.steps, cfg.peak_lr, max(1, int(cfg.warmup_frac * cfg.steps)), cfg.final_lr, cfg.warmup_init_lr)
 
 # %% ../nbs/44_lm_training.ipynb #c007
 def _dist() -> tuple[int, int]:

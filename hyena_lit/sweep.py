@@ -55,7 +55,8 @@ def run_setting(cfg: dict) -> dict:
                        emb_dim=cfg["emb_dim"], mixer=f"longconv:{cfg['parametrization']}")
     model = HyenaLM(mcfg).to(dev)
     params_path = d / "params.json"
-    if params_path.exists(): ep, wu = json.loads(params_path.read_text())["epochs_used"], json.loads(params_path.read_text())["warmup_epochs_used"]
+    if params_path.exists():
+        saved = json.loads(params_path.read_text()); ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
     else:
         ep, wu = cfg["epochs"], cfg["warmup_epochs"]
         if cfg["max_minutes_per_run"] > 0:  # time a few training steps (after a warm-up one) to size the run

