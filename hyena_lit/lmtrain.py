@@ -5,22 +5,26 @@
 # %% ../nbs/44_lm_training.ipynb #c002
 from __future__ import annotations
 import argparse, json, math, os, shutil, time
+from contextlib import nullcontext
 from dataclasses import dataclass, asdict, fields
 from pathlib import Path
 import torch
 import torch.distributed as dist
+from torch.distributed.checkpoint.state_dict import get_state_dict, set_state_dict, StateDictOptions
 import torch.nn.functional as F
 from tqdm.auto import tqdm
 from .model import HyenaConfig, HyenaLM, param_groups
-from .lmdata import gpt2_tokenizer, load_corpus, token_cache, pack
+from .lmdata import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
+from .flops import forward_flops, training_flops
 from .training import project_root, save_json, cosine_lr
 
 # %% auto #0
-__all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'save_checkpoint', 'load_checkpoint', 'eval_loss',
-           'train', 'main']
+__all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'save_checkpoint', 'load_checkpoint', 'load_weights',
+           'eval_loss', 'final_eval_loss', 'train', 'main']
 
 # %% ../nbs/44_lm_training.ipynb #c004
-PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 2.2e-4, "gpt-125M": 6e-4, "gpt-355M": 4e-4}
+PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 2.2e-4, "gpt-125M": 6e-4, "gpt-355M": 4e-4,
+           "mini": 1e-3, "gpt-mini": 1e-3}  # the CPU pair: GPT-3's rule (smaller models, larger peak), the same for both
 
 @dataclass
 class TrainConfig:
@@ -30,7 +34,8 @@ class TrainConfig:
     tokens: int = 500_000         # training tokens in total
     global_batch: int = 16        # sequences per optimizer step, over all processes (paper: 256)
     micro_batch: int = 8          # sequences per forward pass per process
-    lr: float = 0.0               # 0: Table A.3's peak for the size (6e-4 for small and CPU sizes)
+    val_split: str = ""           # "": the stream's last 5%; else the corpus's own split ("validation", "test")
+    lr: float = 0.0               # 0: Table A.3's peak for the size (6e-4 for sizes it does not name)
     min_lr: float = 6e-5
     warmup_init_lr: float = 1e-6
     warmup_frac: float = 0.01
@@ -43,12 +48,15 @@ class TrainConfig:
     out_dir: str = ""             # "" -> the project runs folder, lm/<size>-<dataset>
     seed: int = 0
     device: str = "cpu"
+    fsdp: bool = False            # with several processes: shard weights, gradients and optimizer state (FSDP2) instead of DDP
+    final_eval_windows: int = 512 # validation windows for the final perplexity (0: all of them)
     max_steps: int = 0            # stop early after this many steps in this call (0: run to the end); for tests and time slices
 
     def __post_init__(self):
         if self.recipe not in ("paper", "improved"): raise ValueError(f"recipe must be 'paper' or 'improved', got {self.recipe!r}")
         for f in ("seq_len", "tokens", "global_batch", "micro_batch", "eval_every", "eval_batches", "ckpt_every"):
             if not isinstance(getattr(self, f), int) or getattr(self, f) < 1: raise ValueError(f"{f} must be a positive integer, got {getattr(self, f)!r}")
+        if self.final_eval_windows < 0: raise ValueError(f"final_eval_windows must be >= 0, got {self.final_eval_windows!r}")
 
     @property
     def steps(self) -> int: return max(1, self.tokens // (self.global_batch * self.seq_len))
@@ -69,14 +77,25 @@ def lr_at(cfg: TrainConfig, step: int) -> float:
 def _dist() -> tuple[int, int]:
     return (dist.get_rank(), dist.get_world_size()) if dist.is_available() and dist.is_initialized() else (0, 1)
 
-def load_data(cfg: TrainConfig) -> tuple[torch.Tensor, torch.Tensor]:
+def _is_local(name: str) -> bool: return name == "shakespeare" or Path(name).exists()
+
+def _tokens(cfg: TrainConfig, split: str, max_tokens: int):
+    docs = load_corpus(cfg.dataset, split) if _is_local(cfg.dataset) else iter_corpus(cfg.dataset, split, streaming=True)
+    return token_cache(cfg.dataset if split == "train" else f"{cfg.dataset}-{split}", docs, gpt2_tokenizer(),
+                       max_tokens=0 if _is_local(cfg.dataset) else max_tokens)
+
+def load_data(cfg: TrainConfig) -> tuple[Windows, Windows]:
     "Train and validation windows (n, seq_len + 1) of GPT-2 tokens."
     rank, world = _dist()
-    enc = gpt2_tokenizer() if rank == 0 else None
-    if rank == 0: toks = token_cache(cfg.dataset, load_corpus(cfg.dataset), enc)
+    need = int(cfg.tokens / 0.95) + cfg.seq_len + 1  # a stream is read until the run's tokens and a 5% tail
+    def build():
+        toks = _tokens(cfg, "train", need)
+        if not cfg.val_split: return pack(toks, cfg.seq_len)
+        return Windows(toks, cfg.seq_len), Windows(_tokens(cfg, cfg.val_split, 0), cfg.seq_len)
+    if rank == 0: data = build()
     if world > 1: dist.barrier()
-    if rank != 0: toks = token_cache(cfg.dataset, load_corpus(cfg.dataset), gpt2_tokenizer())
-    return pack(toks, cfg.seq_len)
+    if rank != 0: data = build()  # from the cache rank 0 wrote
+    return data
 
 def batch_indices(cfg: TrainConfig, step: int, n: int) -> torch.Tensor:
     "This process's sequence indices for optimizer step `step` (the global batch depends only on seed and step)."
@@ -85,27 +104,56 @@ def batch_indices(cfg: TrainConfig, step: int, n: int) -> torch.Tensor:
     return torch.randint(n, (cfg.global_batch,), generator=g)[rank::world]
 
 # %% ../nbs/44_lm_training.ipynb #c009
+_FULL = dict(full_state_dict=True, cpu_offload=True)
+
+def _canonical(model: torch.nn.Module, sd: dict) -> dict:
+    "One entry per parameter (tied or shared ones under their first name) and the buffers: what the weights file holds."
+    groups: dict[int, list[str]] = {}
+    for n, p in model.named_parameters(remove_duplicate=False): groups.setdefault(id(p), []).append(n)
+    out = {}
+    for names in groups.values():
+        hit = next((n for n in names if n in sd), None)
+        if hit is None: raise KeyError(f"the checkpoint has no weights for {names[0]}")
+        out[names[0]] = sd[hit]
+    out.update({n: sd[n] for n, _ in model.named_buffers() if n in sd})
+    return out
+
 def save_checkpoint(path: Path, model, opt, step: int, history: list):
-    from safetensors.torch import save_model
+    "Write the checkpoint folder atomically. Under FSDP every process must call it (gathering is collective); rank 0 writes."
+    from safetensors.torch import save_file
+    msd, osd = get_state_dict(model, opt, options=StateDictOptions(**_FULL))
+    if _dist()[0] != 0: return
     tmp = path.with_name(path.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True); tmp.mkdir(parents=True)
-    save_model(model, str(tmp / "model.safetensors"))
-    torch.save(dict(opt=opt.state_dict(), step=step, history=history, rng=torch.get_rng_state()), tmp / "state.pt")
+    save_file({k: v.contiguous() for k, v in _canonical(model, msd).items()}, str(tmp / "model.safetensors"))
+    torch.save(dict(opt=osd, step=step, history=history, rng=torch.get_rng_state()), tmp / "state.pt")
     old = path.with_name(path.name + ".old")
     if path.exists(): path.rename(old)
     tmp.rename(path)
     shutil.rmtree(old, ignore_errors=True)
 
 def load_checkpoint(path: Path, model, opt) -> tuple[int, list]:
-    from safetensors.torch import load_model
-    load_model(model, str(path / "model.safetensors"))
+    "Restore weights, optimizer and RNG state (each process reads the files and keeps its shard); returns (step, history)."
+    from safetensors.torch import load_file
     st = torch.load(path / "state.pt", weights_only=False)
-    opt.load_state_dict(st["opt"]); torch.set_rng_state(st["rng"])
+    set_state_dict(model, opt, model_state_dict=_canonical(model, load_file(str(path / "model.safetensors"))),
+                   optim_state_dict=st["opt"], options=StateDictOptions(full_state_dict=True, strict=False))
+    torch.set_rng_state(st["rng"])
     return st["step"], st["history"]
+
+def load_weights(model: torch.nn.Module, path: str | Path) -> torch.nn.Module:
+    "Load a checkpoint folder's (or a .safetensors file's) weights into a plain model."
+    from safetensors.torch import load_file
+    f = Path(path) / "model.safetensors" if Path(path).is_dir() else Path(path)
+    missing, unexpected = model.load_state_dict(_canonical(model, load_file(str(f))), strict=False)
+    shared = {n for n, _ in model.named_parameters(remove_duplicate=False)} - {n for n, _ in model.named_parameters()}
+    if set(missing) - shared or unexpected: raise KeyError(f"weights do not match the model: missing {sorted(set(missing) - shared)}, unexpected {unexpected}")
+    return model
 
 # %% ../nbs/44_lm_training.ipynb #c011
 @torch.no_grad()
-def eval_loss(model, val: torch.Tensor, cfg: TrainConfig, dev) -> float:
+def eval_loss(model, val: Windows, cfg: TrainConfig, dev) -> float:
+    "Mean loss on a fixed random sample of `eval_batches` micro-batches of validation windows (the curve during training)."
     was = model.training; model.eval()
     g = torch.Generator().manual_seed(12345)
     idx = torch.randint(len(val), (cfg.eval_batches * cfg.micro_batch,), generator=g)
@@ -113,6 +161,30 @@ def eval_loss(model, val: torch.Tensor, cfg: TrainConfig, dev) -> float:
               for w in val[idx].split(cfg.micro_batch)]
     model.train(was)
     return sum(losses) / len(losses)
+
+@torch.no_grad()
+def final_eval_loss(model, val: Windows, cfg: TrainConfig, dev) -> tuple[float, int]:
+    "Mean next-token loss over the first `final_eval_windows` validation windows (all if 0), shared over the processes; (loss, windows)."
+    rank, world = _dist()
+    n = len(val) if not cfg.final_eval_windows else min(len(val), cfg.final_eval_windows)
+    n = max(world, n // world * world)  # the same number of forward passes on every process (FSDP gathers in each)
+    was = model.training; model.eval()
+    tot = torch.zeros(2, dtype=torch.float64)
+    for rows in torch.arange(rank, n, world).remainder(len(val)).split(cfg.micro_batch):
+        w = val[rows].to(dev)
+        tot[0] += F.cross_entropy(model(w[:, :-1]).flatten(0, 1).float(), w[:, 1:].flatten(), reduction="sum").item()
+        tot[1] += w[:, 1:].numel()
+    if world > 1: dist.all_reduce(tot)
+    model.train(was)
+    return (tot[0] / tot[1]).item(), n
+
+def _shard(model: HyenaLM, groups: list[dict]) -> list[dict]:
+    "FSDP2: shard each block and the rest; the optimizer groups (built by name before) get the sharded parameters."
+    from torch.distributed.fsdp import fully_shard
+    for blk in model.blocks: fully_shard(blk)
+    fully_shard(model)
+    new = dict(model.named_parameters())
+    return [{**g, "params": [new[n] for n in g["names"]]} for g in groups]
 
 def train(cfg: TrainConfig) -> list[dict]:
     "Train (or resume) one language model; returns the history (one dict per step)."
@@ -124,18 +196,21 @@ def train(cfg: TrainConfig) -> list[dict]:
     torch.manual_seed(cfg.seed)
     mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max))
     model = HyenaLM(mcfg).to(dev)
+    n_params = model.num_params()
     groups = param_groups(model, cfg.peak_lr, cfg.weight_decay)
+    fsdp = cfg.fsdp and world > 1
+    if fsdp: groups = _shard(model, groups)
     for g in groups: g["lr_scale"] = g["lr"] / cfg.peak_lr; g.pop("names")
     opt = torch.optim.AdamW(groups, betas=cfg.betas)
-    ddp = torch.nn.parallel.DistributedDataParallel(model) if world > 1 else model
+    wrapped = torch.nn.parallel.DistributedDataParallel(model) if world > 1 and not fsdp else model
     step, history = 0, []
     ck = out / "checkpoint"
     if ck.exists(): step, history = load_checkpoint(ck, model, opt)
     if rank == 0:
         out.mkdir(parents=True, exist_ok=True)
-        save_json(dict(train=asdict(cfg), model=mcfg.to_dict(), params=model.num_params(), world=world, steps=cfg.steps), out / "params.json")
+        save_json(dict(train=asdict(cfg), model=mcfg.to_dict(), params=n_params, world=world, steps=cfg.steps), out / "params.json")
     end = cfg.steps if not cfg.max_steps else min(cfg.steps, step + cfg.max_steps)
-    bar = tqdm(range(step, end), desc=f"{cfg.size} on {cfg.dataset}", disable=rank != 0, initial=step, total=cfg.steps)
+    bar = tqdm(range(step, end), desc=f"{cfg.size} on {Path(cfg.dataset).name}", disable=rank != 0, initial=step, total=cfg.steps)
     t0 = time.perf_counter()
     for step in bar:
         lr = lr_at(cfg, step)
@@ -145,10 +220,10 @@ def train(cfg: TrainConfig) -> list[dict]:
         total = torch.zeros((), device=dev)
         for i, mi in enumerate(micro):
             w = train_w[mi].to(dev)
-            sync = i == len(micro) - 1 or world == 1
-            ctx = ddp.no_sync() if (world > 1 and not sync) else torch.enable_grad()
-            with ctx:
-                loss = F.cross_entropy(ddp(w[:, :-1]).flatten(0, 1), w[:, 1:].flatten()) * len(mi) / len(idx)  # DDP averages over ranks
+            sync = i == len(micro) - 1
+            if fsdp: model.set_requires_gradient_sync(sync)
+            with wrapped.no_sync() if world > 1 and not fsdp and not sync else nullcontext():
+                loss = F.cross_entropy(wrapped(w[:, :-1]).flatten(0, 1), w[:, 1:].flatten()) * len(mi) / len(idx)  # DDP/FSDP average over ranks
                 loss.backward()
             total += loss.detach()
         if world > 1: dist.all_reduce(total); total /= world  # each rank holds the mean of its share
@@ -160,24 +235,34 @@ def train(cfg: TrainConfig) -> list[dict]:
         now = time.perf_counter()
         rec = dict(step=step + 1, tokens=(step + 1) * cfg.global_batch * cfg.seq_len, loss=total.item(), lr=lr,
                    tokens_per_second=cfg.global_batch * cfg.seq_len / max(1e-9, now - t0))
-        t0 = now
         if (step + 1) % cfg.eval_every == 0 or step + 1 == cfg.steps: rec["val_loss"] = eval_loss(model, val_w, cfg, dev)
         history.append(rec)
         bar.set_postfix(loss=f"{rec['loss']:.3f}")
-        if rank == 0 and ((step + 1) % cfg.ckpt_every == 0 or step + 1 == end): save_checkpoint(ck, model, opt, step + 1, history)
+        if (step + 1) % cfg.ckpt_every == 0 or step + 1 == end: save_checkpoint(ck, model, opt, step + 1, history)
+        t0 = time.perf_counter()  # evaluation and checkpoints stay out of the throughput
+    if history and history[-1]["step"] == cfg.steps:
+        val_loss, n_val = final_eval_loss(model, val_w, cfg, dev)
+        if rank == 0:
+            secs = sum(cfg.global_batch * cfg.seq_len / r["tokens_per_second"] for r in history)
+            save_json(dict(steps=cfg.steps, tokens=history[-1]["tokens"], final_loss=history[-1]["loss"],
+                           val_loss=val_loss, val_ppl=math.exp(val_loss), val_windows=n_val, val_tokens=n_val * cfg.seq_len,
+                           params=n_params, train_flops=training_flops(forward_flops(mcfg, cfg.seq_len), history[-1]["tokens"], cfg.seq_len),
+                           train_seconds=secs, tokens_per_second=history[-1]["tokens"] / secs, world=world),
+                      out / "metrics.json")
     if rank == 0:
         import pandas as pd
         pd.DataFrame(history).to_csv(out / "history.csv", index=False)
-        if history and history[-1]["step"] == cfg.steps:
-            save_json(dict(steps=cfg.steps, tokens=history[-1]["tokens"], final_loss=history[-1]["loss"],
-                           val_loss=history[-1].get("val_loss"), val_ppl=math.exp(history[-1]["val_loss"]) if "val_loss" in history[-1] else None),
-                      out / "metrics.json")
     return history
+
+def _flag(s: str) -> bool:
+    if s.lower() in ("1", "true", "yes"): return True
+    if s.lower() in ("0", "false", "no"): return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {s!r}")
 
 def main(argv=None):
     "Command line: every TrainConfig field is a flag. Under torchrun, starts a process group (gloo on CPU, nccl on CUDA)."
     ap = argparse.ArgumentParser(description="Train a HyenaLM or GPT baseline")
-    for f in fields(TrainConfig): ap.add_argument(f"--{f.name}", type=type(f.default), default=f.default)
+    for f in fields(TrainConfig): ap.add_argument(f"--{f.name}", type=_flag if f.type in (bool, "bool") else type(f.default), default=f.default)
     cfg = TrainConfig(**vars(ap.parse_args(argv)))
     if int(os.environ.get("WORLD_SIZE", "1")) > 1:
         dist.init_process_group("nccl" if cfg.device.startswith("cuda") else "gloo")

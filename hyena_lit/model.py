@@ -75,13 +75,16 @@ SIZES = {  # Table A.4
     "153M":      dict(n_layer=18, d_model=864,  d_inner=1728, **_PILE),
     "355M":      dict(n_layer=36, d_model=1024, d_inner=2048, **_PILE),
     "1.3B":      dict(n_layer=36, d_model=2048, d_inner=4096, **_PILE),
-    # CPU sizes: small enough to train in minutes on two cores
     # GPT baselines of Tables 4.3-4.4 (GPT-3 shapes), with learned positions
     "gpt-125M":  dict(n_layer=12, d_model=768,  d_inner=3072, n_heads=12, mixer="attention", l_max=2048),
     "gpt-355M":  dict(n_layer=24, d_model=1024, d_inner=4096, n_heads=16, mixer="attention", l_max=2048),
-    "gpt-tiny":  dict(n_layer=2, d_model=64, d_inner=128, n_heads=4, mixer="attention", l_max=256),
+    # CPU sizes: small enough to train in minutes on two cores
     "tiny":      dict(n_layer=2, d_model=64,  d_inner=128, l_max=256, emb_dim=5, filter_order=32),
     "small":     dict(n_layer=4, d_model=128, d_inner=256, l_max=512, emb_dim=5, filter_order=64),
+    "gpt-tiny":  dict(n_layer=2, d_model=64, d_inner=128, n_heads=4, mixer="attention", l_max=256),
+    # the CPU pair of the Pile notebook, shaped like Hyena-355M vs GPT-355M: 1.5x the layers, half the MLP width
+    "mini":      dict(n_layer=6, d_model=128, d_inner=256, **{**_PILE, "l_max": 512}),
+    "gpt-mini":  dict(n_layer=4, d_model=128, d_inner=512, n_heads=4, mixer="attention", l_max=512),
 }
 
 # %% ../nbs/13_model.ipynb #c010
