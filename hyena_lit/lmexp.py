@@ -40,8 +40,8 @@ def tokens_label(n: int) -> str:
 
 def plan_runs(size: str, gpt: str = "auto", dataset: str = "auto", tokens: str = "auto", seq_len: int = 0, global_batch: int = 0,
               micro_batch: int = 0, recipe: str = "paper", device: str = "cpu", fsdp: str = "auto", eval_windows: int = 512,
-              out_dir: str | Path = "runs/pile/x") -> list[TrainConfig]:
-    "One TrainConfig per (model, token budget), Hyena first, smaller budgets first."
+              out_dir: str | Path = "runs/pile/x", order: int = 0, val_split: str = "", tag: str = "") -> list[TrainConfig]:
+    "One TrainConfig per (model, token budget), Hyena first, smaller budgets first; `order` (0: the size's) applies to Hyena, `tag` marks folder names."
     if size not in SIZES or SIZES[size].get("mixer", "hyena") != "hyena":
         raise ValueError(f"size must name a Hyena size, one of {[s for s in SIZES if SIZES[s].get('mixer', 'hyena') == 'hyena']}, got {size!r}")
     partner = GPT_PARTNER.get(size, "") if gpt == "auto" else gpt
@@ -60,11 +60,12 @@ def plan_runs(size: str, gpt: str = "auto", dataset: str = "auto", tokens: str =
             cfgs.append(TrainConfig(size=s, dataset=dataset, seq_len=seq_len, tokens=n, global_batch=global_batch,
                                     micro_batch=micro_batch or min(8, global_batch), recipe=recipe, device=device, fsdp=use_fsdp,
                                     final_eval_windows=eval_windows, eval_every=25 if cpu else 500, eval_batches=4 if cpu else 16,
-                                    ckpt_every=50 if cpu else 500, out_dir=str(Path(out_dir) / f"{s}-{tokens_label(n)}")))
+                                    ckpt_every=50 if cpu else 500, order=order if s == size else 0, val_split=val_split,
+                                    out_dir=str(Path(out_dir) / f"{s}{tag if s == size else ''}-{tokens_label(n)}")))
     return cfgs
 
 # %% ../nbs/40_pile.ipynb #c011
-_KEY = ("size", "dataset", "seq_len", "tokens", "global_batch", "recipe", "seed", "lr")
+_KEY = ("size", "dataset", "seq_len", "tokens", "global_batch", "recipe", "seed", "lr", "order", "val_split")
 
 def run_plan(cfgs: list[TrainConfig], nproc: int = 1) -> None:
     "Train every unfinished run of the plan."
@@ -72,7 +73,7 @@ def run_plan(cfgs: list[TrainConfig], nproc: int = 1) -> None:
         d = Path(cfg.out_dir)
         if (d / "params.json").exists():
             old = json.loads((d / "params.json").read_text())["train"]
-            diff = {k: (old.get(k), getattr(cfg, k)) for k in _KEY if old.get(k) != getattr(cfg, k)}
+            diff = {k: (old.get(k), getattr(cfg, k)) for k in _KEY if old.get(k, getattr(TrainConfig, k)) != getattr(cfg, k)}
             if diff: raise ValueError(f"{d} holds a run with another configuration {diff}; pick another run_name")
         if (d / "metrics.json").exists(): print(f"{d.name}: done"); continue
         if nproc <= 1: train(cfg); continue

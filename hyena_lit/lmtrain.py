@@ -29,6 +29,7 @@ PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 
 @dataclass
 class TrainConfig:
     size: str = "tiny"            # HyenaConfig.from_size name (gpt-* for the GPT baselines)
+    order: int = 0                # Hyena operator order; 0: the size's (2)
     dataset: str = "shakespeare"
     seq_len: int = 256
     tokens: int = 500_000         # training tokens in total
@@ -56,6 +57,7 @@ class TrainConfig:
         if self.recipe not in ("paper", "improved"): raise ValueError(f"recipe must be 'paper' or 'improved', got {self.recipe!r}")
         for f in ("seq_len", "tokens", "global_batch", "micro_batch", "eval_every", "eval_batches", "ckpt_every"):
             if not isinstance(getattr(self, f), int) or getattr(self, f) < 1: raise ValueError(f"{f} must be a positive integer, got {getattr(self, f)!r}")
+        if self.order < 0 or self.order == 1: raise ValueError(f"order must be 0 (the size's) or >= 2, got {self.order!r}")
         if self.final_eval_windows < 0: raise ValueError(f"final_eval_windows must be >= 0, got {self.final_eval_windows!r}")
 
     @property
@@ -194,7 +196,7 @@ def train(cfg: TrainConfig) -> list[dict]:
     if cfg.global_batch % world: raise ValueError(f"global_batch={cfg.global_batch} must be divisible by the number of processes {world}")
     train_w, val_w = load_data(cfg)
     torch.manual_seed(cfg.seed)
-    mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max))
+    mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max), **({"order": cfg.order} if cfg.order else {}))
     model = HyenaLM(mcfg).to(dev)
     n_params = model.num_params()
     groups = param_groups(model, cfg.peak_lr, cfg.weight_decay)
