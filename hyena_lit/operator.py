@@ -15,7 +15,13 @@ __all__ = ['GATINGS', 'FFTCONV_IMPLS', 'HyenaOperator', 'block_order', 'BlockedM
 
 # %% ../nbs/12_operator.ipynb #c005
 GATINGS = ("official", "paper")
-FFTCONV_IMPLS = ("auto", "torch", "ref")
+FFTCONV_IMPLS = ("auto", "torch", "ref", "triton")  # auto: the fused Triton kernel (20_fftconv_triton) on CUDA up to its MAX_L, else torch
+
+def _triton_max_l() -> int:
+    "Longest L the fused Triton kernel takes (0 when Triton is not installed)."
+    try: from hyena_lit.fftconv_triton import MAX_L
+    except ImportError: return 0
+    return MAX_L
 
 def _positive_int(name: str, val, minimum: int = 1):
     if not isinstance(val, int) or isinstance(val, bool) or val < minimum:
@@ -76,10 +82,22 @@ class HyenaOperator(nn.Module):
         if w is None: return z
         return (short_conv_ref if self.fftconv_impl == "ref" else short_conv)(z, w, b)
     def _conv(self, v, k, D): return (fftconv_ref if self.fftconv_impl == "ref" else fftconv)(v, k, D)
+    def _fused(self, v: Tensor, conv_inputs) -> bool:
+        "Whether mix takes the fused, gated Triton convolution."
+        if conv_inputs is not None or (self.training and self.dropout.p > 0): return False  # the unfused path records inputs and applies dropout
+        return self.fftconv_impl == "triton" or (self.fftconv_impl == "auto" and v.is_cuda and v.shape[-1] <= _triton_max_l())
 
     def mix(self, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: Tensor, conv_inputs: list | None = None) -> Tensor:
         "Steps 2 and 4 for C channels: z (B, (N+1)C, L), short filter w, b; long filters k (n_filters, C, L), skips (n_filters, C) -> (B, C, L)."
         *x, v = self._short(z, w, b).split(z.shape[1] // (self.order + 1), dim=1)
+        if self._fused(v, conv_inputs):  # one launch per convolution, gates inside
+            from hyena_lit.fftconv_triton import fftconv_triton
+            if self.gating == "official":
+                gates = list(reversed(x[1:]))
+                for o, x_i in enumerate(gates): v = fftconv_triton(v, k[o], Dskip[o], pregate=x_i, postgate=x[0] if o == len(gates) - 1 else None)
+                return v
+            for n in range(self.order): v = fftconv_triton(v, k[n], Dskip[n], postgate=x[n])
+            return v
         if self.gating == "official":  # y = x0 * (h_{N-2} * ( ... x_{N-2} * (h_0 * (x_{N-1} * v)))) with skips
             for o, x_i in enumerate(reversed(x[1:])):
                 v = self.dropout(v * x_i)
