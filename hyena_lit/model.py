@@ -12,6 +12,7 @@ from torch import nn, Tensor
 from .operator import HyenaOperator, GATINGS
 from .longconvs import LONG_CONVS, long_conv_operator
 from .attention import CausalSelfAttention
+from .baselines import BASELINES, baseline_mixer
 
 # %% auto #0
 __all__ = ['SIZES', 'HyenaConfig', 'Block', 'HyenaLM', 'count_params', 'param_groups', 'step', 'generate']
@@ -36,7 +37,7 @@ class HyenaConfig:
     layer_norm_eps: float = 1e-5
     dropout: float = 0.0
     fftconv_impl: str = "auto"
-    mixer: str = "hyena"             # "hyena" (this operator), "attention" (GPT baseline), or "longconv:<name>" (Sec. 4.1)
+    mixer: str = "hyena"             # "hyena" (this operator), "attention" (GPT baseline), "longconv:<name>" (Sec. 4.1), or a baseline: h3, gss, aft, rwkv, mamba
     n_heads: int = 12                # attention only
 
     def __post_init__(self):
@@ -47,8 +48,8 @@ class HyenaConfig:
         if not isinstance(self.emb_dim, int) or self.emb_dim < 3 or self.emb_dim % 2 == 0:
             raise ValueError(f"emb_dim must be an odd integer >= 3, got {self.emb_dim!r}")
         if self.gating not in GATINGS: raise ValueError(f"gating must be one of {GATINGS}, got {self.gating!r}")
-        if self.mixer not in ("hyena", "attention") and not (self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
-            raise ValueError(f"mixer must be 'hyena', 'attention' or one of {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}")
+        if self.mixer not in ("hyena", "attention", *BASELINES) and not (self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
+            raise ValueError(f"mixer must be 'hyena', 'attention', one of {list(BASELINES)} or one of {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}")
         if self.mixer == "attention" and (self.n_heads < 1 or self.d_model % self.n_heads):
             raise ValueError(f"n_heads must divide d_model={self.d_model}, got {self.n_heads!r}")
 
@@ -100,6 +101,8 @@ class Block(nn.Module):
                                        dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl)
         elif cfg.mixer == "attention":
             self.mixer = CausalSelfAttention(cfg.d_model, cfg.n_heads, dropout=cfg.dropout)
+        elif cfg.mixer in BASELINES:  # 17_baselines
+            self.mixer = baseline_mixer(cfg.mixer, cfg.d_model, cfg.l_max)
         else:  # the parametrization sets filter width, short filters and gating (Sec. 4.1)
             self.mixer = long_conv_operator(cfg.mixer.split(":", 1)[1], cfg.d_model, cfg.l_max, order=cfg.order,
                                             dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl, emb_dim=cfg.emb_dim, w=cfg.w,
@@ -206,7 +209,7 @@ def generate(self: HyenaLM, input_ids: Tensor, max_new_tokens: int, temperature:
     if top_k is not None and (not isinstance(top_k, int) or top_k < 1): raise ValueError(f"top_k must be a positive integer or None, got {top_k!r}")
     T = input_ids.shape[1] + max_new_tokens
     if T > self.cfg.l_max: raise ValueError(f"prompt + max_new_tokens = {T} exceeds l_max={self.cfg.l_max}")
-    use_cache = use_cache and self.cfg.mixer != "attention"  # no KV cache for the baseline: it re-runs the prefix
+    use_cache = use_cache and (self.cfg.mixer == "hyena" or self.cfg.mixer.startswith("longconv:"))  # the others re-run the prefix
     was_training = self.training; self.eval()
     ids, out_logits = input_ids, []
     caches = [{"max_len": T} for _ in self.blocks] if use_cache else None
