@@ -10,21 +10,43 @@ import torch.nn.functional as F
 from torch import nn, Tensor
 
 # %% auto #0
-__all__ = ['CausalSelfAttention']
+__all__ = ['ROTARY', 'CausalSelfAttention']
 
-# %% ../nbs/16_attention.ipynb #c004
+# %% ../nbs/16_attention.ipynb #c005
+ROTARY = ("none", "rope", "xpos")
+
+def _rotate(x: Tensor, pos: Tensor, base: float = 10000.0, sign: int = 0, scale_base: float = 512.0) -> Tensor:
+    "RoPE on the last dim of x (..., L, Dh) at positions `pos` (L,); sign=+1/-1 adds xPos's scale for queries/keys."
+    Dh = x.shape[-1]
+    inv = base ** (-torch.arange(0, Dh, 2, device=x.device, dtype=torch.float64) / Dh)
+    ang = pos.to(torch.float64)[:, None] * inv[None, :]                     # (L, Dh/2)
+    cos, sin = (torch.cat([f(ang)] * 2, -1).to(x.dtype) for f in (torch.cos, torch.sin))
+    x1, x2 = x[..., :Dh // 2], x[..., Dh // 2:]
+    out = x * cos + torch.cat([-x2, x1], -1) * sin
+    if sign:
+        zeta = (torch.arange(0, Dh, 2, device=x.device, dtype=torch.float64) / Dh + 0.4) / 1.4
+        scale = zeta[None, :] ** (sign * (pos.to(torch.float64)[:, None] - pos.numel() // 2) / scale_base)
+        out = out * torch.cat([scale] * 2, -1).to(x.dtype)
+    return out
+
 class CausalSelfAttention(nn.Module):
-    "Causal multi-head self-attention (B, L, D) -> (B, L, D); `fused` picks SDPA, else the written-out form."
-    def __init__(self, d_model: int, n_heads: int, fused: bool = True, dropout: float = 0.0):
+    "Causal multi-head self-attention (B, L, D) -> (B, L, D); `fused` picks SDPA, else the written-out form; `rotary` in ROTARY."
+    def __init__(self, d_model: int, n_heads: int, fused: bool = True, dropout: float = 0.0, rotary: str = "none"):
         super().__init__()
         if not isinstance(n_heads, int) or n_heads < 1 or d_model % n_heads:
             raise ValueError(f"n_heads must be a positive integer dividing d_model={d_model}, got {n_heads!r}")
-        self.h, self.fused, self.p = n_heads, fused, dropout
+        if rotary not in ROTARY: raise ValueError(f"rotary must be one of {ROTARY}, got {rotary!r}")
+        if rotary != "none" and (d_model // n_heads) % 2: raise ValueError(f"rotary needs an even head size, got {d_model // n_heads}")
+        self.h, self.fused, self.p, self.rotary = n_heads, fused, dropout, rotary
         self.qkv, self.out_proj = nn.Linear(d_model, 3 * d_model), nn.Linear(d_model, d_model)
 
     def forward(self, u: Tensor, cache: dict | None = None) -> Tensor:
         B, L, D = u.shape
         q, k, v = self.qkv(u).view(B, L, 3, self.h, D // self.h).permute(2, 0, 3, 1, 4)  # (B, H, L, Dh) each
+        if self.rotary != "none":
+            pos = torch.arange(L, device=u.device)
+            xp = self.rotary == "xpos"
+            q, k = _rotate(q, pos, sign=1 if xp else 0), _rotate(k, pos, sign=-1 if xp else 0)
         p = self.p if self.training else 0.0
         if self.fused: y = F.scaled_dot_product_attention(q, k, v, is_causal=True, dropout_p=p)
         else:

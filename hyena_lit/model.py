@@ -11,7 +11,7 @@ import torch.nn.functional as F
 from torch import nn, Tensor
 from .operator import HyenaOperator, GATINGS
 from .longconvs import LONG_CONVS, long_conv_operator
-from .attention import CausalSelfAttention
+from .attention import CausalSelfAttention, ROTARY
 from .baselines import BASELINES, baseline_mixer
 
 # %% auto #0
@@ -39,6 +39,7 @@ class HyenaConfig:
     fftconv_impl: str = "auto"
     mixer: str = "hyena"             # "hyena" (this operator), "attention" (GPT baseline), "longconv:<name>" (Sec. 4.1), or a baseline: h3, gss, aft, rwkv, mamba
     n_heads: int = 12                # attention only
+    pos: str = "learned"             # attention only: "learned" absolute embeddings (GPT), "rope", "xpos" or "none"
 
     def __post_init__(self):
         for f in ("vocab_size", "d_model", "n_layer", "d_inner", "l_max", "filter_order", "short_filter_order", "pad_vocab_multiple"):
@@ -50,6 +51,7 @@ class HyenaConfig:
         if self.gating not in GATINGS: raise ValueError(f"gating must be one of {GATINGS}, got {self.gating!r}")
         if self.mixer not in ("hyena", "attention", *BASELINES) and not (self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
             raise ValueError(f"mixer must be 'hyena', 'attention', one of {list(BASELINES)} or one of {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}")
+        if self.pos not in ("learned", *ROTARY): raise ValueError(f"pos must be one of {('learned', *ROTARY)}, got {self.pos!r}")
         if self.mixer == "attention" and (self.n_heads < 1 or self.d_model % self.n_heads):
             raise ValueError(f"n_heads must divide d_model={self.d_model}, got {self.n_heads!r}")
 
@@ -100,7 +102,7 @@ class Block(nn.Module):
                                        num_inner_mlps=cfg.num_inner_mlps, w=cfg.w, gating=cfg.gating,
                                        dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl)
         elif cfg.mixer == "attention":
-            self.mixer = CausalSelfAttention(cfg.d_model, cfg.n_heads, dropout=cfg.dropout)
+            self.mixer = CausalSelfAttention(cfg.d_model, cfg.n_heads, dropout=cfg.dropout, rotary=cfg.pos if cfg.pos in ROTARY else "none")
         elif cfg.mixer in BASELINES:  # 17_baselines
             self.mixer = baseline_mixer(cfg.mixer, cfg.d_model, cfg.l_max)
         else:  # the parametrization sets filter width, short filters and gating (Sec. 4.1)
@@ -129,7 +131,7 @@ class HyenaLM(nn.Module):
         super().__init__()
         self.cfg = cfg
         self.embed = nn.Embedding(cfg.padded_vocab_size, cfg.d_model)
-        self.pos = nn.Embedding(cfg.l_max, cfg.d_model) if cfg.mixer == "attention" else None  # GPTs need positions; Hyena's filters know them
+        self.pos = nn.Embedding(cfg.l_max, cfg.d_model) if cfg.mixer == "attention" and cfg.pos == "learned" else None  # GPTs need positions; Hyena's filters know them
         self.drop = nn.Dropout(cfg.dropout)
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layer))
         self.ln_f = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
