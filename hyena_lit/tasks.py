@@ -7,10 +7,13 @@ from __future__ import annotations
 import numpy as np
 import torch
 from torch import Tensor
-from .synthetics import IGNORE, TASKS, register
+import torch.nn.functional as F
+from torch import nn
+from .synthetics import IGNORE, TASKS, register, generate
 
 # %% auto #0
-__all__ = ['model_vocab', 'majority', 'counting', 'addition', 'selective_copying', 'induction_heads', 'mqar']
+__all__ = ['model_vocab', 'majority', 'counting', 'addition', 'selective_copying', 'induction_heads', 'mqar', 'icl_linear',
+           'VectorLM', 'regression_loss']
 
 # %% ../nbs/32_tasks.ipynb #c004
 _VOCAB: dict[str, callable] = {}
@@ -121,3 +124,34 @@ def mqar(num_examples: int, seq_len: int, vocab_size: int, seed: int, num_kv: in
         order = rng.permutation(num_kv)
         x[i, pos], x[i, pos + 1], t[i, pos] = keys[order], vals[order], vals[order]
     return torch.from_numpy(x), torch.from_numpy(t)
+
+# %% ../nbs/32_tasks.ipynb #c018
+@register("icl_linear")
+def icl_linear(num_examples: int, seq_len: int, vocab_size: int, seed: int, last_only: bool = False) -> tuple[Tensor, Tensor]:
+    "In-context linear regression: seq_len = 2n - 1 tokens of dimension vocab_size (= n_o); targets w.x_i at the x positions, NaN elsewhere."
+    _need("seq_len", seq_len, 1, "2 n - 1 tokens for n points"); _need("vocab_size", vocab_size, 1, "the dimension n_o of x and w")
+    if seq_len % 2 == 0: raise ValueError(f"seq_len must be odd (x_1, y_1, ..., x_n), got {seq_len}")
+    n, d = (seq_len + 1) // 2, vocab_size
+    g = torch.Generator().manual_seed(seed)
+    x, w = torch.randn(num_examples, n, d, generator=g), torch.randn(num_examples, d, generator=g)
+    y = torch.einsum("bnd,bd->bn", x, w)
+    seq = torch.zeros(num_examples, 2 * n, d)
+    seq[:, 0::2], seq[:, 1::2, 0] = x, y
+    targets = torch.full((num_examples, 2 * n), float("nan"))
+    targets[:, 0::2] = y
+    if last_only: targets[:, :-2] = float("nan")
+    return seq[:, :-1], targets[:, :-1]
+
+class VectorLM(nn.Module):
+    "HyenaLM's blocks on real-valued tokens: Linear(in_dim, d_model) -> backbone -> Linear(d_model, 1)."
+    def __init__(self, cfg, in_dim: int):
+        super().__init__()
+        from hyena_lit.model import HyenaLM
+        self.embed, self.lm, self.head = nn.Linear(in_dim, cfg.d_model), HyenaLM(cfg), nn.Linear(cfg.d_model, 1)
+        self.lm.embed = self.lm.lm_head = None  # unused: tokens are vectors here
+    def forward(self, x: Tensor) -> Tensor: return self.head(self.lm.backbone(self.embed(x)))[..., 0]
+
+def regression_loss(pred: Tensor, targets: Tensor) -> Tensor:
+    "Mean squared error over the scored (non-NaN) positions."
+    m = ~torch.isnan(targets)
+    return F.mse_loss(pred[m], targets[m])
