@@ -12,7 +12,7 @@ from torch import Tensor
 
 # %% auto #0
 __all__ = ['IGNORE', 'TASKS', 'register', 'generate', 'assert_disjoint', 'recall_vocab', 'associative_recall', 'warmup_cosine',
-           'evaluate_last', 'train_synthetic']
+           'evaluate_last', 'evaluate_scored', 'train_synthetic']
 
 # %% ../nbs/30_synthetics.ipynb #c004
 IGNORE = -100
@@ -91,11 +91,23 @@ def evaluate_last(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[fl
     model.train(was)
     return loss / n, correct / n
 
+@torch.no_grad()
+def evaluate_scored(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float]:
+    "Test loss and accuracy over every scored position (targets != IGNORE): the last one for recall, several for copying, addition, MQAR."
+    was = model.training; model.eval()
+    correct, loss, n = 0, 0.0, 0
+    for i in range(0, len(x), batch_size):
+        logits, t = model(x[i:i + batch_size]), y[i:i + batch_size]
+        m = t != IGNORE
+        correct += (logits.argmax(-1)[m] == t[m]).sum().item(); loss += F.cross_entropy(logits[m], t[m], reduction="sum").item(); n += m.sum().item()
+    model.train(was)
+    return loss / n, correct / n
+
 def train_synthetic(model, train: tuple[Tensor, Tensor], test: tuple[Tensor, Tensor], *, epochs: int = 200, batch_size: int = 32,
                     lr: float = 5e-4, weight_decay: float = 0.1, warmup_epochs: int = 10, seed: int = 0,
                     early_stop: bool = True, max_seconds: float | None = None, checkpoint: str | Path | None = None,
-                    stop_after: int | None = None, progress: bool = True) -> list[dict]:
-    "Table A.1's recipe. Returns one record per epoch; resumes from `checkpoint` if it exists; `stop_after` epochs per call."
+                    stop_after: int | None = None, progress: bool = True, evaluate=evaluate_last) -> list[dict]:
+    "Table A.1's recipe. Returns one record per epoch; resumes from `checkpoint` if it exists; `stop_after` epochs per call; `evaluate(model, x, y)` -> (loss, accuracy)."
     from hyena_lit.model import param_groups
     (x, y), (xt, yt) = train, test
     steps_per_epoch = math.ceil(len(x) / batch_size)
@@ -126,7 +138,7 @@ def train_synthetic(model, train: tuple[Tensor, Tensor], test: tuple[Tensor, Ten
             opt.zero_grad(set_to_none=True); loss.backward(); opt.step()
             tot += loss.item() * len(idx); n += len(idx)
         train_time = time.perf_counter() - t0
-        test_loss, test_acc = evaluate_last(model, xt, yt)
+        test_loss, test_acc = evaluate(model, xt, yt)
         elapsed += time.perf_counter() - t0
         rec = dict(epoch=epoch + 1, train_loss=tot / n, test_loss=test_loss, test_acc=test_acc, lr=opt.param_groups[0]["lr"],
                    seconds=elapsed, tokens_per_second=x[:n].numel() / train_time, stop="")
