@@ -18,9 +18,9 @@ __all__ = ['GPT_PARTNER', 'CPU_SIZES', 'PAPER_TABLE_4_4', 'parse_tokens', 'token
            'sample_run']
 
 # %% ../nbs/40_pile.ipynb #c008
-GPT_PARTNER = {"mini": "gpt-mini", "tiny": "gpt-tiny", "125M": "gpt-125M", "125M-slim": "gpt-125M", "153M": "gpt-125M",
+GPT_PARTNER = {"mini": "gpt-mini", "mini-base": "gpt-mini", "tiny": "gpt-tiny", "125M": "gpt-125M", "125M-slim": "gpt-125M", "153M": "gpt-125M",
                "355M": "gpt-355M", "1.3B": ""}  # Table 4.4 compares Hyena-153M with GPT-125M and the two 355M models
-CPU_SIZES = ("mini", "tiny", "small")
+CPU_SIZES = ("mini", "mini-base", "tiny", "small")
 
 def parse_tokens(s: str) -> list[int]:
     "'5B,10B,15B' -> [5e9, 10e9, 15e9]; k, M, B suffixes."

@@ -24,7 +24,7 @@ __all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'sav
 
 # %% ../nbs/44_lm_training.ipynb #c004
 PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 2.2e-4, "gpt-125M": 6e-4, "gpt-355M": 4e-4,
-           "mini": 1e-3, "gpt-mini": 1e-3}  # the CPU pair: GPT-3's rule (smaller models, larger peak), the same for both
+           "mini": 1e-3, "mini-base": 1e-3, "gpt-mini": 1e-3}  # the CPU pair: GPT-3's rule (smaller models, larger peak), the same for both
 
 @dataclass
 class TrainConfig:

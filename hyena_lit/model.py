@@ -88,6 +88,8 @@ SIZES = {  # Table A.4
     # the CPU pair of the Pile notebook, shaped like Hyena-355M vs GPT-355M: 1.5x the layers, half the MLP width
     "mini":      dict(n_layer=6, d_model=128, d_inner=256, **{**_PILE, "l_max": 512}),
     "gpt-mini":  dict(n_layer=4, d_model=128, d_inner=512, n_heads=4, mixer="attention", l_max=512),
+    # ... and Hyena at GPT-mini's shape, as Hyena-125M has GPT-125M's (41_wikitext103: "mini" is then the slim one)
+    "mini-base": dict(n_layer=4, d_model=128, d_inner=512, **{**_PILE, "l_max": 512}),
 }
 
 # %% ../nbs/13_model.ipynb #c010
