@@ -164,8 +164,13 @@ def _check(u: Tensor, k: Tensor, D: Tensor, pre: Tensor | None, post: Tensor | N
     for name, g in (("pregate", pre), ("postgate", post)):
         if g is not None and g.shape != u.shape: raise ValueError(f"{name} must have u's shape {tuple(u.shape)}, got {tuple(g.shape)}")
     if u.dtype not in (torch.float32, torch.float16, torch.bfloat16): raise ValueError(f"u must be float32, float16 or bfloat16, got {u.dtype}")
-    if not u.is_cuda and os.environ.get("TRITON_INTERPRET") != "1":
-        raise ValueError("fftconv_triton runs on CUDA tensors (or on CPU under TRITON_INTERPRET=1, set before importing triton)")
+    if not u.is_cuda:
+        if os.environ.get("TRITON_INTERPRET") != "1":
+            raise ValueError("fftconv_triton runs on CUDA tensors (or on CPU under TRITON_INTERPRET=1, set before importing triton)")
+        from triton.language.standard import _sum_combine
+        if isinstance(_sum_combine, triton.runtime.jit.JITFunction):  # Triton's own helpers (tl.sum) were built for the compiler
+            raise RuntimeError("triton was imported in this process before TRITON_INTERPRET=1 was set, so its library functions cannot "
+                               "be interpreted: set TRITON_INTERPRET=1 before anything imports triton (e.g. at the top of the script)")
 
 class FFTConvTriton(torch.autograd.Function):
     @staticmethod

@@ -1,6 +1,14 @@
 """Every notebook through nbdev's own test runner (cells flagged slow/gpu are skipped), one pytest test each."""
+import os
 from configparser import ConfigParser
 from pathlib import Path
+
+import torch
+
+# All notebooks run in this one process. Without a GPU, 20_fftconv_triton runs its kernels in Triton's interpreter,
+# which must be on before anything imports triton (torch may, e.g. for meta-device work): Triton's own jit'd helpers
+# (tl.sum's combine function) are built at import.
+if not torch.cuda.is_available(): os.environ.setdefault("TRITON_INTERPRET", "1")
 
 import pytest
 from nbdev import test as nbdev_test  # the module, so pytest does not collect test_nb itself
