@@ -79,17 +79,10 @@ def warmup_cosine(step: int, total: int, warmup: int) -> float:
     if step < warmup: return (step + 1) / warmup
     return 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, total - warmup))))
 
-@torch.no_grad()
 def evaluate_last(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float]:
     "Test loss and accuracy on the last position."
-    was = model.training; model.eval()
-    correct, loss, n = 0, 0.0, 0
-    for i in range(0, len(x), batch_size):
-        logits = model(x[i:i + batch_size])[:, -1]
-        t = y[i:i + batch_size, -1]
-        correct += (logits.argmax(-1) == t).sum().item(); loss += F.cross_entropy(logits, t, reduction="sum").item(); n += len(t)
-    model.train(was)
-    return loss / n, correct / n
+    last = torch.full_like(y, IGNORE); last[:, -1] = y[:, -1]
+    return evaluate_scored(model, x, last, batch_size)
 
 @torch.no_grad()
 def evaluate_scored(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float]:
