@@ -11,6 +11,7 @@ from .model import HyenaConfig, HyenaLM
 from .synthetics import generate, assert_disjoint, train_synthetic, evaluate_scored, IGNORE
 from .tasks import model_vocab
 from .training import project_root, save_json
+from .sweep import _seconds_per_step  # cross-entropy ignores -100 targets: fits every task
 
 # %% auto #0
 __all__ = ['MIXERS', 'PRESETS', 'settings_for', 'run_name', 'model_config', 'disjoint_test', 'run_task', 'load_runs']
@@ -55,16 +56,9 @@ def model_config(c: dict) -> HyenaConfig:
 
 # %% ../nbs/33_mechanistic.ipynb #c011
 def _epochs_for(model, train, cfg) -> tuple[int, int]:
-    "Epochs (and warmup epochs) that fit in max_minutes_per_run, from the time of a few steps."
-    import torch.nn.functional as F
+    "Epochs (and warmup epochs) that fit in max_minutes_per_run, from the time of a few steps (the recall sweep's timer)."
     if cfg["max_minutes_per_run"] <= 0: return cfg["epochs"], cfg["warmup_epochs"]
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    x, y = train[0][:cfg["batch_size"]], train[1][:cfg["batch_size"]]
-    def step():
-        loss = F.cross_entropy(model(x).flatten(0, 1), y.flatten(), ignore_index=IGNORE); opt.zero_grad(); loss.backward(); opt.step()
-    step(); t0 = time.perf_counter()
-    for _ in range(3): step()
-    epoch_s = (time.perf_counter() - t0) / 3 * 1.1 * math.ceil(cfg["num_train"] / cfg["batch_size"])
+    epoch_s = _seconds_per_step(model, train, cfg["batch_size"]) * math.ceil(cfg["num_train"] / cfg["batch_size"])
     ep = max(2, min(cfg["epochs"], int(60 * cfg["max_minutes_per_run"] / epoch_s)))
     return ep, max(1, round(cfg["warmup_epochs"] * ep / cfg["epochs"]))
 
