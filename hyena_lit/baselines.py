@@ -12,7 +12,7 @@ from .fftconv import fftconv, fftconv_ref
 from .longconvs import ExplicitFilter, S4DFilter
 
 # %% auto #0
-__all__ = ['BASELINES', 'H3', 'GSS', 'AFTConv', 'RWKVTimeMix', 'Mamba', 'baseline_mixer']
+__all__ = ['BASELINES', 'H3', 'GSS', 'AFTConv', 'RWKVTimeMix', 'Mamba', 'baseline_mixer', 'saved_activation_bytes']
 
 # %% ../nbs/17_baselines.ipynb #c004
 def _conv(u: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
@@ -24,6 +24,13 @@ class _Mixer(nn.Module):
         if u.ndim != 3 or u.shape[-1] != self.d_model: raise ValueError(f"input must be (B, L, d_model={self.d_model}), got {tuple(u.shape)}")
         if u.shape[1] > self.l_max: raise ValueError(f"sequence length {u.shape[1]} exceeds l_max={self.l_max}")
     def step(self, u, cache): raise NotImplementedError(f"{type(self).__name__} has no recurrent generation mode here")
+
+def _recompute(fn, *args, enabled: bool = True):
+    "fn(*args), but under autograd its intermediates are recomputed in the backward instead of stored (activation checkpointing)."
+    if enabled and torch.is_grad_enabled() and any(isinstance(a, Tensor) and a.requires_grad for a in args):
+        from torch.utils.checkpoint import checkpoint
+        return checkpoint(fn, *args, use_reentrant=False)
+    return fn(*args)
 
 # %% ../nbs/17_baselines.ipynb #c006
 class H3(_Mixer):
@@ -56,31 +63,34 @@ class GSS(_Mixer):
 
 class AFTConv(_Mixer):
     "Causal AFT-conv: sigmoid(q_t) * sum_j e^{w_j + k_{t-j}} v_{t-j} / sum_j e^{w_j + k_{t-j}} over a window of lags j < `window`."
-    def __init__(self, d_model: int, l_max: int, window: int = 64):
+    def __init__(self, d_model: int, l_max: int, window: int = 64, recompute: bool = True):
         super().__init__()
-        self.d_model, self.l_max, self.window = d_model, l_max, window
+        self.d_model, self.l_max, self.window, self.recompute = d_model, l_max, window, recompute
         self.qkv = nn.Linear(d_model, 3 * d_model)
         self.w = nn.Parameter(torch.zeros(window, d_model))  # position bias per lag and channel; zero = causal window average
         self.out_proj = nn.Linear(d_model, d_model)
     def forward(self, u: Tensor, cache=None) -> Tensor:
         self._check(u); L = u.shape[1]
         q, k, v = self.qkv(u).chunk(3, -1)
+        return self.out_proj(torch.sigmoid(q) * _recompute(self._window_mean, k, v, self.w, enabled=self.recompute))
+    def _window_mean(self, k: Tensor, v: Tensor, w: Tensor) -> Tensor:
+        L = k.shape[1]
         m = torch.full_like(k, -float("inf")); num = torch.zeros_like(v); den = torch.zeros_like(k)
         for j in range(min(self.window, L)):  # online normalization over the lags, as a streaming softmax
-            e = F.pad(k, (0, 0, j, 0))[:, :L] + self.w[j]
-            e = e.masked_fill(torch.arange(L, device=u.device)[:, None] < j, -float("inf"))  # no lag past the start
+            e = F.pad(k, (0, 0, j, 0))[:, :L] + w[j]
+            e = e.masked_fill(torch.arange(L, device=k.device)[:, None] < j, -float("inf"))  # no lag past the start
             m_new = torch.maximum(m, e)
             old, new = torch.exp(m - m_new), torch.exp(e - m_new)
             num = num * old + new * F.pad(v, (0, 0, j, 0))[:, :L]; den = den * old + new; m = m_new
-        return self.out_proj(torch.sigmoid(q) * num / den)
+        return num / den
 
 # %% ../nbs/17_baselines.ipynb #c008
 class RWKVTimeMix(_Mixer):
     "RWKV-4 time mixing; `impl='chunked'` (fast) or `'scan'` (the recurrence, the reference)."
-    def __init__(self, d_model: int, l_max: int, impl: str = "chunked"):
+    def __init__(self, d_model: int, l_max: int, impl: str = "chunked", recompute: bool = True):
         super().__init__()
         if impl not in ("chunked", "scan"): raise ValueError(f"impl must be 'chunked' or 'scan', got {impl!r}")
-        self.d_model, self.l_max, self.impl = d_model, l_max, impl
+        self.d_model, self.l_max, self.impl, self.recompute = d_model, l_max, impl, recompute
         ratio = torch.arange(d_model) / max(1, d_model - 1)
         self.time_decay = nn.Parameter(-5 + 8 * ratio ** 0.7)           # w = exp(time_decay), RWKV's init spread
         self.time_first = nn.Parameter(torch.full((d_model,), math.log(0.3)) + 0.5 * ((torch.arange(d_model) + 1) % 3 - 1))
@@ -114,23 +124,28 @@ class RWKVTimeMix(_Mixer):
         a = k.new_zeros(B, C); b = k.new_zeros(B, C); p = k.new_full((B, C), -1e38)  # past sums: a e^p (numerator), b e^p
         outs = []
         for s0 in range(0, L, T):
-            kc, vc = k[:, s0:s0 + T], v[:, s0:s0 + T]
-            n = kc.shape[1]
-            t = torch.arange(n, device=k.device)
-            lag = (t[:, None] - 1 - t[None, :]).to(k.dtype)                        # (t, i)
-            E = -lag[None, :, :, None] * w + kc[:, None, :, :]                       # e^{-(t-1-i)w + k_i}, (B, t, i, C)
-            E = torch.where((t[:, None] > t[None, :])[None, :, :, None], E, torch.full_like(E, -float("inf")))
-            E = torch.where((t[:, None] == t[None, :])[None, :, :, None], (u + kc)[:, None, :, :].expand_as(E), E)  # the bonus at i = t
-            P = p[:, None, :] - t[None, :, None].to(k.dtype) * w                     # the carried past, decayed t more steps
-            M = torch.maximum(E.amax(2), P).detach()                                # (B, t, C)
-            W, Pw = torch.exp(E - M[:, :, None]), torch.exp(P - M)
-            outs.append((torch.einsum("btic,bic->btc", W, vc) + Pw * a[:, None]) / (W.sum(2) + Pw * b[:, None]))
-            e_end = -(n - 1 - t).to(k.dtype)[None, :, None] * w + kc                 # exponents at the chunk's end, (B, i, C)
-            p_end = p - n * w
-            q = torch.maximum(e_end.amax(1), p_end).detach()
-            We, pe = torch.exp(e_end - q[:, None]), torch.exp(p_end - q)
-            a, b, p = (We * vc).sum(1) + pe * a, We.sum(1) + pe * b, q
+            out, a, b, p = _recompute(self._wkv_chunk, k[:, s0:s0 + T], v[:, s0:s0 + T], w, u, a, b, p, enabled=self.recompute)
+            outs.append(out)
         return torch.cat(outs, 1)
+
+    @staticmethod
+    def _wkv_chunk(kc, vc, w, u, a, b, p):
+        "One chunk: its outputs, and the state (a, b, p) after it."
+        n = kc.shape[1]
+        t = torch.arange(n, device=kc.device)
+        lag = (t[:, None] - 1 - t[None, :]).to(kc.dtype)                        # (t, i)
+        E = -lag[None, :, :, None] * w + kc[:, None, :, :]                       # e^{-(t-1-i)w + k_i}, (B, t, i, C)
+        E = torch.where((t[:, None] > t[None, :])[None, :, :, None], E, torch.full_like(E, -float("inf")))
+        E = torch.where((t[:, None] == t[None, :])[None, :, :, None], (u + kc)[:, None, :, :].expand_as(E), E)  # the bonus at i = t
+        P = p[:, None, :] - t[None, :, None].to(kc.dtype) * w                     # the carried past, decayed t more steps
+        M = torch.maximum(E.amax(2), P).detach()                                # (B, t, C)
+        W, Pw = torch.exp(E - M[:, :, None]), torch.exp(P - M)
+        out = (torch.einsum("btic,bic->btc", W, vc) + Pw * a[:, None]) / (W.sum(2) + Pw * b[:, None])
+        e_end = -(n - 1 - t).to(kc.dtype)[None, :, None] * w + kc                 # exponents at the chunk's end, (B, i, C)
+        p_end = p - n * w
+        q = torch.maximum(e_end.amax(1), p_end).detach()
+        We, pe = torch.exp(e_end - q[:, None]), torch.exp(p_end - q)
+        return out, (We * vc).sum(1) + pe * a, We.sum(1) + pe * b, q
 
     def forward(self, x: Tensor, cache=None) -> Tensor:
         self._check(x)
@@ -141,10 +156,11 @@ class RWKVTimeMix(_Mixer):
 # %% ../nbs/17_baselines.ipynb #c010
 class Mamba(_Mixer):
     "Mamba block mixer (expand 2, state 16, conv 4); `impl='chunked'` (fast) or `'scan'` (the reference)."
-    def __init__(self, d_model: int, l_max: int, d_state: int = 16, expand: int = 2, d_conv: int = 4, chunk: int = 64, impl: str = "chunked"):
+    def __init__(self, d_model: int, l_max: int, d_state: int = 16, expand: int = 2, d_conv: int = 4, chunk: int = 64, impl: str = "chunked",
+                 recompute: bool = True):
         super().__init__()
         if impl not in ("chunked", "scan"): raise ValueError(f"impl must be 'chunked' or 'scan', got {impl!r}")
-        self.d_model, self.l_max, self.impl, self.chunk = d_model, l_max, impl, chunk
+        self.d_model, self.l_max, self.impl, self.chunk, self.recompute = d_model, l_max, impl, chunk, recompute
         E, self.N, self.R = expand * d_model, d_state, math.ceil(d_model / 16)
         self.in_proj = nn.Linear(d_model, 2 * E, bias=False)
         self.conv = nn.Conv1d(E, E, d_conv, groups=E, padding=d_conv - 1)
@@ -173,18 +189,23 @@ class Mamba(_Mixer):
         if pad: x, dt, Bm, Cm = (F.pad(t, (0, 0, 0, pad)) for t in (x, dt, Bm, Cm))
         n = x.shape[1] // T
         x, dt, Bm, Cm = (t.reshape(Bsz, n, T, -1) for t in (x, dt, Bm, Cm))
-        cum = torch.cumsum(dt, 2)[..., None] * A                       # (B, n, T, E, N): sum_{r<=t} dt_r A
-        causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
         h = x.new_zeros(Bsz, E, self.N)
         ys = []
         for c in range(n):
-            seg = cum[:, c]                                            # (B, T, E, N)
-            decay = torch.exp((seg[:, :, None] - seg[:, None, :]).masked_fill(~causal[None, :, :, None, None], -float("inf")))  # (B, t, s, E, N)
-            inp = (dt[:, c] * x[:, c])[..., None] * Bm[:, c, :, None, :]  # (B, T, E, N)
-            states = torch.einsum("btsen,bsen->bten", decay, inp) + torch.exp(seg) * h[:, None]
-            ys.append(torch.einsum("bten,btn->bte", states, Cm[:, c]))
-            h = states[:, -1]
+            y, h = _recompute(self._chunk, x[:, c], dt[:, c], A, Bm[:, c], Cm[:, c], h, enabled=self.recompute)
+            ys.append(y)
         return torch.cat(ys, 1)[:, :L]
+
+    @staticmethod
+    def _chunk(x, dt, A, Bm, Cm, h):
+        "One chunk of T steps from state h: its outputs (B, T, E) and the state after it."
+        T = x.shape[1]
+        seg = torch.cumsum(dt, 1)[..., None] * A                       # (B, T, E, N): sum_{r<=t} dt_r A
+        causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
+        decay = torch.exp((seg[:, :, None] - seg[:, None, :]).masked_fill(~causal[None, :, :, None, None], -float("inf")))  # (B, t, s, E, N)
+        inp = (dt * x)[..., None] * Bm[:, :, None, :]                  # (B, T, E, N)
+        states = torch.einsum("btsen,bsen->bten", decay, inp) + torch.exp(seg) * h[:, None]
+        return torch.einsum("bten,btn->bte", states, Cm), states[:, -1]
 
     def forward(self, u: Tensor, cache=None) -> Tensor:
         self._check(u); L = u.shape[1]
@@ -203,3 +224,16 @@ def baseline_mixer(name: str, d_model: int, l_max: int, **kw) -> _Mixer:
     "A baseline mixer by name (see BASELINES)."
     if name not in BASELINES: raise ValueError(f"unknown baseline {name!r}; known: {', '.join(BASELINES)}")
     return BASELINES[name](d_model, l_max, **kw)
+
+# %% ../nbs/17_baselines.ipynb #c017
+def saved_activation_bytes(module: nn.Module, *inputs, skip=None, **kw) -> int:
+    "Bytes of the distinct non-parameter tensors autograd saves in module(*inputs, **kw) (those with skip(t) true left out); works on the meta device."
+    params = {p.untyped_storage()._cdata for p in module.parameters()}
+    seen: dict[int, int] = {}
+    def pack(t):
+        s = t.untyped_storage()
+        if s._cdata not in params and not (skip and skip(t)): seen[s._cdata] = s.nbytes()
+        return t
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        module(*inputs, **kw)
+    return sum(seen.values())

@@ -9,25 +9,27 @@ from pathlib import Path
 import torch
 from .model import HyenaConfig, HyenaLM
 from .synthetics import generate, assert_disjoint, train_synthetic, evaluate_scored, IGNORE
-from .tasks import model_vocab
+from .tasks import model_vocab, VectorLM, regression_loss, evaluate_regression
+from .baselines import saved_activation_bytes
 from .training import project_root, save_json
 from .sweep import _seconds_per_step  # cross-entropy ignores -100 targets: fits every task
 
 # %% auto #0
-__all__ = ['MIXERS', 'PRESETS', 'settings_for', 'run_name', 'model_config', 'disjoint_test', 'run_task', 'load_runs']
+__all__ = ['MIXERS', 'PRESETS', 'settings_for', 'run_name', 'model_config', 'disjoint_test', 'run_task', 'load_runs',
+           'training_memory_gib', 'memory_table']
 
 # %% ../nbs/33_mechanistic.ipynb #c008
 MIXERS = ("hyena", "attention", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv", "mamba")
 PRESETS = {
-    "tasks": dict(tasks=["majority", "counting"], mixers=["hyena", "attention", "mamba"], seq_lens=[64], vocab_size=10),
+    "tasks": dict(tasks=["majority", "counting", "icl_linear"], mixers=["hyena", "attention", "mamba"], seq_lens=[64], vocab_size=10),
     "table4.2": dict(tasks=["associative_recall"], mixers=["hyena", "attention", "gss", "h3", "aft", "rwkv", "mamba"], seq_lens=[1024], vocab_size=30),
     "arithmetic": dict(tasks=["addition"], mixers=["hyena"], seq_lens=[], vocab_size=10),
     "table11": dict(tasks=["induction_heads"], mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"], seq_lens=[256], vocab_size=16),
 }
 
 def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, seeds: list, digits: list, layers: list, n_layer: int,
-                 test_lens: list) -> list[dict]:
-    "One dict per run: task, mixer, seq_len, vocab_size, n_layer, seed (+ test_lens for table11)."
+                 test_lens: list, icl_dims: list = (2, 4, 8)) -> list[dict]:
+    "One dict per run: task, mixer, seq_len, vocab_size, n_layer, seed (+ test_lens for table11); icl_linear's vocab_size is n_o."
     if preset not in PRESETS: raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
     p = PRESETS[preset]
     mixers, seq_lens, V = mixers or p["mixers"], seq_lens or p["seq_lens"], vocab_size or p["vocab_size"]
@@ -37,7 +39,9 @@ def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, see
     for task in p["tasks"]:
         for m in mixers:
             for s in seeds:
-                if preset == "arithmetic":
+                if task == "icl_linear":  # an odd length (x_1, y_1, ..., x_n) and one run per dimension n_o
+                    out += [dict(task=task, mixer=m, seq_len=L - 1 + L % 2, vocab_size=n_o, n_layer=n_layer, seed=s) for L in seq_lens for n_o in icl_dims]
+                elif preset == "arithmetic":
                     out += [dict(task=task, mixer=m, seq_len=3 * d, vocab_size=10, n_layer=nl, seed=s) for d in digits for nl in layers]
                 else:
                     out += [dict(task=task, mixer=m, seq_len=L, vocab_size=V, n_layer=n_layer, seed=s,
@@ -55,10 +59,10 @@ def model_config(c: dict) -> HyenaConfig:
                        n_heads=4, pos=pos or "learned")
 
 # %% ../nbs/33_mechanistic.ipynb #c011
-def _epochs_for(model, train, cfg) -> tuple[int, int]:
+def _epochs_for(model, train, cfg, loss_fn=None) -> tuple[int, int]:
     "Epochs (and warmup epochs) that fit in max_minutes_per_run, from the time of a few steps (the recall sweep's timer)."
     if cfg["max_minutes_per_run"] <= 0: return cfg["epochs"], cfg["warmup_epochs"]
-    epoch_s = _seconds_per_step(model, train, cfg["batch_size"]) * math.ceil(cfg["num_train"] / cfg["batch_size"])
+    epoch_s = _seconds_per_step(model, train, cfg["batch_size"], loss_fn=loss_fn) * math.ceil(cfg["num_train"] / cfg["batch_size"])
     ep = max(2, min(cfg["epochs"], int(60 * cfg["max_minutes_per_run"] / epoch_s)))
     return ep, max(1, round(cfg["warmup_epochs"] * ep / cfg["epochs"]))
 
@@ -84,21 +88,25 @@ def run_task(cfg: dict) -> dict:
     assert_disjoint(train[0], test[0])
     torch.manual_seed(cfg["seed"])
     mcfg = model_config(cfg)
-    model = HyenaLM(mcfg)
+    regression = cfg["task"] == "icl_linear"  # real-valued tokens: a linear embedding, a scalar head, mean squared error
+    make = (lambda: VectorLM(mcfg, in_dim=cfg["vocab_size"])) if regression else (lambda: HyenaLM(mcfg))
+    model = make()
+    n_params = sum(p.numel() for p in model.parameters())
     if (d / "params.json").exists():
         saved = json.loads((d / "params.json").read_text()); ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
     else:
-        ep, wu = _epochs_for(HyenaLM(mcfg), train, cfg)
-        save_json({**cfg, "epochs_used": ep, "warmup_epochs_used": wu, "params": model.num_params(), "model": mcfg.to_dict()}, d / "params.json")
+        ep, wu = _epochs_for(make(), train, cfg, loss_fn=regression_loss if regression else None)
+        save_json({**cfg, "epochs_used": ep, "warmup_epochs_used": wu, "params": n_params, "model": mcfg.to_dict()}, d / "params.json")
     hist = train_synthetic(model, train, test, epochs=ep, batch_size=cfg["batch_size"], lr=cfg["lr"], weight_decay=cfg["weight_decay"],
-                           warmup_epochs=wu, seed=cfg["seed"], checkpoint=d / "checkpoints" / "last.pt", progress=False, evaluate=evaluate_scored)
+                           warmup_epochs=wu, seed=cfg["seed"], checkpoint=d / "checkpoints" / "last.pt", progress=False,
+                           evaluate=evaluate_regression if regression else evaluate_scored, loss_fn=regression_loss if regression else None)
     import pandas as pd
     pd.DataFrame(hist).to_csv(d / "history.csv", index=False)
     best = max(hist, key=lambda r: r["test_acc"])
     m = dict(task=cfg["task"], mixer=cfg["mixer"], seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"],
              seed=cfg["seed"], final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"], best_epoch=best["epoch"],
              solved_epoch=next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None), epochs_run=len(hist), epochs_planned=ep,
-             seconds=hist[-1]["seconds"], params=model.num_params())
+             seconds=hist[-1]["seconds"], params=n_params, metric="r2" if regression else "accuracy")
     if cfg.get("test_lens"):
         accs = {}
         for L in cfg["test_lens"]:
@@ -117,3 +125,28 @@ def load_runs(sweep_dir: str | Path) -> "pd.DataFrame":
     "One row per finished run under `sweep_dir`."
     import pandas as pd
     return pd.DataFrame([json.loads(m.read_text()) for m in sorted(Path(sweep_dir).glob("*/metrics.json"))])
+
+# %% ../nbs/33_mechanistic.ipynb #c013
+def training_memory_gib(c: dict, seq_len: int, batch_size: int = 32, flash: bool = False) -> float:
+    "Lower bound (GiB) on one float32 AdamW training step of run setting `c` at `seq_len`: stored activations + 16 bytes per parameter."
+    from torch.nn.attention import sdpa_kernel, SDPBackend
+    c = {k: v for k, v in c.items() if k != "test_lens"} | dict(seq_len=seq_len)
+    with torch.device("meta"):
+        model = HyenaLM(model_config(c))
+        x = torch.zeros(batch_size, seq_len, dtype=torch.long)
+        square = lambda t: t.ndim >= 2 and t.shape[-1] == t.shape[-2] == seq_len  # an L x L attention matrix
+        with sdpa_kernel(SDPBackend.MATH):
+            act = saved_activation_bytes(model, x, skip=square if flash else None)
+    if flash: act += c["n_layer"] * batch_size * model.cfg.n_heads * seq_len * 4  # log-sum-exp per row and head
+    return (act + 16 * sum(p.numel() for p in model.parameters())) / 2**30
+
+def memory_table(mixers: list, seq_lens: list, gpu_gib: float = 80.0, **c) -> "pd.DataFrame":
+    "GiB per (operator, length) and whether it fits in gpu_gib; attention twice: plain and FlashAttention."
+    import pandas as pd
+    rows = []
+    for m in mixers:
+        for name, flash in ((("FlashTransformer", True), ("Transformer", False)) if m.startswith("attention") else ((m, False),)):
+            for L in seq_lens:
+                gib = training_memory_gib(dict(c, mixer=m), L, flash=flash)
+                rows.append(dict(operator=name, seq_len=L, gib=round(gib, 2), fits=gib <= gpu_gib))
+    return pd.DataFrame(rows)

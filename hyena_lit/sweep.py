@@ -28,13 +28,14 @@ def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, 
 # %% ../nbs/31_associative_recall.ipynb #c011
 def setting_name(p: str, L: int, V: int, seed: int) -> str: return f"{p}_L{L}_V{V}_s{seed}"
 
-def _seconds_per_step(model, train, batch_size: int, steps: int = 4) -> float:
-    "Wall time of one AdamW training step at this batch size (median-free mean after one warm-up step)."
+def _seconds_per_step(model, train, batch_size: int, steps: int = 4, loss_fn=None) -> float:
+    "Wall time of one AdamW training step at this batch size (mean after one warm-up step); loss_fn(out, y) defaults to cross-entropy."
     import torch.nn.functional as F
+    loss_fn = loss_fn or (lambda out, y: F.cross_entropy(out.flatten(0, 1), y.flatten(), ignore_index=-100))
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
     x, y = train[0][:batch_size], train[1][:batch_size]
     def step():
-        loss = F.cross_entropy(model(x).flatten(0, 1), y.flatten()); opt.zero_grad(); loss.backward(); opt.step()
+        loss = loss_fn(model(x), y); opt.zero_grad(); loss.backward(); opt.step()
     step(); t0 = time.perf_counter()
     for _ in range(steps): step()
     return (time.perf_counter() - t0) / steps * 1.1  # + ~10% for evaluation and logging

@@ -99,8 +99,8 @@ def evaluate_scored(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[
 def train_synthetic(model, train: tuple[Tensor, Tensor], test: tuple[Tensor, Tensor], *, epochs: int = 200, batch_size: int = 32,
                     lr: float = 5e-4, weight_decay: float = 0.1, warmup_epochs: int = 10, seed: int = 0,
                     early_stop: bool = True, max_seconds: float | None = None, checkpoint: str | Path | None = None,
-                    stop_after: int | None = None, progress: bool = True, evaluate=evaluate_last) -> list[dict]:
-    "Table A.1's recipe. Returns one record per epoch; resumes from `checkpoint` if it exists; `stop_after` epochs per call; `evaluate(model, x, y)` -> (loss, accuracy)."
+                    stop_after: int | None = None, progress: bool = True, evaluate=evaluate_last, loss_fn=None) -> list[dict]:
+    "Table A.1's recipe. Returns one record per epoch; resumes from `checkpoint` if it exists; `stop_after` epochs per call; `evaluate(model, x, y)` -> (loss, accuracy); `loss_fn(output, targets)` defaults to cross-entropy over the scored positions."
     from hyena_lit.model import param_groups
     (x, y), (xt, yt) = train, test
     steps_per_epoch = math.ceil(len(x) / batch_size)
@@ -125,8 +125,8 @@ def train_synthetic(model, train: tuple[Tensor, Tensor], test: tuple[Tensor, Ten
             scale = warmup_cosine(epoch * steps_per_epoch + i, epochs * steps_per_epoch, warmup_epochs * steps_per_epoch)
             for g in opt.param_groups: g["lr"] = g["base_lr"] * scale
             idx = perm[i * batch_size:(i + 1) * batch_size]
-            logits = model(x[idx])
-            loss = F.cross_entropy(logits.flatten(0, 1), y[idx].flatten(), ignore_index=IGNORE)
+            out = model(x[idx])
+            loss = loss_fn(out, y[idx]) if loss_fn else F.cross_entropy(out.flatten(0, 1), y[idx].flatten(), ignore_index=IGNORE)
             if not torch.isfinite(loss): raise FloatingPointError(f"loss is {loss.item()} at epoch {epoch}, step {i}")
             opt.zero_grad(set_to_none=True); loss.backward(); opt.step()
             tot += loss.item() * len(idx); n += len(idx)
