@@ -24,7 +24,8 @@ PRESETS = {
     "tasks": dict(tasks=["majority", "counting", "icl_linear"], mixers=["hyena", "attention", "mamba"], seq_lens=[64], vocab_size=10),
     "table4.2": dict(tasks=["associative_recall"], mixers=["hyena", "attention", "gss", "h3", "aft", "rwkv", "mamba"], seq_lens=[1024], vocab_size=30),
     "arithmetic": dict(tasks=["addition"], mixers=["hyena"], seq_lens=[], vocab_size=10),
-    "table11": dict(tasks=["induction_heads"], mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"], seq_lens=[256], vocab_size=16),
+    "table11": dict(tasks=["induction_heads"], mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"], seq_lens=[256], vocab_size=16,
+                    fresh_data=True),
 }
 
 def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, seeds: list, digits: list, layers: list, n_layer: int,
@@ -45,7 +46,8 @@ def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, see
                     out += [dict(task=task, mixer=m, seq_len=3 * d, vocab_size=10, n_layer=nl, seed=s) for d in digits for nl in layers]
                 else:
                     out += [dict(task=task, mixer=m, seq_len=L, vocab_size=V, n_layer=n_layer, seed=s,
-                                 **({"test_lens": sorted(test_lens)} if preset == "table11" else {})) for L in seq_lens]
+                                 **({"test_lens": sorted(test_lens)} if preset == "table11" else {}),
+                                 **({"fresh_data": True} if p.get("fresh_data") else {})) for L in seq_lens]
     return out
 
 def run_name(c: dict) -> str:
@@ -99,7 +101,8 @@ def run_task(cfg: dict) -> dict:
         save_json({**cfg, "epochs_used": ep, "warmup_epochs_used": wu, "params": n_params, "model": mcfg.to_dict()}, d / "params.json")
     hist = train_synthetic(model, train, test, epochs=ep, batch_size=cfg["batch_size"], lr=cfg["lr"], weight_decay=cfg["weight_decay"],
                            warmup_epochs=wu, seed=cfg["seed"], checkpoint=d / "checkpoints" / "last.pt", progress=False,
-                           evaluate=evaluate_regression if regression else evaluate_scored, loss_fn=regression_loss if regression else None)
+                           evaluate=evaluate_regression if regression else evaluate_scored, loss_fn=regression_loss if regression else None,
+                           resample=(lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw)) if cfg.get("fresh_data") else None)
     import pandas as pd
     pd.DataFrame(hist).to_csv(d / "history.csv", index=False)
     best = max(hist, key=lambda r: r["test_acc"])

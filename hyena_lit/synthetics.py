@@ -99,8 +99,9 @@ def evaluate_scored(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[
 def train_synthetic(model, train: tuple[Tensor, Tensor], test: tuple[Tensor, Tensor], *, epochs: int = 200, batch_size: int = 32,
                     lr: float = 5e-4, weight_decay: float = 0.1, warmup_epochs: int = 10, seed: int = 0,
                     early_stop: bool = True, max_seconds: float | None = None, checkpoint: str | Path | None = None,
-                    stop_after: int | None = None, progress: bool = True, evaluate=evaluate_last, loss_fn=None) -> list[dict]:
-    "Table A.1's recipe. Returns one record per epoch; resumes from `checkpoint` if it exists; `stop_after` epochs per call; `evaluate(model, x, y)` -> (loss, accuracy); `loss_fn(output, targets)` defaults to cross-entropy over the scored positions."
+                    stop_after: int | None = None, progress: bool = True, evaluate=evaluate_last, loss_fn=None,
+                    resample=None) -> list[dict]:
+    "Table A.1's recipe. Returns one record per epoch; resumes from `checkpoint` if it exists; `stop_after` epochs per call; `evaluate(model, x, y)` -> (loss, accuracy); `loss_fn(output, targets)` defaults to cross-entropy over the scored positions; `resample(epoch)` -> (x, y), if given, draws each epoch's training set afresh."
     from hyena_lit.model import param_groups
     (x, y), (xt, yt) = train, test
     steps_per_epoch = math.ceil(len(x) / batch_size)
@@ -120,6 +121,7 @@ def train_synthetic(model, train: tuple[Tensor, Tensor], test: tuple[Tensor, Ten
     for epoch in bar:
         t0, tot, n = time.perf_counter(), 0.0, 0
         model.train()
+        if resample is not None: x, y = resample(epoch)  # a function of the epoch alone, so a resumed run sees the same data
         perm = torch.randperm(len(x), generator=gen)
         for i in range(steps_per_epoch):
             scale = warmup_cosine(epoch * steps_per_epoch + i, epochs * steps_per_epoch, warmup_epochs * steps_per_epoch)
