@@ -114,7 +114,8 @@ class ShortConvFn(torch.autograd.Function):
         if ctx.needs_input_grad[0]: du = F.conv1d(F.pad(g, (0, K - 1)), w.flip(-1), None, groups=g.shape[1])
         if ctx.needs_input_grad[1]:
             up = F.pad(u, (K - 1, 0))  # up[..., t + j] = u[..., t + j - (K-1)]
-            dw = torch.stack([torch.einsum("bct,bct->c", g, up[..., j:j + L]) for j in range(K)], -1)[:, None]
+            # dots over t per (b, c), then a sum over b: "bct,bct->c" would permute both operands to (c, b, t) first
+            dw = torch.stack([torch.einsum("bct,bct->bc", g, up[..., j:j + L]).sum(0) for j in range(K)], -1)[:, None]
         if ctx.has_bias and ctx.needs_input_grad[2]: db = g.sum((0, 2))
         return du, dw, db
 

@@ -13,7 +13,7 @@ from .synthetics import generate, assert_disjoint, train_synthetic
 from .training import project_root, save_json
 
 # %% auto #0
-__all__ = ['check_sweep_params', 'setting_name', 'run_setting', 'load_sweep']
+__all__ = ['check_sweep_params', 'setting_name', 'run_setting', 'load_sweep', 'train_throughput']
 
 # %% ../nbs/31_associative_recall.ipynb #c008
 def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, d_model, num_train, num_test, epochs, workers):
@@ -90,3 +90,39 @@ def load_sweep(sweep_dir: str | Path) -> "pd.DataFrame":
         p = json.loads((m.parent / "params.json").read_text())
         rows.append({**json.loads(m.read_text()), "epochs_used": p["epochs_used"], "max_minutes_per_run": p["max_minutes_per_run"]})
     return pd.DataFrame(rows)
+
+# %% ../nbs/31_associative_recall.ipynb #c019
+_THROUGHPUT = r'''
+import json, os, sys, time, torch
+import torch.nn.functional as F
+from hyena_lit.model import HyenaConfig, HyenaLM
+from hyena_lit.synthetics import generate
+impl, L, B, steps, barrier, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
+torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"])); torch.manual_seed(0)
+x, y = generate("associative_recall", B, L, 10, seed=0)
+m = HyenaLM(HyenaConfig(vocab_size=10, d_model=64, n_layer=2, d_inner=128, l_max=x.shape[1], emb_dim=5, filter_order=64, fftconv_impl=impl))
+opt = torch.optim.AdamW(m.parameters(), lr=1e-4)
+def step():
+    loss = F.cross_entropy(m(x).flatten(0, 1), y.flatten(), ignore_index=-100); opt.zero_grad(); loss.backward(); opt.step()
+step()
+open(os.path.join(barrier, str(os.getpid())), "w").close()  # warm: wait for the others, then time together
+while len(os.listdir(barrier)) < n: time.sleep(0.01)
+t0 = time.perf_counter()
+for _ in range(steps): step()
+print(json.dumps(dict(tokens_per_second=x.numel() * steps / (time.perf_counter() - t0))))
+'''
+
+def train_throughput(impl: str = "auto", threads: int = 1, processes: int = 1, seq_len: int = 1024, batch_size: int = 32, steps: int = 5) -> dict:
+    "Training tokens/s of the Figure 4.1 Hyena (2 layers, width 64) at (batch_size, seq_len): `processes` concurrent processes of `threads` threads, summed."
+    import subprocess, sys, tempfile
+    if impl not in ("auto", "ref"): raise ValueError(f"impl must be 'auto' (fast path) or 'ref' (plain torch), got {impl!r}")
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads))
+    with tempfile.TemporaryDirectory() as barrier:
+        procs = [subprocess.Popen([sys.executable, "-c", _THROUGHPUT, impl, str(seq_len), str(batch_size), str(steps), barrier, str(processes)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(processes)]
+        outs = [p.communicate() for p in procs]
+    for p, (o, e) in zip(procs, outs):
+        if p.returncode: raise RuntimeError(f"throughput worker failed: {e[-2000:]}")
+    per = [json.loads(o.strip().splitlines()[-1])["tokens_per_second"] for o, _ in outs]
+    return dict(impl=impl, threads=threads, processes=processes, seq_len=seq_len, batch_size=batch_size,
+                tokens_per_second=sum(per), per_process=per)
