@@ -86,8 +86,8 @@ class AFTConv(_Mixer):
 
 # %% ../nbs/17_baselines.ipynb #c008
 class RWKVTimeMix(_Mixer):
-    "RWKV-4 time mixing; `impl='chunked'` (fast) or `'scan'` (the recurrence, the reference)."
-    def __init__(self, d_model: int, l_max: int, impl: str = "chunked", recompute: bool = True):
+    "RWKV-4 time mixing; `impl='scan'` (the recurrence, default) or `'chunked'` ((T x T) blocks)."
+    def __init__(self, d_model: int, l_max: int, impl: str = "scan", recompute: bool = False):
         super().__init__()
         if impl not in ("chunked", "scan"): raise ValueError(f"impl must be 'chunked' or 'scan', got {impl!r}")
         self.d_model, self.l_max, self.impl, self.recompute = d_model, l_max, impl, recompute
@@ -103,19 +103,35 @@ class RWKVTimeMix(_Mixer):
         mixed = [m * x + (1 - m) * prev for m in self.mix]
         return self.receptance(mixed[0]), self.key(mixed[1]), self.value(mixed[2])
 
-    def wkv_scan(self, k: Tensor, v: Tensor) -> Tensor:
-        "The recurrence, one step at a time, with a running maximum exponent (a, b: numerator, denominator)."
-        w, u = torch.exp(self.time_decay), self.time_first
-        B, L, C = k.shape
-        a = torch.zeros(B, C, dtype=k.dtype, device=k.device); b = torch.zeros_like(a); p = torch.full_like(a, -1e38)
+    @staticmethod
+    def _wkv_steps(k, v, w, u, a, b, p):
+        "The recurrence from state (a, b, p) (numerator, denominator, their exponent), one step at a time: outputs and the state after."
         out = []
-        for t in range(L):
+        for t in range(k.shape[1]):
             kt, vt = k[:, t], v[:, t]
             q = torch.maximum(p, u + kt); e1, e2 = torch.exp(p - q), torch.exp(u + kt - q)
             out.append((e1 * a + e2 * vt) / (e1 * b + e2))
             q = torch.maximum(p - w, kt); e1, e2 = torch.exp(p - w - q), torch.exp(kt - q)
             a, b, p = e1 * a + e2 * vt, e1 * b + e2, q
-        return torch.stack(out, 1)
+        return torch.stack(out, 1), a, b, p
+
+    def _state0(self, k):
+        a = k.new_zeros(k.shape[0], k.shape[2])
+        return a, torch.zeros_like(a), torch.full_like(a, -1e38)
+
+    def wkv_scan(self, k: Tensor, v: Tensor) -> Tensor:
+        "The recurrence over the whole sequence, with a running maximum exponent: the reference."
+        return self._wkv_steps(k, v, torch.exp(self.time_decay), self.time_first, *self._state0(k))[0]
+
+    def wkv_segments(self, k: Tensor, v: Tensor, T: int = 64) -> Tensor:
+        "The same recurrence, T steps per segment, each recomputed in the backward (stored activations ~ B L C)."
+        w, u = torch.exp(self.time_decay), self.time_first
+        a, b, p = self._state0(k)
+        outs = []
+        for s0 in range(0, k.shape[1], T):
+            out, a, b, p = _recompute(self._wkv_steps, k[:, s0:s0 + T], v[:, s0:s0 + T], w, u, a, b, p)
+            outs.append(out)
+        return torch.cat(outs, 1)
 
     def wkv_chunked(self, k: Tensor, v: Tensor, T: int = 64) -> Tensor:
         "The same sums T positions at a time: inside a chunk a (T x T) matrix of exponents, normalized per row by its maximum; one state carried between chunks."
@@ -150,13 +166,13 @@ class RWKVTimeMix(_Mixer):
     def forward(self, x: Tensor, cache=None) -> Tensor:
         self._check(x)
         r, k, v = self._rkv(x)
-        wkv = self.wkv_chunked(k, v) if self.impl == "chunked" else self.wkv_scan(k, v)
+        wkv = self.wkv_chunked(k, v) if self.impl == "chunked" else self.wkv_segments(k, v) if self.recompute else self.wkv_scan(k, v)
         return self.out_proj(torch.sigmoid(r) * wkv)
 
 # %% ../nbs/17_baselines.ipynb #c010
 class Mamba(_Mixer):
-    "Mamba block mixer (expand 2, state 16, conv 4); `impl='chunked'` (fast) or `'scan'` (the reference)."
-    def __init__(self, d_model: int, l_max: int, d_state: int = 16, expand: int = 2, d_conv: int = 4, chunk: int = 64, impl: str = "chunked",
+    "Mamba block mixer (expand 2, state 16, conv 4); `impl='scan'` (sequential, default) or `'chunked'` ((T x T) decay blocks)."
+    def __init__(self, d_model: int, l_max: int, d_state: int = 16, expand: int = 2, d_conv: int = 4, chunk: int = 64, impl: str = "scan",
                  recompute: bool = True):
         super().__init__()
         if impl not in ("chunked", "scan"): raise ValueError(f"impl must be 'chunked' or 'scan', got {impl!r}")
@@ -172,14 +188,27 @@ class Mamba(_Mixer):
         self.D = nn.Parameter(torch.ones(E))
         self.out_proj = nn.Linear(E, d_model, bias=False)
 
-    def scan_ref(self, x, dt, A, Bm, Cm):
-        "h_t = exp(dt_t A) h_{t-1} + dt_t B_t x_t, y_t = C_t . h_t, one step at a time. x, dt (B, L, E); Bm, Cm (B, L, N)."
-        h = x.new_zeros(x.shape[0], x.shape[2], self.N)
+    @staticmethod
+    def _steps(x, dt, A, Bm, Cm, h):
+        "h_t = exp(dt_t A) h_{t-1} + dt_t B_t x_t, y_t = C_t . h_t from state h, one step at a time: outputs and the last state."
         ys = []
         for t in range(x.shape[1]):
             h = torch.exp(dt[:, t, :, None] * A) * h + (dt[:, t] * x[:, t])[..., None] * Bm[:, t, None, :]
             ys.append((h * Cm[:, t, None, :]).sum(-1))
-        return torch.stack(ys, 1)
+        return torch.stack(ys, 1), h
+
+    def scan_ref(self, x, dt, A, Bm, Cm):
+        "The selective scan over the whole sequence, one step at a time: the reference. x, dt (B, L, E); Bm, Cm (B, L, N)."
+        return self._steps(x, dt, A, Bm, Cm, x.new_zeros(x.shape[0], x.shape[2], self.N))[0]
+
+    def scan_segments(self, x, dt, A, Bm, Cm):
+        "The same scan, `chunk` steps per segment, each recomputed in the backward (stored activations ~ B L E, not B L E N)."
+        h, ys = x.new_zeros(x.shape[0], x.shape[2], self.N), []
+        for s0 in range(0, x.shape[1], self.chunk):
+            sl = slice(s0, s0 + self.chunk)
+            y, h = _recompute(self._steps, x[:, sl], dt[:, sl], A, Bm[:, sl], Cm[:, sl], h)
+            ys.append(y)
+        return torch.cat(ys, 1)
 
     def scan_chunked(self, x, dt, A, Bm, Cm):
         "The same scan, T steps at a time: decays inside a chunk as a masked (T x T) matrix, one carried state between chunks."
@@ -214,7 +243,8 @@ class Mamba(_Mixer):
         delta, Bm, Cm = self.x_proj(x).split([self.R, self.N, self.N], -1)
         dt = F.softplus(self.dt_proj(delta))
         A = -torch.exp(self.A_log.to(x.dtype))
-        y = (self.scan_chunked if self.impl == "chunked" else self.scan_ref)(x, dt, A, Bm, Cm) + self.D * x
+        scan = self.scan_chunked if self.impl == "chunked" else self.scan_segments if self.recompute else self.scan_ref
+        y = scan(x, dt, A, Bm, Cm) + self.D * x
         return self.out_proj(y * F.silu(z))
 
 # %% ../nbs/17_baselines.ipynb #c011
