@@ -12,7 +12,7 @@ from torch import Tensor
 
 # %% auto #0
 __all__ = ['IGNORE', 'TASKS', 'register', 'generate', 'assert_disjoint', 'recall_vocab', 'associative_recall', 'warmup_cosine',
-           'evaluate_last', 'evaluate_scored', 'train_synthetic']
+           'evaluate_last', 'evaluate_sums', 'evaluate_scored', 'train_synthetic']
 
 # %% ../nbs/30_synthetics.ipynb #c004
 IGNORE = -100
@@ -85,15 +85,22 @@ def evaluate_last(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[fl
     return evaluate_scored(model, x, last, batch_size)
 
 @torch.no_grad()
+def evaluate_sums(model, x: Tensor, y: Tensor, sums, batch_size: int = 64) -> list[float]:
+    "In eval mode, without gradients: the totals over batches of `sums(output, targets)` (a tuple of tensors or numbers)."
+    was = model.training; model.eval()
+    tot = None
+    for i in range(0, len(x), batch_size):
+        s = [float(v) for v in sums(model(x[i:i + batch_size]), y[i:i + batch_size])]
+        tot = s if tot is None else [a + b for a, b in zip(tot, s)]
+    model.train(was)
+    return tot
+
 def evaluate_scored(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float]:
     "Test loss and accuracy over every scored position (targets != IGNORE): the last one for recall, several for copying, addition, MQAR."
-    was = model.training; model.eval()
-    correct, loss, n = 0, 0.0, 0
-    for i in range(0, len(x), batch_size):
-        logits, t = model(x[i:i + batch_size]), y[i:i + batch_size]
+    def sums(logits, t):
         m = t != IGNORE
-        correct += (logits.argmax(-1)[m] == t[m]).sum().item(); loss += F.cross_entropy(logits[m], t[m], reduction="sum").item(); n += m.sum().item()
-    model.train(was)
+        return F.cross_entropy(logits[m], t[m], reduction="sum"), (logits.argmax(-1)[m] == t[m]).sum(), m.sum()
+    loss, correct, n = evaluate_sums(model, x, y, sums, batch_size)
     return loss / n, correct / n
 
 def train_synthetic(model, train: tuple[Tensor, Tensor], test: tuple[Tensor, Tensor], *, epochs: int = 200, batch_size: int = 32,

@@ -9,7 +9,7 @@ import torch
 from torch import Tensor
 import torch.nn.functional as F
 from torch import nn
-from .synthetics import IGNORE, TASKS, register, generate
+from .synthetics import IGNORE, TASKS, register, generate, evaluate_sums
 
 # %% auto #0
 __all__ = ['model_vocab', 'majority', 'counting', 'addition', 'selective_copying', 'induction_heads', 'mqar', 'icl_linear',
@@ -156,14 +156,10 @@ def regression_loss(pred: Tensor, targets: Tensor) -> Tensor:
     m = ~torch.isnan(targets)
     return F.mse_loss(pred[m], targets[m])
 
-@torch.no_grad()
 def evaluate_regression(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float]:
     "Test MSE over the scored positions and R^2 against predicting 0 (the prior mean of w.x): 1 - MSE / mean(y^2)."
-    was = model.training; model.eval()
-    se, ss, n = 0.0, 0.0, 0
-    for i in range(0, len(x), batch_size):
-        p, t = model(x[i:i + batch_size]), y[i:i + batch_size]
+    def sums(p, t):
         m = ~torch.isnan(t)
-        se += (p[m] - t[m]).square().sum().item(); ss += t[m].square().sum().item(); n += m.sum().item()
-    model.train(was)
+        return (p[m] - t[m]).square().sum(), t[m].square().sum(), m.sum()
+    se, ss, n = evaluate_sums(model, x, y, sums, batch_size)
     return se / n, 1 - se / ss
