@@ -266,7 +266,7 @@ def baseline_mixer(name: str, d_model: int, l_max: int, **kw) -> _Mixer:
     if name not in BASELINES: raise ValueError(f"unknown baseline {name!r}; known: {', '.join(BASELINES)}")
     return BASELINES[name](d_model, l_max, **kw)
 
-# %% ../nbs/17_baselines.ipynb #c019
+# %% ../nbs/17_baselines.ipynb #c020
 def saved_activation_bytes(module: nn.Module, *inputs, skip=None, **kw) -> int:
     "Bytes of the distinct non-parameter tensors autograd saves in module(*inputs, **kw) (those with skip(t) true left out); works on the meta device."
     params = {p.untyped_storage()._cdata for p in module.parameters()}
