@@ -97,13 +97,25 @@ def short_conv_ref(u: Tensor, weight: Tensor, bias: Tensor | None = None) -> Ten
     return F.conv1d(u, weight, bias, padding=K - 1, groups=u.shape[1])[..., :u.shape[-1]]
 
 # %% ../nbs/11_fftconv.ipynb #c029
+def _shifted_conv(u: Tensor, w: Tensor, bias: Tensor | None, adjoint: bool = False) -> Tensor:
+    "sum_j w[:, K-1-j] * u shifted right by j (adjoint: left), plus bias: the causal depthwise conv as K multiply-add passes."
+    K, L = w.shape[-1], u.shape[-1]
+    w = w[:, 0]
+    start = u * w[:, K - 1:] if bias is None else torch.addcmul(bias[:, None], u, w[:, K - 1:])
+    y = start.contiguous()
+    for j in range(1, min(K, L)):
+        tap = w[:, K - 1 - j:K - j]
+        if adjoint: y[..., :L - j].addcmul_(u[..., j:], tap)   # du[t] += w[K-1-j] g[t+j]
+        else: y[..., j:].addcmul_(u[..., :L - j], tap)         # y[t] += w[K-1-j] u[t-j]
+    return y
+
 class ShortConvFn(torch.autograd.Function):
     "Causal depthwise short convolution with a hand-written backward. u (B, C, L), weight (C, 1, K), bias (C,)."
     @staticmethod
     def forward(ctx, u: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
         ctx.save_for_backward(u, weight)
         ctx.has_bias = bias is not None
-        return short_conv_ref(u, weight, bias)
+        return short_conv_ref(u, weight, bias) if u.is_cuda else _shifted_conv(u, weight, bias)
 
     @staticmethod
     def backward(ctx, g: Tensor):
@@ -111,11 +123,13 @@ class ShortConvFn(torch.autograd.Function):
         K, L = w.shape[-1], u.shape[-1]
         g = g.contiguous()
         du = dw = db = None
-        if ctx.needs_input_grad[0]: du = F.conv1d(F.pad(g, (0, K - 1)), w.flip(-1), None, groups=g.shape[1])
+        if ctx.needs_input_grad[0]:
+            du = F.conv1d(F.pad(g, (0, K - 1)), w.flip(-1), None, groups=g.shape[1]) if g.is_cuda else _shifted_conv(g, w, None, adjoint=True)
         if ctx.needs_input_grad[1]:
-            up = F.pad(u, (K - 1, 0))  # up[..., t + j] = u[..., t + j - (K-1)]
-            # dots over t per (b, c), then a sum over b: "bct,bct->c" would permute both operands to (c, b, t) first
-            dw = torch.stack([torch.einsum("bct,bct->bc", g, up[..., j:j + L]).sum(0) for j in range(K)], -1)[:, None]
+            # dw[j] = sum over b, t of g[t] u[t - (K-1-j)]: dots over t per (b, c) on slices (no padded copy of u), then a
+            # sum over b; "bct,bct->c" would permute both operands to (c, b, t) first
+            sh = lambda j: min(K - 1 - j, L)
+            dw = torch.stack([torch.einsum("bct,bct->bc", g[..., sh(j):], u[..., :L - sh(j)]).sum(0) for j in range(K)], -1)[:, None]
         if ctx.has_bias and ctx.needs_input_grad[2]: db = g.sum((0, 2))
         return du, dw, db
 
