@@ -269,7 +269,9 @@ def main(argv=None):
     if int(os.environ.get("WORLD_SIZE", "1")) > 1:
         dist.init_process_group("nccl" if cfg.device.startswith("cuda") else "gloo")
         if cfg.device.startswith("cuda"): cfg.device = f"cuda:{int(os.environ['LOCAL_RANK'])}"; torch.cuda.set_device(cfg.device)
-    try: train(cfg)
+    try:
+        train(cfg)
+        if dist.is_initialized(): dist.barrier()  # ranks leave together: gloo can abort a rank whose peer tears down first
     finally:
         if dist.is_initialized(): dist.destroy_process_group()
 
