@@ -101,8 +101,7 @@ def _shifted_conv(u: Tensor, w: Tensor, bias: Tensor | None, adjoint: bool = Fal
     "sum_j w[:, K-1-j] * u shifted right by j (adjoint: left), plus bias: the causal depthwise conv as K multiply-add passes."
     K, L = w.shape[-1], u.shape[-1]
     w = w[:, 0]
-    start = u * w[:, K - 1:] if bias is None else torch.addcmul(bias[:, None], u, w[:, K - 1:])
-    y = start.contiguous()
+    y = (u * w[:, K - 1:] if bias is None else torch.addcmul(bias[:, None], u, w[:, K - 1:])).contiguous()
     for j in range(1, min(K, L)):
         tap = w[:, K - 1 - j:K - j]
         if adjoint: y[..., :L - j].addcmul_(u[..., j:], tap)   # du[t] += w[K-1-j] g[t+j]

@@ -46,10 +46,13 @@ def fft_plan(L: int) -> tuple[int, int]:
     p = max(8, (2 * L - 1).bit_length())
     return 1 << (p // 2), 1 << (p - p // 2)
 
+def _planes(z: Tensor, device: str) -> Tensor:
+    "A complex float64 table as float32 (real, imaginary) planes on `device`."
+    return torch.stack([z.real, z.imag]).float().contiguous().to(device)
+
 @functools.lru_cache(maxsize=32)
 def _dft_planes(n1: int, n2: int, device: str) -> tuple[Tensor, Tensor, Tensor]:
-    planes = lambda z: torch.stack([z.real, z.imag]).float().contiguous().to(device)
-    return planes(dft_matrix(n1)), planes(twiddles(n1, n2)), planes(dft_matrix(n2))
+    return _planes(dft_matrix(n1), device), _planes(twiddles(n1, n2), device), _planes(dft_matrix(n2), device)
 
 def filter_spectrum(k: Tensor, L: int, n1: int, n2: int) -> Tensor:
     "The spectrum of k[:, :L] zero-padded to n1*n2, as (C, 2, n1, n2) float32 planes in the kernel's [k1, k2] layout."
@@ -178,20 +181,18 @@ class FFTConvTriton(torch.autograd.Function):
     @staticmethod
     def forward(ctx, u, k, D, pre, post, streamed):
         B, C, L = u.shape
-        ctx.streamed = streamed
-        if streamed:  # the row does not fit on chip: the streamed kernel, derived below
-            ctx.save_for_backward(u, k, D, pre, post)
-            return _stream_forward(u, k, D, pre, post)
-        n1, n2 = fft_plan(L)
-        f1, tw, f2 = _dft_planes(n1, n2, str(u.device))
-        K = filter_spectrum(k, L, n1, n2)
         u, D = u.contiguous(), D.contiguous()
         pre = pre.contiguous() if pre is not None else None
         post = post.contiguous() if post is not None else None
+        ctx.streamed = streamed
+        ctx.save_for_backward(u, k, D, pre, post)
+        if streamed: return _stream_forward(u, k, D, pre, post)  # the row does not fit on chip: the kernel derived below
+        n1, n2 = fft_plan(L)
+        f1, tw, f2 = _dft_planes(n1, n2, str(u.device))
+        K = filter_spectrum(k, L, n1, n2)
         y = _alloc(u.shape, dtype=u.dtype, device=u.device)
         _fftconv_fwd_kernel[(B * C,)](u, u if pre is None else pre, u if post is None else post, K, D, y, f1, tw, f2, C, L,
                                       N1=n1, N2=n2, HAS_PRE=pre is not None, HAS_POST=post is not None, PREC=PREC, num_warps=_warps(n1 * n2))
-        ctx.save_for_backward(u, k, D, pre, post)
         return y
 
     @staticmethod
@@ -307,9 +308,8 @@ def stream_plan(L: int) -> tuple[int, int]:
 @functools.lru_cache(maxsize=32)
 def _stream_tables(n1: int, n2: int, device: str) -> tuple[Tensor, Tensor, Tensor]:
     "The N1 roots of unity, the N1 x N2 twiddles and F_N2, as float32 (real, imaginary) planes."
-    planes = lambda z: torch.stack([z.real, z.imag]).float().contiguous().to(device)
     roots = torch.polar(torch.ones(n1, dtype=torch.float64), -2 * math.pi * torch.arange(n1, dtype=torch.float64) / n1)
-    return planes(roots), planes(twiddles(n1, n2)), planes(dft_matrix(n2))
+    return _planes(roots, device), _planes(twiddles(n1, n2), device), _planes(dft_matrix(n2), device)
 
 @triton.jit
 def _load_gated(p, g, off, m, HAS_G: tl.constexpr):
@@ -404,12 +404,12 @@ def _stream_launch(a, ga, K, D, g1, o1, tables, n1, *, g2=None, o2=None, b=None,
                                      ADJOINT=adj, PREC=PREC, num_warps=STREAM_WARPS, num_stages=STREAM_STAGES)
 
 def _stream_forward(u, k, D, pre, post):
+    "The forward launch; u, D and the gates come contiguous from FFTConvTriton."
     L = u.shape[-1]
     n1, n2 = stream_plan(L)
     tables = _stream_tables(n1, n2, str(u.device))
     y = _alloc(u.shape, dtype=u.dtype, device=u.device)
-    c = lambda t: None if t is None else t.contiguous()
-    _stream_launch(u.contiguous(), c(pre), filter_spectrum(k, L, n1, n2), D.contiguous(), c(post), y, tables, n1)
+    _stream_launch(u, pre, filter_spectrum(k, L, n1, n2), D, post, y, tables, n1)
     return y
 
 def _stream_backward(dy, u, k, D, pre, post):
@@ -417,8 +417,7 @@ def _stream_backward(dy, u, k, D, pre, post):
     n1, n2 = stream_plan(L)
     tables = _stream_tables(n1, n2, str(u.device))
     K = filter_spectrum(k, L, n1, n2)
-    c = lambda t: None if t is None else t.contiguous()
-    u, pre, post, dy, D = u.contiguous(), c(pre), c(post), dy.contiguous(), D.contiguous()
+    dy = dy.contiguous()
     new = lambda: _alloc(u.shape, dtype=u.dtype, device=u.device)
     dpost = None
     if post is not None:                                   # (i) dpost = dy * (conv(k, x) + D x)
