@@ -13,7 +13,7 @@ from .synthetics import generate, assert_disjoint, train_synthetic
 from .training import project_root, save_json
 
 # %% auto #0
-__all__ = ['check_sweep_params', 'setting_name', 'run_setting', 'load_sweep', 'train_throughput']
+__all__ = ['check_sweep_params', 'setting_name', 'fresh_train', 'run_setting', 'load_sweep', 'train_throughput']
 
 # %% ../nbs/31_associative_recall.ipynb #c008
 def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, d_model, num_train, num_test, epochs, workers):
@@ -39,6 +39,10 @@ def _seconds_per_step(model, train, batch_size: int, steps: int = 4, loss_fn=Non
     step(); t0 = time.perf_counter()
     for _ in range(steps): step()
     return (time.perf_counter() - t0) / steps * 1.1  # + ~10% for evaluation and logging
+
+def fresh_train(num_train: int, seq_len: int, vocab_size: int, seed: int):
+    "epoch -> a training set of its own, the same on every call (so a resumed run sees the same data); seeds never meet the test set's."
+    return lambda epoch: generate("associative_recall", num_train, seq_len, vocab_size, seed=seed + 100_000 * (epoch + 1))
 
 def run_setting(cfg: dict) -> dict:
     "Train one associative-recall setting described by `cfg`; write params/history/metrics under cfg['dir']. Idempotent."
@@ -66,8 +70,14 @@ def run_setting(cfg: dict) -> dict:
             wu = max(1, round(cfg["warmup_epochs"] * ep / cfg["epochs"]))
         save_json({**cfg, "epochs_used": ep, "warmup_epochs_used": wu, "params": model.num_params(),
                    "model": mcfg.to_dict(), "torch": torch.__version__}, params_path)
+    resample = None
+    if cfg.get("fresh_data"):
+        draw = fresh_train(cfg["num_train"], L, V, seed)
+        def resample(epoch):
+            x, y = draw(epoch); assert_disjoint(x, test[0].cpu())
+            return x.to(dev), y.to(dev)
     hist = train_synthetic(model, train, test, epochs=ep, batch_size=cfg["batch_size"], lr=cfg["lr"], weight_decay=cfg["weight_decay"],
-                           warmup_epochs=wu, seed=seed, checkpoint=d / "checkpoints" / "last.pt", progress=False)
+                           warmup_epochs=wu, seed=seed, checkpoint=d / "checkpoints" / "last.pt", progress=False, resample=resample)
     import pandas as pd
     pd.DataFrame(hist).to_csv(d / "history.csv", index=False)
     best = max(hist, key=lambda r: r["test_acc"])
