@@ -36,6 +36,7 @@ class HyenaConfig:
     initializer_range: float = 0.02
     layer_norm_eps: float = 1e-5
     dropout: float = 0.0
+    embed_dropout: float | None = None  # on the token embeddings; None: `dropout` (the official synthetics configs use 0.1)
     fftconv_impl: str = "auto"
     mixer: str = "hyena"             # "hyena" (this operator), "attention" (GPT baseline), "longconv:<name>" (Sec. 4.1), or a baseline: h3, gss, aft, rwkv, mamba
     n_heads: int = 12                # attention only
@@ -51,6 +52,9 @@ class HyenaConfig:
         if self.gating not in GATINGS: raise ValueError(f"gating must be one of {GATINGS}, got {self.gating!r}")
         if self.mixer not in ("hyena", "attention", *BASELINES) and not (self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
             raise ValueError(f"mixer must be 'hyena', 'attention', one of {list(BASELINES)} or one of {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}")
+        for f in ("dropout", "embed_dropout"):
+            v = getattr(self, f)
+            if v is not None and not (isinstance(v, (int, float)) and 0 <= v < 1): raise ValueError(f"{f} must be in [0, 1), got {v!r}")
         if self.pos not in ("learned", *ROTARY): raise ValueError(f"pos must be one of {('learned', *ROTARY)}, got {self.pos!r}")
         if self.mixer == "attention" and (self.n_heads < 1 or self.d_model % self.n_heads):
             raise ValueError(f"n_heads must divide d_model={self.d_model}, got {self.n_heads!r}")
@@ -134,7 +138,7 @@ class HyenaLM(nn.Module):
         self.cfg = cfg
         self.embed = nn.Embedding(cfg.padded_vocab_size, cfg.d_model)
         self.pos = nn.Embedding(cfg.l_max, cfg.d_model) if cfg.mixer == "attention" and cfg.pos == "learned" else None  # GPTs need positions; Hyena's filters know them
-        self.drop = nn.Dropout(cfg.dropout)
+        self.drop = nn.Dropout(cfg.dropout if cfg.embed_dropout is None else cfg.embed_dropout)
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layer))
         self.ln_f = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
         self.lm_head = nn.Linear(cfg.d_model, cfg.padded_vocab_size, bias=False)

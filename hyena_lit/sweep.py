@@ -57,7 +57,7 @@ def run_setting(cfg: dict) -> dict:
     train, test = tuple(t.to(dev) for t in train), tuple(t.to(dev) for t in test)
     torch.manual_seed(seed)
     mcfg = HyenaConfig(vocab_size=V, d_model=cfg["d_model"], n_layer=cfg["n_layer"], d_inner=cfg["d_inner"], l_max=train[0].shape[1],
-                       emb_dim=cfg["emb_dim"], mixer=f"longconv:{cfg['parametrization']}")
+                       emb_dim=cfg["emb_dim"], mixer=f"longconv:{cfg['parametrization']}", embed_dropout=cfg.get("embed_dropout", 0.0))
     model = HyenaLM(mcfg).to(dev)
     params_path = d / "params.json"
     if params_path.exists():
