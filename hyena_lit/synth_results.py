@@ -10,7 +10,7 @@ import pandas as pd
 from .training import project_root
 
 # %% auto #0
-__all__ = ['PAPER_TABLE_4_2', 'PAPER_TABLE_C_1', 'PAPER_TABLE_A_2', 'PAPER_TABLE_11', 'collect_synthetics']
+__all__ = ['PAPER_TABLE_4_2', 'PAPER_TABLE_C_1', 'PAPER_TABLE_A_2', 'PAPER_TABLE_11', 'recipe_change', 'collect_synthetics']
 
 # %% ../nbs/34_synthetics_results.ipynb #c008
 PAPER_TABLE_4_2 = pd.DataFrame(  # associative recall, vocabulary 30, test accuracy %; None = "does not fit in memory" (X)
@@ -30,6 +30,13 @@ PAPER_TABLE_11 = pd.DataFrame(  # Mamba paper: induction heads, trained at 256; 
      "mamba": [_ok] * 2 + [100.0] + [_ok] * 12}, index=pd.Index(_T11_LENS, name="test_len"))
 
 # %% ../nbs/34_synthetics_results.ipynb #c010
+def recipe_change(p: dict) -> str:
+    "What a recall run's params.json changed on purpose from the sweep's defaults ('' for none): the controls of `31_associative_recall`."
+    parts = ["fresh data every epoch"] if p.get("fresh_data") else []
+    if p.get("embed_dropout"): parts.append(f"embedding dropout {p['embed_dropout']}")
+    if p.get("parametrization") and p.get("d_inner", 128) != 128: parts.append(f"d_inner {p['d_inner']}")
+    return ", ".join(parts)
+
 def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
     "Every finished synthetic run under runs_root (associative_recall/<sweep>/<run>, mechanistic/<sweep>/<run>) as one row."
     rows = []
@@ -42,7 +49,7 @@ def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
                              n_layer=r.get("n_layer", p.get("n_layer", 2)), seed=r["seed"], metric=r.get("metric", "accuracy"),
                              best=r["best_test_acc"], final=r["final_test_acc"], solved_epoch=r.get("solved_epoch"),
                              epochs_run=r["epochs_run"], epochs_planned=r["epochs_planned"], seconds=r["seconds"], tokens_per_second=r.get("tokens_per_second"), params=r.get("params"),
-                             max_minutes_per_run=p.get("max_minutes_per_run"), test_len_acc=r.get("test_len_acc")))
+                             max_minutes_per_run=p.get("max_minutes_per_run"), recipe=recipe_change(p), test_len_acc=r.get("test_len_acc")))
     cols = ["experiment", "sweep", "run", "task", "operator", "seq_len", "vocab_size", "n_layer", "seed", "metric", "best", "final",
-            "solved_epoch", "epochs_run", "epochs_planned", "seconds", "tokens_per_second", "params", "max_minutes_per_run", "test_len_acc"]
+            "solved_epoch", "epochs_run", "epochs_planned", "seconds", "tokens_per_second", "params", "max_minutes_per_run", "recipe", "test_len_acc"]
     return pd.DataFrame(rows, columns=cols)
