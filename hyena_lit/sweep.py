@@ -5,18 +5,52 @@
 # %% ../nbs/31_associative_recall.ipynb #c003
 from __future__ import annotations
 import json, math, os, time
+from dataclasses import replace
 from pathlib import Path
 import torch
 from .model import HyenaConfig, HyenaLM
 from .longconvs import LONG_CONVS
-from .synthetics import generate, assert_disjoint, train_synthetic
+from .synthetics import generate, assert_disjoint, evaluate_last
+from .engine import Recipe, RECIPES, get_recipe, recipe_diff, fit
 from .training import project_root, save_json
 
 # %% auto #0
-__all__ = ['check_sweep_params', 'setting_name', 'fresh_train', 'run_setting', 'load_sweep', 'train_throughput']
+__all__ = ['ABLATION', 'ablation_settings', 'check_sweep_params', 'setting_name', 'fresh_train', 'setting_model',
+           'setting_recipe', 'run_setting', 'load_sweep', 'train_throughput']
+
+# %% ../nbs/31_associative_recall.ipynb #c016b
+_FFN_LR = ["*.filter.ffn.*", {"lr": 5e-4, "weight_decay": 0.0}]
+ABLATION = [  # (step, what it changes, cumulatively), from Table A.1 + Figure 4.1 to the official synthetics configuration
+    ("table-a1", {}, "Table A.1's recipe; Figure 4.1's Hyena: FFN width 32, Definition 3.1's gates, 3 positional features, w = 1; MLP width 128"),
+    ("operator", {"mixer": "hyena", "filter_order": 32, "gating": "official"}, "the official operator: one long filter at order 2, gates before it"),
+    ("ffn-64", {"filter_order": 64}, "filter FFN width 64"),
+    ("emb-5", {"emb_dim": 5}, "5 positional features"),
+    ("w-10", {"w": 10.0}, "sine frequency w = 10"),
+    ("filter-lr", {"recipe_overrides": {"groups": [_FFN_LR]}}, "filter FFN at the base lr 5e-4 (the operator's default: 1e-3)"),
+    ("frozen-pos", {"recipe_overrides": {"groups": [_FFN_LR, ["*.filter.pos_emb.z", {"lr": 0.0}]]}}, "positional features frozen"),
+    ("decay-all", {"recipe_overrides": {"decay_all": True}}, "weight decay on every parameter (norms, biases, embeddings)"),
+    ("d-inner-256", {"d_inner": 256}, "MLP width 256"),
+    ("embed-dropout", {"embed_dropout": 0.1}, "dropout 0.1 on the token embeddings"),
+    ("beta2", {"recipe_overrides": {"betas": [0.9, 0.999]}}, "AdamW beta2 0.999"),
+    ("linear", {"recipe_overrides": {"schedule": "linear", "warmup_epochs": 20}}, "linear warmup over a tenth, linear decay"),
+    ("official", {"recipe": "official-synthetics", "recipe_overrides": None, "num_train": 4000}, "400 epochs on 4000 examples"),
+]
+
+def ablation_settings(base: dict, steps: list[str] | None = None) -> list[tuple[int, str, dict]]:
+    "The cumulative settings of ABLATION (index, step, setting) on top of `base`, for the named `steps` (default all)."
+    out, cfg = [], dict(base, emb_dim=3, recipe="paper-synthetics", recipe_overrides={})
+    for i, (name, change, _) in enumerate(ABLATION):
+        cfg = dict(cfg)
+        for k, v in change.items():
+            if k == "recipe_overrides": cfg[k] = {} if v is None else {**cfg[k], **v}
+            else: cfg[k] = v
+        out.append((i, name, dict(cfg, ablation_step=name)))
+    if steps: out = [next(o for o in out if o[1] == s) for s in steps]
+    return out
 
 # %% ../nbs/31_associative_recall.ipynb #c008
-def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, d_model, num_train, num_test, epochs, workers):
+def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, d_model, num_train, num_test, epochs, workers,
+                       recipe: str = "paper-synthetics", ablation_steps=()):
     "Raise ValueError naming the first bad sweep parameter and what is allowed."
     bad = [p for p in parametrizations if p not in LONG_CONVS]
     if bad or not parametrizations: raise ValueError(f"parametrizations must be among {list(LONG_CONVS)}, got {parametrizations}")
@@ -24,12 +58,15 @@ def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, 
         if not vals or any(not isinstance(v, int) or v < lo for v in vals): raise ValueError(f"{name} must be a non-empty list of integers >= {lo}, got {vals}")
     for name, v in (("n_layer", n_layer), ("d_model", d_model), ("num_train", num_train), ("num_test", num_test), ("epochs", epochs), ("workers", workers)):
         if not isinstance(v, int) or v < 1: raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    if recipe not in RECIPES: raise ValueError(f"recipe must be one of {list(RECIPES)}, got {recipe!r}")
+    bad = [a for a in ablation_steps if a not in dict((n, o) for n, o, _ in ABLATION)]
+    if bad: raise ValueError(f"ablation_steps must be among {[n for n, _, _ in ABLATION]}, got {bad}")
 
 # %% ../nbs/31_associative_recall.ipynb #c011
 def setting_name(p: str, L: int, V: int, seed: int) -> str: return f"{p}_L{L}_V{V}_s{seed}"
 
 def _seconds_per_step(model, train, batch_size: int, steps: int = 4, loss_fn=None) -> float:
-    "Wall time of one AdamW training step at this batch size (mean after one warm-up step); loss_fn(out, y) defaults to cross-entropy."
+    "Wall time of one AdamW training step at this batch size (mean after one warm-up step); a timing aside, not training."
     import torch.nn.functional as F
     loss_fn = loss_fn or (lambda out, y: F.cross_entropy(out.flatten(0, 1), y.flatten(), ignore_index=-100))
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
@@ -44,6 +81,27 @@ def fresh_train(num_train: int, seq_len: int, vocab_size: int, seed: int):
     "epoch -> a training set of its own, the same on every call (so a resumed run sees the same data); seeds never meet the test set's."
     return lambda epoch: generate("associative_recall", num_train, seq_len, vocab_size, seed=seed + 100_000 * (epoch + 1))
 
+def _rel(path) -> str:
+    "`path` relative to the repository root when it lies inside it (artifacts never carry a machine's absolute path)."
+    p, root = Path(path).resolve(), project_root()
+    return str(p.relative_to(root)) if p.is_relative_to(root) else str(path)
+
+def setting_model(cfg: dict, l_max: int) -> HyenaConfig:
+    "The model of a setting: Figure 4.1's operator with the setting's parametrization, or the full operator (`mixer='hyena'`)."
+    mixer = cfg.get("mixer") or f"longconv:{cfg['parametrization']}"
+    extra = {k: cfg[k] for k in ("w", "filter_order", "gating") if k in cfg}
+    return HyenaConfig(vocab_size=cfg["vocab_size"], d_model=cfg["d_model"], n_layer=cfg["n_layer"], d_inner=cfg["d_inner"], l_max=l_max,
+                       emb_dim=cfg["emb_dim"], mixer=mixer, embed_dropout=cfg.get("embed_dropout", 0.0), **extra)
+
+def setting_recipe(cfg: dict) -> Recipe:
+    "The setting's recipe: the named one, the top-level numbers the Figure 4.1 sweeps set, then `recipe_overrides`."
+    top = {k: cfg[k] for k in ("lr", "weight_decay", "batch_size", "epochs", "warmup_epochs") if k in cfg}
+    over = dict(cfg.get("recipe_overrides") or {})
+    if "betas" in over: over["betas"] = tuple(over["betas"])
+    if "groups" in over: over["groups"] = tuple((pat, dict(o)) for pat, o in over["groups"])
+    return get_recipe(cfg.get("recipe", "paper-synthetics"), **{**top, **over})
+
+# %% ../nbs/31_associative_recall.ipynb #c011b
 def run_setting(cfg: dict) -> dict:
     "Train one associative-recall setting described by `cfg`; write params/history/metrics under cfg['dir']. Idempotent."
     d = Path(cfg["dir"]); d.mkdir(parents=True, exist_ok=True)
@@ -56,39 +114,39 @@ def run_setting(cfg: dict) -> dict:
     assert_disjoint(train[0], test[0])
     train, test = tuple(t.to(dev) for t in train), tuple(t.to(dev) for t in test)
     torch.manual_seed(seed)
-    mcfg = HyenaConfig(vocab_size=V, d_model=cfg["d_model"], n_layer=cfg["n_layer"], d_inner=cfg["d_inner"], l_max=train[0].shape[1],
-                       emb_dim=cfg["emb_dim"], mixer=f"longconv:{cfg['parametrization']}", embed_dropout=cfg.get("embed_dropout", 0.0))
+    mcfg = setting_model(cfg, l_max=train[0].shape[1])
     model = HyenaLM(mcfg).to(dev)
+    recipe = setting_recipe(cfg)
     params_path = d / "params.json"
     if params_path.exists():
-        saved = json.loads(params_path.read_text()); ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
+        saved = json.loads(params_path.read_text())
+        recipe = Recipe.from_dict(saved["recipe"]) if isinstance(saved.get("recipe"), dict) else \
+            replace(recipe, epochs=saved["epochs_used"], warmup_epochs=saved["warmup_epochs_used"])
     else:
-        ep, wu = cfg["epochs"], cfg["warmup_epochs"]
-        if cfg["max_minutes_per_run"] > 0:  # time a few training steps (after a warm-up one) to size the run
-            epoch_s = _seconds_per_step(HyenaLM(mcfg).to(dev), train, cfg["batch_size"]) * math.ceil(cfg["num_train"] / cfg["batch_size"])
-            ep = max(2, min(cfg["epochs"], int(60 * cfg["max_minutes_per_run"] / epoch_s)))
-            wu = max(1, round(cfg["warmup_epochs"] * ep / cfg["epochs"]))
-        save_json({**cfg, "epochs_used": ep, "warmup_epochs_used": wu, "params": model.num_params(),
-                   "model": mcfg.to_dict(), "torch": torch.__version__}, params_path)
+        if cfg.get("max_minutes_per_run", 0) > 0:  # time a few training steps (after a warm-up one) to size the run
+            epoch_s = _seconds_per_step(HyenaLM(mcfg).to(dev), train, recipe.batch_size) * math.ceil(cfg["num_train"] / recipe.batch_size)
+            ep = max(2, min(recipe.epochs, int(60 * cfg["max_minutes_per_run"] / epoch_s)))
+            recipe = replace(recipe, epochs=ep, warmup_epochs=max(1, round(recipe.warmup_epochs * ep / recipe.epochs)))
+        save_json({**cfg, "dir": _rel(d), "epochs_used": recipe.epochs, "warmup_epochs_used": recipe.warmup_epochs, "params": model.num_params(),
+                   "model": mcfg.to_dict(), "recipe": recipe.to_dict(), "torch": torch.__version__}, params_path)
     resample = None
     if cfg.get("fresh_data"):
         draw = fresh_train(cfg["num_train"], L, V, seed)
         def resample(epoch):
             x, y = draw(epoch); assert_disjoint(x, test[0].cpu())
             return x.to(dev), y.to(dev)
-    hist = train_synthetic(model, train, test, epochs=ep, batch_size=cfg["batch_size"], lr=cfg["lr"], weight_decay=cfg["weight_decay"],
-                           warmup_epochs=wu, seed=seed, checkpoint=d / "checkpoints" / "last.pt", progress=False, resample=resample)
-    import pandas as pd
+    evaluate = lambda m: dict(zip(("test_loss", "test_acc"), evaluate_last(m, *test)))
+    hist = fit(model, train, recipe, d, evaluate=evaluate, seed=seed, resample=resample, progress=False)
+    import pandas as pd, shutil
     pd.DataFrame(hist).to_csv(d / "history.csv", index=False)
     best = max(hist, key=lambda r: r["test_acc"])
     solved = next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None)
-    m = dict(parametrization=cfg["parametrization"], seq_len=L, vocab_size=V, seed=seed, final_test_acc=hist[-1]["test_acc"],
-             best_test_acc=best["test_acc"], best_epoch=best["epoch"], solved_epoch=solved, epochs_run=len(hist), epochs_planned=ep,
+    m = dict(parametrization=cfg["parametrization"], seq_len=L, vocab_size=V, seed=seed, recipe=recipe.name, final_test_acc=hist[-1]["test_acc"],
+             best_test_acc=best["test_acc"], best_epoch=best["epoch"], solved_epoch=solved, epochs_run=len(hist), epochs_planned=recipe.epochs,
              seconds=hist[-1]["seconds"], tokens_per_second=sum(r["tokens_per_second"] for r in hist) / len(hist),
              final_train_loss=hist[-1]["train_loss"], params=model.num_params())
     save_json(m, d / "metrics.json")
-    ck = d / "checkpoints" / "last.pt"
-    if ck.exists(): ck.unlink()
+    shutil.rmtree(d / "checkpoint", ignore_errors=True)
     return m
 
 # %% ../nbs/31_associative_recall.ipynb #c015
@@ -98,7 +156,8 @@ def load_sweep(sweep_dir: str | Path) -> "pd.DataFrame":
     rows = []
     for m in sorted(Path(sweep_dir).glob("*/metrics.json")):
         p = json.loads((m.parent / "params.json").read_text())
-        rows.append({**json.loads(m.read_text()), "epochs_used": p["epochs_used"], "max_minutes_per_run": p["max_minutes_per_run"]})
+        rows.append({**json.loads(m.read_text()), "epochs_used": p["epochs_used"], "max_minutes_per_run": p.get("max_minutes_per_run", 0),
+                     "ablation_step": p.get("ablation_step", ""), "run": m.parent.name})
     return pd.DataFrame(rows)
 
 # %% ../nbs/31_associative_recall.ipynb #c019
