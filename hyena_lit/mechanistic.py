@@ -4,15 +4,16 @@
 
 # %% ../nbs/33_mechanistic.ipynb #c003
 from __future__ import annotations
-import json, math, time
+import json, math, shutil, time
 from pathlib import Path
 import torch
 from .model import HyenaConfig, HyenaLM
-from .synthetics import generate, assert_disjoint, train_synthetic, evaluate_scored, IGNORE
+from .synthetics import generate, assert_disjoint, evaluate_scored, test_metrics, IGNORE
+from .engine import fit, get_recipe
 from .tasks import model_vocab, VectorLM, regression_loss, evaluate_regression
 from .baselines import saved_activation_bytes
 from .training import project_root, save_json
-from .sweep import _seconds_per_step  # cross-entropy ignores -100 targets: fits every task
+from .sweep import _seconds_per_step, _rel  # cross-entropy ignores -100 targets: fits every task
 
 # %% auto #0
 __all__ = ['MIXERS', 'PRESETS', 'settings_for', 'run_name', 'model_config', 'disjoint_test', 'run_task', 'load_runs',
@@ -98,13 +99,14 @@ def run_task(cfg: dict) -> dict:
     n_params = sum(p.numel() for p in model.parameters())
     if (d / "params.json").exists():
         saved = json.loads((d / "params.json").read_text()); ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
-    else:
-        ep, wu = _epochs_for(make(), train, cfg, loss_fn=regression_loss if regression else None)
-        save_json({**cfg, "epochs_used": ep, "warmup_epochs_used": wu, "params": n_params, "model": mcfg.to_dict()}, d / "params.json")
-    hist = train_synthetic(model, train, test, epochs=ep, batch_size=cfg["batch_size"], lr=cfg["lr"], weight_decay=cfg["weight_decay"],
-                           warmup_epochs=wu, seed=cfg["seed"], checkpoint=d / "checkpoints" / "last.pt", progress=False,
-                           evaluate=evaluate_regression if regression else evaluate_scored, loss_fn=regression_loss if regression else None,
-                           resample=(lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw)) if cfg.get("fresh_data") else None)
+    else: ep, wu = _epochs_for(make(), train, cfg, loss_fn=regression_loss if regression else None)
+    recipe = get_recipe("paper-synthetics", epochs=ep, warmup_epochs=wu, lr=cfg["lr"], weight_decay=cfg["weight_decay"], batch_size=cfg["batch_size"])
+    if not (d / "params.json").exists():
+        save_json({**cfg, "dir": _rel(d), "epochs_used": ep, "warmup_epochs_used": wu, "params": n_params, "model": mcfg.to_dict(),
+                   "recipe": recipe.to_dict()}, d / "params.json")
+    hist = fit(model, train, recipe, d, evaluate=test_metrics(evaluate_regression if regression else evaluate_scored, *test),
+               loss_fn=regression_loss if regression else None, seed=cfg["seed"], progress=False,
+               resample=(lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw)) if cfg.get("fresh_data") else None)
     import pandas as pd
     pd.DataFrame(hist).to_csv(d / "history.csv", index=False)
     best = max(hist, key=lambda r: r["test_acc"])
@@ -122,8 +124,7 @@ def run_task(cfg: dict) -> dict:
                 accs[str(L)] = f"does not fit ({type(e).__name__})"
         m["test_len_acc"] = accs
     save_json(m, d / "metrics.json")
-    ck = d / "checkpoints" / "last.pt"
-    if ck.exists(): ck.unlink()
+    shutil.rmtree(d / "checkpoint", ignore_errors=True)
     return m
 
 def load_runs(sweep_dir: str | Path) -> "pd.DataFrame":

@@ -11,8 +11,8 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['IGNORE', 'TASKS', 'register', 'generate', 'assert_disjoint', 'recall_vocab', 'associative_recall', 'warmup_cosine',
-           'evaluate_last', 'evaluate_sums', 'evaluate_scored', 'train_synthetic']
+__all__ = ['IGNORE', 'TASKS', 'register', 'generate', 'assert_disjoint', 'recall_vocab', 'associative_recall', 'evaluate_last',
+           'evaluate_sums', 'evaluate_scored', 'test_metrics']
 
 # %% ../nbs/30_synthetics.ipynb #c004
 IGNORE = -100
@@ -69,15 +69,7 @@ def associative_recall(num_examples: int, seq_len: int, vocab_size: int, seed: i
     return inputs, targets
 
 # %% ../nbs/30_synthetics.ipynb #c015
-import math, time
-from pathlib import Path
 import torch.nn.functional as F
-from tqdm.auto import tqdm
-
-def warmup_cosine(step: int, total: int, warmup: int) -> float:
-    "LR multiplier: linear warmup over `warmup` steps, then cosine decay to 0 at `total`."
-    if step < warmup: return (step + 1) / warmup
-    return 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, total - warmup))))
 
 def evaluate_last(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float]:
     "Test loss and accuracy on the last position."
@@ -103,57 +95,6 @@ def evaluate_scored(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[
     loss, correct, n = evaluate_sums(model, x, y, sums, batch_size)
     return loss / n, correct / n
 
-def train_synthetic(model, train: tuple[Tensor, Tensor], test: tuple[Tensor, Tensor], *, epochs: int = 200, batch_size: int = 32,
-                    lr: float = 5e-4, weight_decay: float = 0.1, warmup_epochs: int = 10, seed: int = 0,
-                    early_stop: bool = True, max_seconds: float | None = None, checkpoint: str | Path | None = None,
-                    stop_after: int | None = None, progress: bool = True, evaluate=evaluate_last, loss_fn=None,
-                    resample=None) -> list[dict]:
-    "Table A.1's recipe. Returns one record per epoch; resumes from `checkpoint` if it exists; `stop_after` epochs per call; `evaluate(model, x, y)` -> (loss, accuracy); `loss_fn(output, targets)` defaults to cross-entropy over the scored positions; `resample(epoch)` -> (x, y), if given, draws each epoch's training set afresh."
-    from hyena_lit.model import param_groups
-    (x, y), (xt, yt) = train, test
-    steps_per_epoch = math.ceil(len(x) / batch_size)
-    groups = param_groups(model, lr, weight_decay)
-    for g in groups: g["base_lr"] = g.pop("lr"); g.pop("names")
-    opt = torch.optim.AdamW([{**g, "lr": g["base_lr"]} for g in groups], betas=(0.9, 0.98))
-    gen = torch.Generator().manual_seed(seed)
-    history, start, elapsed = [], 0, 0.0
-    ckpt = Path(checkpoint) if checkpoint else None
-    if ckpt and ckpt.exists():
-        st = torch.load(ckpt, weights_only=False)
-        model.load_state_dict(st["model"]); opt.load_state_dict(st["opt"]); gen.set_state(st["gen"])
-        history, start, elapsed = st["history"], st["epoch"], st["elapsed"]
-    if history and (history[-1]["stop"] or len(history) >= epochs): return history
-    end = epochs if stop_after is None else min(epochs, start + stop_after)
-    bar = tqdm(range(start, end), desc="epochs", disable=not progress, leave=False)
-    for epoch in bar:
-        t0, tot, n = time.perf_counter(), 0.0, 0
-        model.train()
-        if resample is not None: x, y = resample(epoch)  # a function of the epoch alone, so a resumed run sees the same data
-        perm = torch.randperm(len(x), generator=gen)
-        for i in range(steps_per_epoch):
-            scale = warmup_cosine(epoch * steps_per_epoch + i, epochs * steps_per_epoch, warmup_epochs * steps_per_epoch)
-            for g in opt.param_groups: g["lr"] = g["base_lr"] * scale
-            idx = perm[i * batch_size:(i + 1) * batch_size]
-            out = model(x[idx])
-            loss = loss_fn(out, y[idx]) if loss_fn else F.cross_entropy(out.flatten(0, 1), y[idx].flatten(), ignore_index=IGNORE)
-            if not torch.isfinite(loss): raise FloatingPointError(f"loss is {loss.item()} at epoch {epoch}, step {i}")
-            opt.zero_grad(set_to_none=True); loss.backward(); opt.step()
-            tot += loss.item() * len(idx); n += len(idx)
-        train_time = time.perf_counter() - t0
-        test_loss, test_acc = evaluate(model, xt, yt)
-        elapsed += time.perf_counter() - t0
-        rec = dict(epoch=epoch + 1, train_loss=tot / n, test_loss=test_loss, test_acc=test_acc, lr=opt.param_groups[0]["lr"],
-                   seconds=elapsed, tokens_per_second=x[:n].numel() / train_time, stop="")
-        if early_stop and test_acc >= 1.0: rec["stop"] = "solved"
-        elif max_seconds is not None and elapsed >= max_seconds and epoch + 1 < epochs: rec["stop"] = "time cap"
-        history.append(rec)
-        bar.set_postfix(loss=f"{rec['train_loss']:.3f}", acc=f"{test_acc:.3f}")
-        if ckpt:
-            ckpt.parent.mkdir(parents=True, exist_ok=True)
-            tmp = ckpt.with_suffix(".tmp")
-            torch.save(dict(model=model.state_dict(), opt=opt.state_dict(), gen=gen.get_state(), history=history,
-                            epoch=epoch + 1, elapsed=elapsed), tmp)
-            tmp.replace(ckpt)
-        if rec["stop"]: break
-    bar.close()
-    return history
+def test_metrics(evaluate, x: Tensor, y: Tensor):
+    "`model -> {'test_loss', 'test_acc'}` from an `evaluate(model, x, y) -> (loss, acc)`: what the engine's `fit` calls each epoch."
+    return lambda model: dict(zip(("test_loss", "test_acc"), evaluate(model, x, y)))
