@@ -5,6 +5,7 @@
 # %% ../nbs/18_engine.ipynb #c002
 from __future__ import annotations
 import fnmatch, json, math, shutil, time
+from contextlib import nullcontext
 from dataclasses import dataclass, asdict, fields, replace
 from pathlib import Path
 from typing import Callable
@@ -17,7 +18,7 @@ from tqdm.auto import tqdm
 # %% auto #0
 __all__ = ['SCHEDULES', 'PRECISIONS', 'RECIPES', 'IGNORE', 'Recipe', 'get_recipe', 'recipe_diff', 'lr_multiplier', 'budget',
            'make_schedule', 'param_groups', 'make_optimizer', 'TensorPairs', 'EpochBatches', 'epoch_loader',
-           'save_checkpoint', 'load_checkpoint', 'load_weights', 'scored_cross_entropy', 'fit']
+           'save_checkpoint', 'load_checkpoint', 'load_weights', 'scored_cross_entropy', 'fit', 'seconds_per_step']
 
 # %% ../nbs/18_engine.ipynb #c004
 SCHEDULES = ("cosine", "linear", "cosine-from-init", "constant")
@@ -36,12 +37,13 @@ class Recipe:
     schedule: str = "cosine"           # one of SCHEDULES
     warmup_epochs: float = 0.0         # epoch budgets: warmup in whole epochs
     warmup_frac: float = 0.0           # step budgets: warmup as a fraction of the steps
+    warmup_steps: int = 0              # step budgets: warmup in steps (instead of warmup_frac)
     init_lr: float = 0.0               # cosine-from-init: where the warmup starts (absolute lr)
     final_lr: float = 0.0              # cosine schedules: where the decay ends (absolute lr)
     epochs: int = 0                    # an epoch budget ...
     steps: int = 0                     # ... or a step budget (exactly one of the two)
     batch_size: int = 32               # sequences per optimizer step
-    grad_accum: int = 1                # micro-batches per optimizer step
+    micro_batch: int = 0               # sequences per forward pass (per process); 0: the whole batch (share) at once
     grad_clip: float = 0.0             # max global grad norm; 0: none
     precision: str = "fp32"            # "bf16": autocast on CUDA
     eval_every: int = 1                # epochs (epoch budgets) or steps (step budgets) between evaluations
@@ -57,14 +59,15 @@ class Recipe:
             raise ValueError(f"recipe {self.name!r}: betas must be two numbers in [0, 1), got {self.betas!r}")
         if self.schedule not in SCHEDULES: raise ValueError(f"recipe {self.name!r}: schedule must be one of {SCHEDULES}, got {self.schedule!r}")
         if self.precision not in PRECISIONS: raise ValueError(f"recipe {self.name!r}: precision must be one of {PRECISIONS}, got {self.precision!r}")
-        for f in ("epochs", "steps"):
+        for f in ("epochs", "steps", "warmup_steps"):
             v = getattr(self, f)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0: raise ValueError(f"recipe {self.name!r}: {f} must be an integer >= 0, got {v!r}")
         if (self.epochs > 0) == (self.steps > 0): raise ValueError(f"recipe {self.name!r}: set exactly one of epochs and steps, got epochs={self.epochs}, steps={self.steps}")
-        for f in ("batch_size", "grad_accum", "eval_every"):
+        if not isinstance(self.micro_batch, int) or isinstance(self.micro_batch, bool) or self.micro_batch < 0:
+            raise ValueError(f"recipe {self.name!r}: micro_batch must be an integer >= 0 (0: the whole batch), got {self.micro_batch!r}")
+        for f in ("batch_size", "eval_every"):
             v = getattr(self, f)
             if not isinstance(v, int) or isinstance(v, bool) or v < 1: raise ValueError(f"recipe {self.name!r}: {f} must be a positive integer, got {v!r}")
-        if self.batch_size % self.grad_accum: raise ValueError(f"recipe {self.name!r}: grad_accum={self.grad_accum} must divide batch_size={self.batch_size}")
         if self.warmup_frac > 1: raise ValueError(f"recipe {self.name!r}: warmup_frac must be in [0, 1], got {self.warmup_frac!r}")
         if self.epochs and self.warmup_epochs > self.epochs: raise ValueError(f"recipe {self.name!r}: warmup_epochs={self.warmup_epochs} exceeds epochs={self.epochs}")
         for pat, opts in self.groups:
@@ -125,6 +128,7 @@ def lr_multiplier(r: Recipe, step: int, total: int, warmup: int) -> float:
 def budget(r: Recipe, steps_per_epoch: int = 1) -> tuple[int, int]:
     "(optimizer steps in all, warmup steps) of recipe `r` at `steps_per_epoch`."
     if r.epochs: return r.epochs * steps_per_epoch, round(r.warmup_epochs * steps_per_epoch)
+    if r.warmup_steps: return r.steps, r.warmup_steps
     return r.steps, max(1, int(r.warmup_frac * r.steps)) if r.warmup_frac else 0
 
 def make_schedule(opt: torch.optim.Optimizer, r: Recipe, steps_per_epoch: int = 1) -> torch.optim.lr_scheduler.LambdaLR:
@@ -238,39 +242,55 @@ def scored_cross_entropy(logits: Tensor, targets: Tensor) -> Tensor:
     return F.cross_entropy(logits.flatten(0, 1), targets.flatten(), ignore_index=IGNORE)
 
 def _autocast(r: Recipe, device: torch.device):
-    from contextlib import nullcontext
     return torch.autocast(device.type, dtype=torch.bfloat16) if r.precision == "bf16" and device.type == "cuda" else nullcontext()
+
+def _optimizer_step(model, opt, sched, xb: Tensor, yb: Tensor, r: Recipe, loss_fn, device, where: Callable[[], str], wrapped=None) -> Tensor:
+    "One optimizer step on this process's share (xb, yb) of the batch, in micro-batches; returns the batch's mean loss (over processes)."
+    wrapped = wrapped if wrapped is not None else model
+    fsdp = hasattr(model, "set_requires_gradient_sync")  # FSDP2 sharded: reduce gradients on the last micro-batch only
+    micro = list(zip(xb.split(r.micro_batch or len(xb)), yb.split(r.micro_batch or len(xb))))
+    total = torch.zeros((), device=device)
+    for i, (xm, ym) in enumerate(micro):
+        sync = i == len(micro) - 1
+        if fsdp: model.set_requires_gradient_sync(sync)
+        with (wrapped.no_sync() if hasattr(wrapped, "no_sync") and not sync else nullcontext()), _autocast(r, device):
+            loss = loss_fn(wrapped(xm.to(device)), ym.to(device)) * (len(xm) / len(xb))  # the share's mean (DDP averages the shares)
+        loss.backward()
+        total += loss.detach()
+    world = _dist()[1]
+    if world > 1: torch.distributed.all_reduce(total); total /= world
+    if not torch.isfinite(total): raise FloatingPointError(f"loss is {total.item()} at {where()}")
+    if r.grad_clip: torch.nn.utils.clip_grad_norm_(model.parameters(), r.grad_clip)
+    opt.step(); sched.step(); opt.zero_grad(set_to_none=True)
+    return total
 
 def _train_epoch(model, opt, sched, loader, r: Recipe, loss_fn, device, where: Callable[[int], str]) -> tuple[float, int, int, float]:
     "One pass over `loader`: (loss summed over sequences, sequences, tokens, lr of the last step)."
     tot, n, tokens, lr = 0.0, 0, 0, 0.0
     for i, (xb, yb) in enumerate(loader):
-        xb, yb = xb.to(device), yb.to(device)
         lr = opt.param_groups[0]["lr"]
-        step_loss = 0.0
-        for xm, ym in zip(xb.chunk(r.grad_accum), yb.chunk(r.grad_accum)):
-            with _autocast(r, device): loss = loss_fn(model(xm), ym)
-            if not torch.isfinite(loss): raise FloatingPointError(f"loss is {loss.item()} at {where(i)}")
-            (loss * (len(xm) / len(xb)) if r.grad_accum > 1 else loss).backward()
-            step_loss += loss.item() * len(xm)
-        if r.grad_clip: torch.nn.utils.clip_grad_norm_(model.parameters(), r.grad_clip)
-        opt.step(); sched.step(); opt.zero_grad(set_to_none=True)
-        tot += step_loss; n += len(xb); tokens += xb.numel()
+        tot += _optimizer_step(model, opt, sched, xb, yb, r, loss_fn, device, lambda: where(i)).item() * len(xb)
+        n += len(xb); tokens += xb.numel()
     return tot, n, tokens, lr
 
 # %% ../nbs/18_engine.ipynb #c022
-def fit(model: nn.Module, train: tuple[Tensor, Tensor], recipe: Recipe, run_dir: str | Path | None = None, *,
+def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = None, *,
         evaluate: Callable[[nn.Module], dict] | None = None, loss_fn: Callable | None = None, resample: Callable | None = None,
         seed: int = 0, device: str | torch.device | None = None, max_seconds: float | None = None, stop_after: int | None = None,
-        progress: bool = True) -> list[dict]:
-    "Train `model` on `train` = (x, y) under an epoch `recipe`; resumes from `run_dir/checkpoint`. Returns one record per epoch."
+        progress: bool = True, wrapped: nn.Module | None = None, groups: list[dict] | None = None, ckpt_every: int = 1) -> list[dict]:
+    """Train `model` under `recipe`; resume from `run_dir/checkpoint`. Epoch recipes: `train` = (x, y), one record per epoch.
+    Step recipes: `train(step)` -> this process's (x, y) of that step's batch, one record per step (see below)."""
     r = recipe
-    if not r.epochs: raise ValueError(f"fit trains epoch budgets; recipe {r.name!r} has steps={r.steps} (language models: lmtrain)")
     device = torch.device(device) if device is not None else next(model.parameters()).device
     loss_fn = loss_fn or scored_cross_entropy
+    if r.steps:
+        if not callable(train): raise ValueError(f"recipe {r.name!r} counts steps: train must be a function step -> (x, y)")
+        return _fit_steps(model, train, r, run_dir, evaluate=evaluate, loss_fn=loss_fn, device=device, stop_after=stop_after,
+                          progress=progress, wrapped=wrapped, groups=groups, ckpt_every=ckpt_every, max_seconds=max_seconds)
+    if callable(train): raise ValueError(f"recipe {r.name!r} counts epochs: train must be a pair of tensors (x, y)")
     x, y = train
     spe = math.ceil(len(x) / r.batch_size)
-    opt = make_optimizer(model, r)
+    opt = make_optimizer(model, r, groups)
     sched = make_schedule(opt, r, spe)
     gen = torch.Generator().manual_seed(seed)
     ck = Path(run_dir) / "checkpoint" if run_dir is not None else None
@@ -303,6 +323,48 @@ def fit(model: nn.Module, train: tuple[Tensor, Tensor], recipe: Recipe, run_dir:
         if rec["stop"]: break
     bar.close()
     return history
+
+def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device, stop_after, progress, wrapped, groups, ckpt_every, max_seconds):
+    rank, world = _dist()
+    opt = make_optimizer(model, r, groups)
+    sched = make_schedule(opt, r)
+    total, warmup = budget(r)
+    ck = Path(run_dir) / "checkpoint" if run_dir is not None else None
+    step, history, elapsed = 0, [], 0.0
+    if ck is not None and ck.exists():
+        st = load_checkpoint(ck, model, opt)
+        sched.load_state_dict(st["sched"]); step, history, elapsed = st["step"], st["history"], st.get("elapsed", 0.0)
+    end = r.steps if stop_after is None else min(r.steps, step + stop_after)
+    bar = tqdm(range(step, end), desc=r.name, disable=not progress or rank != 0, initial=step, total=r.steps)
+    t0 = time.perf_counter()
+    for step in bar:
+        xb, yb = batch_at(step)
+        lr = r.lr * lr_multiplier(r, step, total, warmup)
+        good = f"{ck}" if ck is not None and ck.exists() else "none yet"
+        loss = _optimizer_step(model, opt, sched, xb, yb, r, loss_fn, device, lambda: f"step {step + 1}; last good checkpoint: {good}", wrapped)
+        dt = time.perf_counter() - t0; elapsed += dt
+        rec = dict(step=step + 1, tokens=(step + 1) * r.batch_size * xb.shape[1], loss=loss.item(), lr=lr,
+                   tokens_per_second=r.batch_size * xb.shape[1] / max(1e-9, dt))
+        if evaluate is not None and ((step + 1) % r.eval_every == 0 or step + 1 == r.steps): rec.update(evaluate(model))
+        history.append(rec)
+        bar.set_postfix(loss=f"{rec['loss']:.3f}")
+        capped = max_seconds is not None and elapsed >= max_seconds and step + 1 < r.steps
+        if ck is not None and ((step + 1) % ckpt_every == 0 or step + 1 == end or capped):
+            save_checkpoint(ck, model, opt, sched=sched.state_dict(), step=step + 1, history=history, elapsed=elapsed)
+        if capped: rec["stop"] = "time cap"; break
+        t0 = time.perf_counter()  # evaluation and checkpoints stay out of the throughput
+    bar.close()
+    return history
+
+def seconds_per_step(model: nn.Module, batch: tuple[Tensor, Tensor], loss_fn: Callable | None = None, steps: int = 4) -> float:
+    "Wall time of one AdamW step of `model` on `batch` (mean of `steps` after a warm-up one), +10% for evaluation and logging. A timing aside for sizing CPU runs: pass a copy, its weights change."
+    loss_fn = loss_fn or scored_cross_entropy
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    def one():
+        loss = loss_fn(model(batch[0]), batch[1]); opt.zero_grad(); loss.backward(); opt.step()
+    one(); t0 = time.perf_counter()
+    for _ in range(steps): one()
+    return (time.perf_counter() - t0) / steps * 1.1
 
 def _write_history(history: list[dict], run_dir: Path):
     import pandas as pd

@@ -13,7 +13,7 @@ __all__ = ['PositionalEmbedding', 'Sin', 'ExponentialModulation', 'HyenaFilter']
 
 # %% ../nbs/10_filters.ipynb #c005
 def _hint(p: Tensor, **optim) -> Tensor:
-    "Attach optimizer settings to a parameter (read by `hyena_lit.model.param_groups`)."
+    "Attach optimizer settings to a parameter (read by `hyena_lit.engine.param_groups`)."
     p._optim = optim
     return p
 

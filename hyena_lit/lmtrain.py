@@ -4,23 +4,20 @@
 
 # %% ../nbs/44_lm_training.ipynb #c002
 from __future__ import annotations
-import argparse, json, math, os, shutil, time
-from contextlib import nullcontext
+import argparse, json, math, os, time
 from dataclasses import dataclass, asdict, fields
 from pathlib import Path
 import torch
 import torch.distributed as dist
-from torch.distributed.checkpoint.state_dict import get_state_dict, set_state_dict, StateDictOptions
 import torch.nn.functional as F
-from tqdm.auto import tqdm
-from .model import HyenaConfig, HyenaLM, param_groups
+from .model import HyenaConfig, HyenaLM
+from .engine import Recipe, get_recipe, param_groups, fit, lr_multiplier, budget, save_checkpoint, load_checkpoint, load_weights, _dist
 from .lmdata import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
 from .flops import forward_flops, training_flops
-from .training import project_root, save_json, cosine_lr
+from .training import project_root, save_json
 
 # %% auto #0
-__all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'save_checkpoint', 'load_checkpoint', 'load_weights',
-           'eval_loss', 'final_eval_loss', 'train', 'main']
+__all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'eval_loss', 'final_eval_loss', 'train', 'main']
 
 # %% ../nbs/44_lm_training.ipynb #c004
 PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 2.2e-4, "gpt-125M": 6e-4, "gpt-355M": 4e-4,
@@ -71,14 +68,18 @@ class TrainConfig:
     @property
     def final_lr(self) -> float: return 1e-5 if self.recipe == "improved" else self.min_lr
 
+    def to_recipe(self) -> Recipe:
+        "The engine's recipe for this run: `paper-lm` (Table A.3) or `improved`, with this run's numbers."
+        return get_recipe("paper-lm" if self.recipe == "paper" else "improved", lr=self.peak_lr, final_lr=self.final_lr, init_lr=self.warmup_init_lr,
+                          warmup_frac=self.warmup_frac, weight_decay=self.weight_decay, betas=self.betas, steps=self.steps,
+                          batch_size=self.global_batch, micro_batch=self.micro_batch, grad_clip=self.grad_clip, eval_every=self.eval_every)
+
 def lr_at(cfg: TrainConfig, step: int) -> float:
-    "Linear warmup from warmup_init_lr to the peak, then cosine decay to the final lr."
-    return cosine_lr(step, cfg.steps, cfg.peak_lr, max(1, int(cfg.warmup_frac * cfg.steps)), cfg.final_lr, cfg.warmup_init_lr)
+    "The learning rate at `step`: linear warmup from warmup_init_lr to the peak, then cosine decay to the final lr."
+    r = cfg.to_recipe()
+    return r.lr * lr_multiplier(r, step, *budget(r))
 
 # %% ../nbs/44_lm_training.ipynb #c007
-def _dist() -> tuple[int, int]:
-    return (dist.get_rank(), dist.get_world_size()) if dist.is_available() and dist.is_initialized() else (0, 1)
-
 def _is_local(name: str) -> bool: return name == "shakespeare" or Path(name).exists()
 
 def _tokens(cfg: TrainConfig, split: str, max_tokens: int):
@@ -104,53 +105,6 @@ def batch_indices(cfg: TrainConfig, step: int, n: int) -> torch.Tensor:
     rank, world = _dist()
     g = torch.Generator().manual_seed(cfg.seed * 1_000_003 + step)
     return torch.randint(n, (cfg.global_batch,), generator=g)[rank::world]
-
-# %% ../nbs/44_lm_training.ipynb #c009
-_FULL = dict(full_state_dict=True, cpu_offload=True)
-
-def _canonical(model: torch.nn.Module, sd: dict) -> dict:
-    "One entry per parameter (tied or shared ones under their first name) and the buffers: what the weights file holds."
-    groups: dict[int, list[str]] = {}
-    for n, p in model.named_parameters(remove_duplicate=False): groups.setdefault(id(p), []).append(n)
-    out = {}
-    for names in groups.values():
-        hit = next((n for n in names if n in sd), None)
-        if hit is None: raise KeyError(f"the checkpoint has no weights for {names[0]}")
-        out[names[0]] = sd[hit]
-    out.update({n: sd[n] for n, _ in model.named_buffers() if n in sd})
-    return out
-
-def save_checkpoint(path: Path, model, opt, step: int, history: list):
-    "Write the checkpoint folder atomically. Under FSDP every process must call it (gathering is collective); rank 0 writes."
-    from safetensors.torch import save_file
-    msd, osd = get_state_dict(model, opt, options=StateDictOptions(**_FULL))
-    if _dist()[0] != 0: return
-    tmp = path.with_name(path.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True); tmp.mkdir(parents=True)
-    save_file({k: v.contiguous() for k, v in _canonical(model, msd).items()}, str(tmp / "model.safetensors"))
-    torch.save(dict(opt=osd, step=step, history=history, rng=torch.get_rng_state()), tmp / "state.pt")
-    old = path.with_name(path.name + ".old")
-    if path.exists(): path.rename(old)
-    tmp.rename(path)
-    shutil.rmtree(old, ignore_errors=True)
-
-def load_checkpoint(path: Path, model, opt) -> tuple[int, list]:
-    "Restore weights, optimizer and RNG state (each process reads the files and keeps its shard); returns (step, history)."
-    from safetensors.torch import load_file
-    st = torch.load(path / "state.pt", weights_only=False)
-    set_state_dict(model, opt, model_state_dict=_canonical(model, load_file(str(path / "model.safetensors"))),
-                   optim_state_dict=st["opt"], options=StateDictOptions(full_state_dict=True, strict=False))
-    torch.set_rng_state(st["rng"])
-    return st["step"], st["history"]
-
-def load_weights(model: torch.nn.Module, path: str | Path) -> torch.nn.Module:
-    "Load a checkpoint folder's (or a .safetensors file's) weights into a plain model."
-    from safetensors.torch import load_file
-    f = Path(path) / "model.safetensors" if Path(path).is_dir() else Path(path)
-    missing, unexpected = model.load_state_dict(_canonical(model, load_file(str(f))), strict=False)
-    shared = {n for n, _ in model.named_parameters(remove_duplicate=False)} - {n for n, _ in model.named_parameters()}
-    if set(missing) - shared or unexpected: raise KeyError(f"weights do not match the model: missing {sorted(set(missing) - shared)}, unexpected {unexpected}")
-    return model
 
 # %% ../nbs/44_lm_training.ipynb #c011
 @torch.no_grad()
@@ -189,7 +143,7 @@ def _shard(model: HyenaLM, groups: list[dict]) -> list[dict]:
     return [{**g, "params": [new[n] for n in g["names"]]} for g in groups]
 
 def train(cfg: TrainConfig) -> list[dict]:
-    "Train (or resume) one language model; returns the history (one dict per step)."
+    "Train (or resume) one language model through the engine; returns the history (one dict per step)."
     rank, world = _dist()
     dev = torch.device(cfg.device)
     out = Path(cfg.out_dir) if cfg.out_dir else project_root() / "runs" / "lm" / f"{cfg.size}-{Path(cfg.dataset).name}"
@@ -199,49 +153,19 @@ def train(cfg: TrainConfig) -> list[dict]:
     mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max), **({"order": cfg.order} if cfg.order else {}))
     model = HyenaLM(mcfg).to(dev)
     n_params = model.num_params()
-    groups = param_groups(model, cfg.peak_lr, cfg.weight_decay)
+    recipe = cfg.to_recipe()
+    groups = param_groups(model, recipe)
     fsdp = cfg.fsdp and world > 1
     if fsdp: groups = _shard(model, groups)
-    for g in groups: g["lr_scale"] = g["lr"] / cfg.peak_lr; g.pop("names")
-    opt = torch.optim.AdamW(groups, betas=cfg.betas)
     wrapped = torch.nn.parallel.DistributedDataParallel(model) if world > 1 and not fsdp else model
-    step, history = 0, []
-    ck = out / "checkpoint"
-    if ck.exists(): step, history = load_checkpoint(ck, model, opt)
     if rank == 0:
         out.mkdir(parents=True, exist_ok=True)
-        save_json(dict(train=asdict(cfg), model=mcfg.to_dict(), params=n_params, world=world, steps=cfg.steps), out / "params.json")
-    end = cfg.steps if not cfg.max_steps else min(cfg.steps, step + cfg.max_steps)
-    bar = tqdm(range(step, end), desc=f"{cfg.size} on {Path(cfg.dataset).name}", disable=rank != 0, initial=step, total=cfg.steps)
-    t0 = time.perf_counter()
-    for step in bar:
-        lr = lr_at(cfg, step)
-        for g in opt.param_groups: g["lr"] = lr * g["lr_scale"]
-        idx = batch_indices(cfg, step, len(train_w))
-        micro = idx.split(cfg.micro_batch)
-        total = torch.zeros((), device=dev)
-        for i, mi in enumerate(micro):
-            w = train_w[mi].to(dev)
-            sync = i == len(micro) - 1
-            if fsdp: model.set_requires_gradient_sync(sync)
-            with wrapped.no_sync() if world > 1 and not fsdp and not sync else nullcontext():
-                loss = F.cross_entropy(wrapped(w[:, :-1]).flatten(0, 1), w[:, 1:].flatten()) * len(mi) / len(idx)  # DDP/FSDP average over ranks
-                loss.backward()
-            total += loss.detach()
-        if world > 1: dist.all_reduce(total); total /= world  # each rank holds the mean of its share
-        if not torch.isfinite(total):
-            raise FloatingPointError(f"loss is {total.item()} at step {step}; last good checkpoint: "
-                                     f"{ck if ck.exists() else 'none yet'}")
-        if cfg.grad_clip: torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
-        opt.step(); opt.zero_grad(set_to_none=True)
-        now = time.perf_counter()
-        rec = dict(step=step + 1, tokens=(step + 1) * cfg.global_batch * cfg.seq_len, loss=total.item(), lr=lr,
-                   tokens_per_second=cfg.global_batch * cfg.seq_len / max(1e-9, now - t0))
-        if (step + 1) % cfg.eval_every == 0 or step + 1 == cfg.steps: rec["val_loss"] = eval_loss(model, val_w, cfg, dev)
-        history.append(rec)
-        bar.set_postfix(loss=f"{rec['loss']:.3f}")
-        if (step + 1) % cfg.ckpt_every == 0 or step + 1 == end: save_checkpoint(ck, model, opt, step + 1, history)
-        t0 = time.perf_counter()  # evaluation and checkpoints stay out of the throughput
+        save_json(dict(train=asdict(cfg), model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world, steps=cfg.steps), out / "params.json")
+    def batch_at(step: int):
+        w = train_w[batch_indices(cfg, step, len(train_w))]
+        return w[:, :-1], w[:, 1:]
+    history = fit(model, batch_at, recipe, out, evaluate=lambda m: {"val_loss": eval_loss(m, val_w, cfg, dev)}, device=dev,
+                  stop_after=cfg.max_steps or None, progress=rank == 0, wrapped=wrapped, groups=groups, ckpt_every=cfg.ckpt_every)
     if history and history[-1]["step"] == cfg.steps:
         val_loss, n_val = final_eval_loss(model, val_w, cfg, dev)
         if rank == 0:

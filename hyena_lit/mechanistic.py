@@ -9,11 +9,11 @@ from pathlib import Path
 import torch
 from .model import HyenaConfig, HyenaLM
 from .synthetics import generate, assert_disjoint, evaluate_scored, test_metrics, IGNORE
-from .engine import fit, get_recipe
+from .engine import fit, get_recipe, seconds_per_step
 from .tasks import model_vocab, VectorLM, regression_loss, evaluate_regression
 from .baselines import saved_activation_bytes
 from .training import project_root, save_json
-from .sweep import _seconds_per_step, _rel  # cross-entropy ignores -100 targets: fits every task
+from .sweep import _rel
 
 # %% auto #0
 __all__ = ['MIXERS', 'PRESETS', 'settings_for', 'run_name', 'model_config', 'disjoint_test', 'run_task', 'load_runs',
@@ -67,7 +67,7 @@ def model_config(c: dict) -> HyenaConfig:
 def _epochs_for(model, train, cfg, loss_fn=None) -> tuple[int, int]:
     "Epochs (and warmup epochs) that fit in max_minutes_per_run, from the time of a few steps (the recall sweep's timer)."
     if cfg["max_minutes_per_run"] <= 0: return cfg["epochs"], cfg["warmup_epochs"]
-    epoch_s = _seconds_per_step(model, train, cfg["batch_size"], loss_fn=loss_fn) * math.ceil(cfg["num_train"] / cfg["batch_size"])
+    epoch_s = seconds_per_step(model, (train[0][:cfg["batch_size"]], train[1][:cfg["batch_size"]]), loss_fn=loss_fn) * math.ceil(cfg["num_train"] / cfg["batch_size"])
     ep = max(2, min(cfg["epochs"], int(60 * cfg["max_minutes_per_run"] / epoch_s)))
     return ep, max(1, round(cfg["warmup_epochs"] * ep / cfg["epochs"]))
 

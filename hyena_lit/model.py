@@ -15,7 +15,7 @@ from .attention import CausalSelfAttention, ROTARY
 from .baselines import BASELINES, baseline_mixer
 
 # %% auto #0
-__all__ = ['SIZES', 'HyenaConfig', 'Block', 'HyenaLM', 'count_params', 'param_groups', 'step', 'generate']
+__all__ = ['SIZES', 'HyenaConfig', 'Block', 'HyenaLM', 'count_params', 'step', 'generate']
 
 # %% ../nbs/13_model.ipynb #c005
 @dataclass
@@ -184,20 +184,6 @@ class HyenaLM(nn.Module):
 def count_params(cfg: HyenaConfig) -> int:
     "Parameters of HyenaLM(cfg), computed without allocating it (meta device)."
     with torch.device("meta"): return HyenaLM(cfg).num_params()
-
-# %% ../nbs/13_model.ipynb #c028
-def param_groups(model: nn.Module, lr: float, weight_decay: float) -> list[dict]:
-    "AdamW groups: decayed matrices, undecayed 1-D params, and one group per distinct `_optim` hint."
-    groups: dict[tuple, dict] = {}
-    for name, p in model.named_parameters():
-        if not p.requires_grad: continue
-        hint = getattr(p, "_optim", None)
-        if hint is not None: opts = {"lr": lr, "weight_decay": weight_decay, **hint}
-        else: opts = {"lr": lr, "weight_decay": weight_decay if p.ndim >= 2 else 0.0}
-        key = tuple(sorted(opts.items()))
-        groups.setdefault(key, {**opts, "params": [], "names": []})
-        groups[key]["params"].append(p); groups[key]["names"].append(name)
-    return list(groups.values())
 
 # %% ../nbs/13_model.ipynb #c031
 @torch.no_grad()

@@ -11,7 +11,7 @@ import torch
 from .model import HyenaConfig, HyenaLM
 from .longconvs import LONG_CONVS
 from .synthetics import generate, assert_disjoint, evaluate_last
-from .engine import Recipe, RECIPES, get_recipe, recipe_diff, fit
+from .engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
 from .training import project_root, save_json
 
 # %% auto #0
@@ -65,18 +65,6 @@ def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, 
 # %% ../nbs/31_associative_recall.ipynb #c011
 def setting_name(p: str, L: int, V: int, seed: int) -> str: return f"{p}_L{L}_V{V}_s{seed}"
 
-def _seconds_per_step(model, train, batch_size: int, steps: int = 4, loss_fn=None) -> float:
-    "Wall time of one AdamW training step at this batch size (mean after one warm-up step); a timing aside, not training."
-    import torch.nn.functional as F
-    loss_fn = loss_fn or (lambda out, y: F.cross_entropy(out.flatten(0, 1), y.flatten(), ignore_index=-100))
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    x, y = train[0][:batch_size], train[1][:batch_size]
-    def step():
-        loss = loss_fn(model(x), y); opt.zero_grad(); loss.backward(); opt.step()
-    step(); t0 = time.perf_counter()
-    for _ in range(steps): step()
-    return (time.perf_counter() - t0) / steps * 1.1  # + ~10% for evaluation and logging
-
 def fresh_train(num_train: int, seq_len: int, vocab_size: int, seed: int):
     "epoch -> a training set of its own, the same on every call (so a resumed run sees the same data); seeds never meet the test set's."
     return lambda epoch: generate("associative_recall", num_train, seq_len, vocab_size, seed=seed + 100_000 * (epoch + 1))
@@ -124,7 +112,7 @@ def run_setting(cfg: dict) -> dict:
             replace(recipe, epochs=saved["epochs_used"], warmup_epochs=saved["warmup_epochs_used"])
     else:
         if cfg.get("max_minutes_per_run", 0) > 0:  # time a few training steps (after a warm-up one) to size the run
-            epoch_s = _seconds_per_step(HyenaLM(mcfg).to(dev), train, recipe.batch_size) * math.ceil(cfg["num_train"] / recipe.batch_size)
+            epoch_s = seconds_per_step(HyenaLM(mcfg).to(dev), (train[0][:recipe.batch_size], train[1][:recipe.batch_size])) * math.ceil(cfg["num_train"] / recipe.batch_size)
             ep = max(2, min(recipe.epochs, int(60 * cfg["max_minutes_per_run"] / epoch_s)))
             recipe = replace(recipe, epochs=ep, warmup_epochs=max(1, round(recipe.warmup_epochs * ep / recipe.epochs)))
         save_json({**cfg, "dir": _rel(d), "epochs_used": recipe.epochs, "warmup_epochs_used": recipe.warmup_epochs, "params": model.num_params(),

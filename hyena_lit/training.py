@@ -10,11 +10,12 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 from tqdm.auto import tqdm
-from .model import HyenaConfig, HyenaLM, param_groups
+from .model import HyenaConfig, HyenaLM
+from .engine import get_recipe, fit, seconds_per_step
 
 # %% auto #0
 __all__ = ['project_root', 'new_run_dir', 'save_json', 'fetch_sdist_files', 'shakespeare_texts', 'load_bytes', 'split',
-           'get_batch', 'cosine_lr', 'evaluate', 'train_lm']
+           'get_batch', 'quickstart_recipe', 'evaluate', 'train_lm']
 
 # %% ../nbs/19_quickstart.ipynb #c008
 def project_root(start: Path | None = None) -> Path:
@@ -89,11 +90,10 @@ def get_batch(data: torch.Tensor, batch_size: int, seq_len: int, generator: torc
     return win[:, :-1], win[:, 1:]
 
 # %% ../nbs/19_quickstart.ipynb #c012
-def cosine_lr(step: int, total: int, peak: float, warmup: int, min_lr: float, init_lr: float = 1e-6) -> float:
-    "Linear warmup from init_lr to peak over `warmup` steps, then cosine decay to min_lr at `total`."
-    if step < warmup: return init_lr + (peak - init_lr) * step / max(1, warmup)
-    frac = min(1.0, (step - warmup) / max(1, total - warmup))
-    return min_lr + 0.5 * (peak - min_lr) * (1 + math.cos(math.pi * frac))
+def quickstart_recipe(lr: float, min_lr: float, warmup_steps: int, weight_decay: float, steps: int, batch_size: int, eval_every: int):
+    "Table A.3's recipe shape (`paper-lm`) with the quickstart's numbers."
+    return get_recipe("paper-lm", lr=lr, final_lr=min_lr, init_lr=1e-6, warmup_frac=0.0, warmup_steps=warmup_steps, weight_decay=weight_decay,
+                      steps=steps, batch_size=batch_size, grad_clip=1.0, eval_every=eval_every)
 
 # %% ../nbs/19_quickstart.ipynb #c014
 @torch.no_grad()
@@ -109,32 +109,14 @@ def evaluate(model: HyenaLM, data: torch.Tensor, batch_size: int, seq_len: int, 
 def train_lm(model: HyenaLM, train: torch.Tensor, val: torch.Tensor, *, seq_len: int, batch_size: int, lr: float,
              min_lr: float, warmup_steps: int, weight_decay: float, max_steps: int, max_seconds: float,
              eval_every: int, eval_batches: int, seed: int = 0) -> list[dict]:
-    "Train with AdamW (0.9, 0.98) and warmup + cosine, until max_steps or max_seconds. Returns one dict per step."
-    groups = param_groups(model, lr, weight_decay)
-    for g in groups: g["peak_lr"] = g["lr"]; del g["names"]
-    opt = torch.optim.AdamW(groups, betas=(0.9, 0.98))
+    "Train through the engine until max_steps, or the steps that fit in max_seconds. Returns one dict per step."
+    import copy
+    step_s = seconds_per_step(copy.deepcopy(model), get_batch(train, batch_size, seq_len, torch.Generator().manual_seed(seed + 1)))
+    steps = max(1, min(max_steps, int(max_seconds / step_s)))
     gen = torch.Generator().manual_seed(seed)
-    history, t0, total = [], time.perf_counter(), max_steps
-    bar = tqdm(total=max_steps if max_steps < 10 ** 5 else None, desc="train", unit="step")
-    for step in range(max_steps):
-        elapsed = time.perf_counter() - t0
-        if elapsed > max_seconds: break
-        if step >= 10:  # estimate how many steps the time budget allows, for the cosine
-            total = min(max_steps, int(step * max_seconds / elapsed))
-        scale = cosine_lr(step, total, 1.0, warmup_steps, min_lr / lr, 1e-6 / lr)
-        for g in opt.param_groups: g["lr"] = g["peak_lr"] * scale
-        x, y = get_batch(train, batch_size, seq_len, gen)
-        loss = F.cross_entropy(model(x).flatten(0, 1), y.flatten())
-        if not torch.isfinite(loss): raise FloatingPointError(f"loss is {loss.item()} at step {step}")
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
-        rec = dict(step=step + 1, time=time.perf_counter() - t0, lr=lr * scale, train_loss=loss.item(),
-                   tokens=(step + 1) * batch_size * seq_len)
-        if (step + 1) % eval_every == 0: rec["val_loss"] = evaluate(model, val, batch_size, seq_len, eval_batches)
-        history.append(rec)
-        bar.update(1); bar.set_postfix(loss=f"{rec['train_loss']:.3f}", **({"val": f"{rec['val_loss']:.3f}"} if "val_loss" in rec else {}))
-    bar.close()
-    if history and "val_loss" not in history[-1]: history[-1]["val_loss"] = evaluate(model, val, batch_size, seq_len, eval_batches)
+    batch = lambda step: get_batch(train, batch_size, seq_len, gen)  # drawn in sequence: the quickstart does not resume
+    r = quickstart_recipe(lr, min_lr, min(warmup_steps, steps), weight_decay, steps, batch_size, eval_every)
+    history = fit(model, batch, r, evaluate=lambda m: {"val_loss": evaluate(m, val, batch_size, seq_len, eval_batches)}, max_seconds=max_seconds)
+    if "val_loss" not in history[-1]: history[-1]["val_loss"] = evaluate(model, val, batch_size, seq_len, eval_batches)
     return history
+
