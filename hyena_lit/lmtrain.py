@@ -15,6 +15,7 @@ from .engine import Recipe, get_recipe, param_groups, fit, lr_multiplier, budget
 from .lmdata import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
 from .flops import forward_flops, training_flops
 from .training import project_root, save_json
+from .runs import relative
 
 # %% auto #0
 __all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'eval_loss', 'final_eval_loss', 'train', 'main']
@@ -160,7 +161,7 @@ def train(cfg: TrainConfig) -> list[dict]:
     wrapped = torch.nn.parallel.DistributedDataParallel(model) if world > 1 and not fsdp else model
     if rank == 0:
         out.mkdir(parents=True, exist_ok=True)
-        save_json(dict(train=asdict(cfg), model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world, steps=cfg.steps), out / "params.json")
+        save_json(dict(train={**asdict(cfg), "out_dir": relative(out)}, model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world, steps=cfg.steps), out / "params.json")
     def batch_at(step: int):
         w = train_w[batch_indices(cfg, step, len(train_w))]
         return w[:, :-1], w[:, 1:]

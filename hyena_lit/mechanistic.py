@@ -13,7 +13,8 @@ from .engine import fit, get_recipe, seconds_per_step
 from .tasks import model_vocab, VectorLM, regression_loss, evaluate_regression
 from .baselines import saved_activation_bytes
 from .training import project_root, save_json
-from .sweep import _rel
+from .runs import relative
+
 
 # %% auto #0
 __all__ = ['MIXERS', 'PRESETS', 'settings_for', 'run_name', 'model_config', 'disjoint_test', 'run_task', 'load_runs',
@@ -102,7 +103,7 @@ def run_task(cfg: dict) -> dict:
     else: ep, wu = _epochs_for(make(), train, cfg, loss_fn=regression_loss if regression else None)
     recipe = get_recipe("paper-synthetics", epochs=ep, warmup_epochs=wu, lr=cfg["lr"], weight_decay=cfg["weight_decay"], batch_size=cfg["batch_size"])
     if not (d / "params.json").exists():
-        save_json({**cfg, "dir": _rel(d), "epochs_used": ep, "warmup_epochs_used": wu, "params": n_params, "model": mcfg.to_dict(),
+        save_json({**cfg, "dir": relative(d), "epochs_used": ep, "warmup_epochs_used": wu, "params": n_params, "model": mcfg.to_dict(),
                    "recipe": recipe.to_dict()}, d / "params.json")
     hist = fit(model, train, recipe, d, evaluate=test_metrics(evaluate_regression if regression else evaluate_scored, *test),
                loss_fn=regression_loss if regression else None, seed=cfg["seed"], progress=False,

@@ -13,6 +13,7 @@ from .longconvs import LONG_CONVS
 from .synthetics import generate, assert_disjoint, evaluate_last
 from .engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
 from .training import project_root, save_json
+from .runs import relative
 
 # %% auto #0
 __all__ = ['ABLATION', 'ablation_settings', 'check_sweep_params', 'setting_name', 'fresh_train', 'setting_model',
@@ -69,11 +70,6 @@ def fresh_train(num_train: int, seq_len: int, vocab_size: int, seed: int):
     "epoch -> a training set of its own, the same on every call (so a resumed run sees the same data); seeds never meet the test set's."
     return lambda epoch: generate("associative_recall", num_train, seq_len, vocab_size, seed=seed + 100_000 * (epoch + 1))
 
-def _rel(path) -> str:
-    "`path` relative to the repository root when it lies inside it (artifacts never carry a machine's absolute path)."
-    p, root = Path(path).resolve(), project_root()
-    return str(p.relative_to(root)) if p.is_relative_to(root) else str(path)
-
 def setting_model(cfg: dict, l_max: int) -> HyenaConfig:
     "The model of a setting: Figure 4.1's operator with the setting's parametrization, or the full operator (`mixer='hyena'`)."
     mixer = cfg.get("mixer") or f"longconv:{cfg['parametrization']}"
@@ -115,7 +111,7 @@ def run_setting(cfg: dict) -> dict:
             epoch_s = seconds_per_step(HyenaLM(mcfg).to(dev), (train[0][:recipe.batch_size], train[1][:recipe.batch_size])) * math.ceil(cfg["num_train"] / recipe.batch_size)
             ep = max(2, min(recipe.epochs, int(60 * cfg["max_minutes_per_run"] / epoch_s)))
             recipe = replace(recipe, epochs=ep, warmup_epochs=max(1, round(recipe.warmup_epochs * ep / recipe.epochs)))
-        save_json({**cfg, "dir": _rel(d), "epochs_used": recipe.epochs, "warmup_epochs_used": recipe.warmup_epochs, "params": model.num_params(),
+        save_json({**cfg, "dir": relative(d), "epochs_used": recipe.epochs, "warmup_epochs_used": recipe.warmup_epochs, "params": model.num_params(),
                    "model": mcfg.to_dict(), "recipe": recipe.to_dict(), "torch": torch.__version__}, params_path)
     resample = None
     if cfg.get("fresh_data"):
