@@ -12,8 +12,8 @@ from torch import nn
 from .synthetics import IGNORE, TASKS, register, generate, evaluate_sums
 
 # %% auto #0
-__all__ = ['model_vocab', 'majority', 'counting', 'addition', 'selective_copying', 'induction_heads', 'mqar', 'icl_linear',
-           'VectorLM', 'regression_loss', 'evaluate_regression']
+__all__ = ['model_vocab', 'majority', 'counting', 'addition', 'selective_copying', 'induction_heads', 'mqar_inline', 'mqar',
+           'icl_linear', 'VectorLM', 'regression_loss', 'evaluate_regression']
 
 # %% ../nbs/32_tasks.ipynb #c004
 _VOCAB: dict[str, callable] = {}
@@ -105,9 +105,9 @@ def induction_heads(num_examples: int, seq_len: int, vocab_size: int, seed: int)
     return inputs, targets
 
 # %% ../nbs/32_tasks.ipynb #c015
-@register("mqar")
-def mqar(num_examples: int, seq_len: int, vocab_size: int, seed: int, num_kv: int = 8, power_a: float = 0.01) -> tuple[Tensor, Tensor]:
-    "Multi-query associative recall: kv pairs, then every key queried once; scored at the queries."
+@register("mqar_inline")
+def mqar_inline(num_examples: int, seq_len: int, vocab_size: int, seed: int, num_kv: int = 8, power_a: float = 0.01) -> tuple[Tensor, Tensor]:
+    "A variant of MQAR: values with replacement, each query followed by its value; scored at the queries."
     _need("num_kv", num_kv, 1, "key-value pairs"); _need("seq_len", seq_len, 4 * num_kv, "2 tokens per pair and 2 per query")
     _need("vocab_size", vocab_size, 2 * num_kv + 1, "num_kv distinct keys and values and the pad token")
     rng = np.random.default_rng(seed)
@@ -124,6 +124,32 @@ def mqar(num_examples: int, seq_len: int, vocab_size: int, seed: int, num_kv: in
         order = rng.permutation(num_kv)
         x[i, pos], x[i, pos + 1], t[i, pos] = keys[order], vals[order], vals[order]
     return torch.from_numpy(x), torch.from_numpy(t)
+
+@register("mqar")
+def mqar(num_examples: int, seq_len: int, vocab_size: int, seed: int, num_kv: int = 8, power_a: float = 0.01,
+         random_non_queries: bool = False) -> tuple[Tensor, Tensor]:
+    "Multi-query associative recall as Zoology defines it: K distinct pairs, every key queried once at a power-law gap, labels at the queries only."
+    _need("num_kv", num_kv, 1, "key-value pairs"); _need("seq_len", seq_len, 4 * num_kv, "4 tokens per key-value pair (Zoology: 4K <= L)")
+    if seq_len % 2: raise ValueError(f"seq_len must be even (queries sit at even offsets), got {seq_len}")
+    if vocab_size <= seq_len: raise ValueError(f"vocab_size must exceed seq_len (Zoology: V > L), got vocab_size={vocab_size}, seq_len={seq_len}")
+    half = vocab_size // 2
+    if num_kv > half - 1: raise ValueError(f"num_kv={num_kv} distinct keys do not fit in [1, {half})")
+    rng = np.random.default_rng(seed)
+    ctx, space = 2 * num_kv, (seq_len - 2 * num_kv) // 2
+    p = power_a * np.arange(1, space + 1) ** (power_a - 1); p /= p.sum()
+    x = np.zeros((num_examples, seq_len), dtype=np.int64)
+    t = np.full((num_examples, seq_len), IGNORE, dtype=np.int64)
+    for i in range(num_examples):
+        keys = rng.choice(np.arange(1, half), num_kv, replace=False)
+        vals = rng.choice(np.arange(half, vocab_size), num_kv, replace=False)
+        x[i, 0:ctx:2], x[i, 1:ctx:2] = keys, vals
+        q = ctx + 2 * rng.choice(space, num_kv, replace=False, p=p)  # key j is queried at q[j]
+        x[i, q], t[i, q] = keys, vals
+        if random_non_queries:
+            fill = np.ones(seq_len, dtype=bool); fill[:ctx] = False; fill[q] = False
+            x[i, fill] = rng.integers(vocab_size, size=fill.sum())
+    return torch.from_numpy(x), torch.from_numpy(t)
+
 
 # %% ../nbs/32_tasks.ipynb #c018
 @register("icl_linear")
