@@ -5,7 +5,7 @@ TORCH_SPEC ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 'torch>=2.1'
 RUN_PARAMS ?=
 RUN ?= $(shell date -u +%Y%m%d-%H%M%S)
 
-.PHONY: install run test test-nbs export clean-nbs lab
+.PHONY: install run test test-nbs export clean-nbs lab readme docs index
 
 install:
 	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install "$(TORCH_SPEC)"
@@ -37,3 +37,12 @@ clean-nbs:
 
 lab: install
 	jupyter lab nbs
+
+readme:
+	$(PY) scripts/readme.py
+
+docs: install
+	$(PY) scripts/docs.py _docs
+
+index:
+	$(PY) -c "from hyena_lit.runs import write_index; print(len(write_index()), 'runs in runs/index.csv')"
