@@ -6,6 +6,7 @@
 from __future__ import annotations
 import math
 import torch
+from fastcore.basics import patch
 import torch.nn.functional as F
 from torch import nn, Tensor
 from .fftconv import fftconv, fftconv_ref
@@ -123,27 +124,6 @@ class RWKVTimeMix(_Mixer):
         "The recurrence over the whole sequence, with a running maximum exponent: the reference."
         return self._wkv_steps(k, v, torch.exp(self.time_decay), self.time_first, *self._state0(k))[0]
 
-    def wkv_segments(self, k: Tensor, v: Tensor, T: int = 64) -> Tensor:
-        "The same recurrence, T steps per segment, each recomputed in the backward (stored activations ~ B L C)."
-        w, u = torch.exp(self.time_decay), self.time_first
-        a, b, p = self._state0(k)
-        outs = []
-        for s0 in range(0, k.shape[1], T):
-            out, a, b, p = _recompute(self._wkv_steps, k[:, s0:s0 + T], v[:, s0:s0 + T], w, u, a, b, p)
-            outs.append(out)
-        return torch.cat(outs, 1)
-
-    def wkv_chunked(self, k: Tensor, v: Tensor, T: int = 64) -> Tensor:
-        "The same sums T positions at a time: inside a chunk a (T x T) matrix of exponents, normalized per row by its maximum; one state carried between chunks."
-        w, u = torch.exp(self.time_decay), self.time_first
-        B, L, C = k.shape
-        a = k.new_zeros(B, C); b = k.new_zeros(B, C); p = k.new_full((B, C), -1e38)  # past sums: a e^p (numerator), b e^p
-        outs = []
-        for s0 in range(0, L, T):
-            out, a, b, p = _recompute(self._wkv_chunk, k[:, s0:s0 + T], v[:, s0:s0 + T], w, u, a, b, p, enabled=self.recompute)
-            outs.append(out)
-        return torch.cat(outs, 1)
-
     @staticmethod
     def _wkv_chunk(kc, vc, w, u, a, b, p):
         "One chunk: its outputs, and the state (a, b, p) after it."
@@ -163,11 +143,36 @@ class RWKVTimeMix(_Mixer):
         We, pe = torch.exp(e_end - q[:, None]), torch.exp(p_end - q)
         return out, (We * vc).sum(1) + pe * a, We.sum(1) + pe * b, q
 
-    def forward(self, x: Tensor, cache=None) -> Tensor:
-        self._check(x)
-        r, k, v = self._rkv(x)
-        wkv = self.wkv_chunked(k, v) if self.impl == "chunked" else self.wkv_segments(k, v) if self.recompute else self.wkv_scan(k, v)
-        return self.out_proj(torch.sigmoid(r) * wkv)
+# %% ../nbs/17_baselines.ipynb #c008p0
+@patch
+def wkv_segments(self: RWKVTimeMix, k: Tensor, v: Tensor, T: int = 64) -> Tensor:
+    "The same recurrence, T steps per segment, each recomputed in the backward (stored activations ~ B L C)."
+    w, u = torch.exp(self.time_decay), self.time_first
+    a, b, p = self._state0(k)
+    outs = []
+    for s0 in range(0, k.shape[1], T):
+        out, a, b, p = _recompute(self._wkv_steps, k[:, s0:s0 + T], v[:, s0:s0 + T], w, u, a, b, p)
+        outs.append(out)
+    return torch.cat(outs, 1)
+
+@patch
+def wkv_chunked(self: RWKVTimeMix, k: Tensor, v: Tensor, T: int = 64) -> Tensor:
+    "The same sums T positions at a time: inside a chunk a (T x T) matrix of exponents, normalized per row by its maximum; one state carried between chunks."
+    w, u = torch.exp(self.time_decay), self.time_first
+    B, L, C = k.shape
+    a = k.new_zeros(B, C); b = k.new_zeros(B, C); p = k.new_full((B, C), -1e38)  # past sums: a e^p (numerator), b e^p
+    outs = []
+    for s0 in range(0, L, T):
+        out, a, b, p = _recompute(self._wkv_chunk, k[:, s0:s0 + T], v[:, s0:s0 + T], w, u, a, b, p, enabled=self.recompute)
+        outs.append(out)
+    return torch.cat(outs, 1)
+
+@patch
+def forward(self: RWKVTimeMix, x: Tensor, cache=None) -> Tensor:
+    self._check(x)
+    r, k, v = self._rkv(x)
+    wkv = self.wkv_chunked(k, v) if self.impl == "chunked" else self.wkv_segments(k, v) if self.recompute else self.wkv_scan(k, v)
+    return self.out_proj(torch.sigmoid(r) * wkv)
 
 # %% ../nbs/17_baselines.ipynb #c010
 class Mamba(_Mixer):
@@ -212,30 +217,6 @@ class Mamba(_Mixer):
             hs.append(h)
         return torch.einsum("bten,btn->bte", torch.stack(hs, 1), Cm), h
 
-    def scan_segments(self, x, dt, A, Bm, Cm):
-        "The same scan, `chunk` steps per segment (`_steps_fast`), each recomputed in the backward (stored activations ~ B L E, not B L E N)."
-        h, ys = x.new_zeros(x.shape[0], x.shape[2], self.N), []
-        for s0 in range(0, x.shape[1], self.chunk):
-            sl = slice(s0, s0 + self.chunk)
-            y, h = _recompute(self._steps_fast, x[:, sl], dt[:, sl], A, Bm[:, sl], Cm[:, sl], h)
-            ys.append(y)
-        return torch.cat(ys, 1)
-
-    def scan_chunked(self, x, dt, A, Bm, Cm):
-        "The same scan, T steps at a time: decays inside a chunk as a masked (T x T) matrix, one carried state between chunks."
-        Bsz, L, E = x.shape
-        T = min(self.chunk, L)
-        pad = (-L) % T
-        if pad: x, dt, Bm, Cm = (F.pad(t, (0, 0, 0, pad)) for t in (x, dt, Bm, Cm))
-        n = x.shape[1] // T
-        x, dt, Bm, Cm = (t.reshape(Bsz, n, T, -1) for t in (x, dt, Bm, Cm))
-        h = x.new_zeros(Bsz, E, self.N)
-        ys = []
-        for c in range(n):
-            y, h = _recompute(self._chunk, x[:, c], dt[:, c], A, Bm[:, c], Cm[:, c], h, enabled=self.recompute)
-            ys.append(y)
-        return torch.cat(ys, 1)[:, :L]
-
     @staticmethod
     def _chunk(x, dt, A, Bm, Cm, h):
         "One chunk of T steps from state h: its outputs (B, T, E) and the state after it."
@@ -247,16 +228,44 @@ class Mamba(_Mixer):
         states = torch.einsum("btsen,bsen->bten", decay, inp) + torch.exp(seg) * h[:, None]
         return torch.einsum("bten,btn->bte", states, Cm), states[:, -1]
 
-    def forward(self, u: Tensor, cache=None) -> Tensor:
-        self._check(u); L = u.shape[1]
-        x, z = self.in_proj(u).chunk(2, -1)
-        x = F.silu(self.conv(x.transpose(1, 2))[..., :L].transpose(1, 2))
-        delta, Bm, Cm = self.x_proj(x).split([self.R, self.N, self.N], -1)
-        dt = F.softplus(self.dt_proj(delta))
-        A = -torch.exp(self.A_log.to(x.dtype))
-        scan = self.scan_chunked if self.impl == "chunked" else self.scan_segments if self.recompute else self.scan_ref
-        y = scan(x, dt, A, Bm, Cm) + self.D * x
-        return self.out_proj(y * F.silu(z))
+# %% ../nbs/17_baselines.ipynb #c010p0
+@patch
+def scan_segments(self: Mamba, x, dt, A, Bm, Cm):
+    "The same scan, `chunk` steps per segment (`_steps_fast`), each recomputed in the backward (stored activations ~ B L E, not B L E N)."
+    h, ys = x.new_zeros(x.shape[0], x.shape[2], self.N), []
+    for s0 in range(0, x.shape[1], self.chunk):
+        sl = slice(s0, s0 + self.chunk)
+        y, h = _recompute(self._steps_fast, x[:, sl], dt[:, sl], A, Bm[:, sl], Cm[:, sl], h)
+        ys.append(y)
+    return torch.cat(ys, 1)
+
+@patch
+def scan_chunked(self: Mamba, x, dt, A, Bm, Cm):
+    "The same scan, T steps at a time: decays inside a chunk as a masked (T x T) matrix, one carried state between chunks."
+    Bsz, L, E = x.shape
+    T = min(self.chunk, L)
+    pad = (-L) % T
+    if pad: x, dt, Bm, Cm = (F.pad(t, (0, 0, 0, pad)) for t in (x, dt, Bm, Cm))
+    n = x.shape[1] // T
+    x, dt, Bm, Cm = (t.reshape(Bsz, n, T, -1) for t in (x, dt, Bm, Cm))
+    h = x.new_zeros(Bsz, E, self.N)
+    ys = []
+    for c in range(n):
+        y, h = _recompute(self._chunk, x[:, c], dt[:, c], A, Bm[:, c], Cm[:, c], h, enabled=self.recompute)
+        ys.append(y)
+    return torch.cat(ys, 1)[:, :L]
+
+@patch
+def forward(self: Mamba, u: Tensor, cache=None) -> Tensor:
+    self._check(u); L = u.shape[1]
+    x, z = self.in_proj(u).chunk(2, -1)
+    x = F.silu(self.conv(x.transpose(1, 2))[..., :L].transpose(1, 2))
+    delta, Bm, Cm = self.x_proj(x).split([self.R, self.N, self.N], -1)
+    dt = F.softplus(self.dt_proj(delta))
+    A = -torch.exp(self.A_log.to(x.dtype))
+    scan = self.scan_chunked if self.impl == "chunked" else self.scan_segments if self.recompute else self.scan_ref
+    y = scan(x, dt, A, Bm, Cm) + self.D * x
+    return self.out_proj(y * F.silu(z))
 
 # %% ../nbs/17_baselines.ipynb #c011
 BASELINES = {"h3": H3, "gss": GSS, "aft": AFTConv, "rwkv": RWKVTimeMix, "mamba": Mamba}

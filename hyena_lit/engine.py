@@ -324,6 +324,12 @@ def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = No
     bar.close()
     return history
 
+def _write_history(history: list[dict], run_dir: Path):
+    import pandas as pd
+    tmp = run_dir / "history.csv.tmp"
+    pd.DataFrame(history).to_csv(tmp, index=False); tmp.replace(run_dir / "history.csv")
+
+# %% ../nbs/18_engine.ipynb #c024
 def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device, stop_after, progress, wrapped, groups, ckpt_every, max_seconds):
     rank, world = _dist()
     opt = make_optimizer(model, r, groups)
@@ -356,6 +362,7 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
     bar.close()
     return history
 
+# %% ../nbs/18_engine.ipynb #c026
 def seconds_per_step(model: nn.Module, batch: tuple[Tensor, Tensor], loss_fn: Callable | None = None, steps: int = 4) -> float:
     "Wall time of one AdamW step of `model` on `batch` (mean of `steps` after a warm-up one), +10% for evaluation and logging. A timing aside for sizing CPU runs: pass a copy, its weights change."
     loss_fn = loss_fn or scored_cross_entropy
@@ -365,8 +372,3 @@ def seconds_per_step(model: nn.Module, batch: tuple[Tensor, Tensor], loss_fn: Ca
     one(); t0 = time.perf_counter()
     for _ in range(steps): one()
     return (time.perf_counter() - t0) / steps * 1.1
-
-def _write_history(history: list[dict], run_dir: Path):
-    import pandas as pd
-    tmp = run_dir / "history.csv.tmp"
-    pd.DataFrame(history).to_csv(tmp, index=False); tmp.replace(run_dir / "history.csv")

@@ -143,6 +143,7 @@ def _shard(model: HyenaLM, groups: list[dict]) -> list[dict]:
     new = dict(model.named_parameters())
     return [{**g, "params": [new[n] for n in g["names"]]} for g in groups]
 
+# %% ../nbs/44_lm_training.ipynb #c011s1
 def train(cfg: TrainConfig) -> list[dict]:
     "Train (or resume) one language model through the engine; returns the history (one dict per step)."
     rank, world = _dist()
@@ -200,6 +201,7 @@ def main(argv=None):
     finally:
         if dist.is_initialized(): dist.destroy_process_group()
 
+# %% ../nbs/44_lm_training.ipynb #c011s2
 def _in_ipython() -> bool:
     try: get_ipython; return True  # noqa: F821
     except NameError: return False

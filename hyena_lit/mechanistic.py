@@ -83,6 +83,7 @@ def disjoint_test(task: str, n: int, train_x: torch.Tensor, seed: int, **kw) -> 
         if sum(map(len, xs)) >= n: return torch.cat(xs)[:n], torch.cat(ys)[:n]
     raise ValueError(f"could not draw {n} test examples of {task} {kw} unseen in training: the task's space is too small")
 
+# %% ../nbs/33_mechanistic.ipynb #c011s1
 def run_task(cfg: dict) -> dict:
     "Train one setting and write params.json, history.csv, metrics.json under cfg['dir']. Idempotent."
     d = Path(cfg["dir"]); d.mkdir(parents=True, exist_ok=True)

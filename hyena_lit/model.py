@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, asdict, fields, replace
 import torch
+from fastcore.basics import patch
 import torch.nn.functional as F
 from torch import nn, Tensor
 from .operator import HyenaOperator, GATINGS
@@ -15,7 +16,7 @@ from .attention import CausalSelfAttention, ROTARY
 from .baselines import BASELINES, baseline_mixer
 
 # %% auto #0
-__all__ = ['SIZES', 'HyenaConfig', 'Block', 'HyenaLM', 'count_params', 'step', 'generate']
+__all__ = ['SIZES', 'HyenaConfig', 'Block', 'HyenaLM', 'count_params']
 
 # %% ../nbs/13_model.ipynb #c005
 @dataclass
@@ -75,6 +76,7 @@ class HyenaConfig:
 
     def to_dict(self) -> dict: return asdict(self)
 
+# %% ../nbs/13_model.ipynb #c005s1
 _PILE = dict(emb_dim=33, w=14.0, l_max=2048, filter_order=64, num_inner_mlps=2)
 SIZES = {  # Table A.4
     "125M":      dict(n_layer=12, d_model=768,  d_inner=3072, **_PILE),
@@ -186,6 +188,7 @@ def count_params(cfg: HyenaConfig) -> int:
     with torch.device("meta"): return HyenaLM(cfg).num_params()
 
 # %% ../nbs/13_model.ipynb #c031
+@patch
 @torch.no_grad()
 def step(self: HyenaLM, token: Tensor, caches: list[dict]) -> Tensor:
     "token (B,) -> logits (B, vocab_size) of the next position, continuing `caches`."
@@ -193,6 +196,7 @@ def step(self: HyenaLM, token: Tensor, caches: list[dict]) -> Tensor:
     for blk, c in zip(self.blocks, caches): h = blk.step(h, c)
     return self.lm_head(self.ln_f(h))[..., :self.cfg.vocab_size]
 
+@patch
 @torch.no_grad()
 def generate(self: HyenaLM, input_ids: Tensor, max_new_tokens: int, temperature: float = 1.0, top_k: int | None = None,
              use_cache: bool = True, generator: torch.Generator | None = None, return_logits: bool = False):
@@ -219,5 +223,3 @@ def generate(self: HyenaLM, input_ids: Tensor, max_new_tokens: int, temperature:
         if i + 1 < max_new_tokens: logits = self.step(nxt, caches) if use_cache else self(ids)[:, -1]
     self.train(was_training)
     return (ids, torch.stack(out_logits, 1) if out_logits else ids.new_zeros(ids.shape[0], 0, self.cfg.vocab_size).float()) if return_logits else ids
-
-HyenaLM.step, HyenaLM.generate = step, generate

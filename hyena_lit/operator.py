@@ -6,12 +6,13 @@
 from __future__ import annotations
 import functools
 import torch
+from fastcore.basics import patch
 from torch import nn, Tensor
 from .filters import HyenaFilter
 from .fftconv import fftconv, fftconv_ref, short_conv, short_conv_ref
 
 # %% auto #0
-__all__ = ['GATINGS', 'FFTCONV_IMPLS', 'HyenaOperator', 'block_order', 'BlockedMix', 'operator_matrix', 'max_future_grad', 'step']
+__all__ = ['GATINGS', 'FFTCONV_IMPLS', 'HyenaOperator', 'block_order', 'BlockedMix', 'operator_matrix', 'max_future_grad']
 
 # %% ../nbs/12_operator.ipynb #c005
 GATINGS = ("official", "paper")
@@ -58,80 +59,95 @@ class HyenaOperator(nn.Module):
         if not 1 <= u.shape[1] <= self.l_max:
             raise ValueError(f"sequence length L={u.shape[1]} must be between 1 and l_max={self.l_max}")
 
-    def project(self, u: Tensor, rows: Tensor | None = None) -> Tensor:
-        "Step 1: u (B, L, D) -> z (B, (N+1)D, L), optionally only/reordered output `rows`."
-        W, b = (self.in_proj.weight, self.in_proj.bias) if rows is None else (self.in_proj.weight[rows], self.in_proj.bias[rows])
-        # b + W @ u^T as one batched product writes the (B, C, L) layout the convolutions want directly: BLAS reads u
-        # transposed in place, and the bias is the product's starting value (torch.matmul folded this into one mm over
-        # B*L rows and then copied the result into (B, C, L); timed in 31_associative_recall)
-        return torch.baddbmm(b[:, None], W.expand(u.shape[0], -1, -1), u.transpose(1, 2))
+# %% ../nbs/12_operator.ipynb #c005p0
+@patch
+def project(self: HyenaOperator, u: Tensor, rows: Tensor | None = None) -> Tensor:
+    "Step 1: u (B, L, D) -> z (B, (N+1)D, L), optionally only/reordered output `rows`."
+    W, b = (self.in_proj.weight, self.in_proj.bias) if rows is None else (self.in_proj.weight[rows], self.in_proj.bias[rows])
+    # b + W @ u^T as one batched product writes the (B, C, L) layout the convolutions want directly: BLAS reads u
+    # transposed in place, and the bias is the product's starting value (torch.matmul folded this into one mm over
+    # B*L rows and then copied the result into (B, C, L); timed in 31_associative_recall)
+    return torch.baddbmm(b[:, None], W.expand(u.shape[0], -1, -1), u.transpose(1, 2))
 
-    def projections(self, u: Tensor) -> tuple[list[Tensor], Tensor]:
-        "Steps 1-2: gates x[0..N-1] and value v, each (B, D, L), after the short filter."
-        z = self._short(self.project(u), *self.short_weights())
-        *x, v = z.split(self.d_model, dim=1)
-        return x, v
+@patch
+def projections(self: HyenaOperator, u: Tensor) -> tuple[list[Tensor], Tensor]:
+    "Steps 1-2: gates x[0..N-1] and value v, each (B, D, L), after the short filter."
+    z = self._short(self.project(u), *self.short_weights())
+    *x, v = z.split(self.d_model, dim=1)
+    return x, v
 
-    def filters(self, L: int) -> tuple[Tensor, Tensor]:
-        "Step 3: long filters k (n_filters, D, L) and skips (n_filters, D)."
-        k = self.filter(L).view(self.n_filters, self.d_model, L)
-        return k, self.filter.bias.view(self.n_filters, self.d_model)
+@patch
+def filters(self: HyenaOperator, L: int) -> tuple[Tensor, Tensor]:
+    "Step 3: long filters k (n_filters, D, L) and skips (n_filters, D)."
+    k = self.filter(L).view(self.n_filters, self.d_model, L)
+    return k, self.filter.bias.view(self.n_filters, self.d_model)
 
-    def short_weights(self) -> tuple[Tensor | None, Tensor | None]:
-        return (None, None) if self.short_filter is None else (self.short_filter.weight, self.short_filter.bias)
+@patch
+def short_weights(self: HyenaOperator) -> tuple[Tensor | None, Tensor | None]:
+    return (None, None) if self.short_filter is None else (self.short_filter.weight, self.short_filter.bias)
 
-    def _short(self, z, w, b):
-        if w is None: return z
-        return (short_conv_ref if self.fftconv_impl == "ref" else short_conv)(z, w, b)
-    def _conv(self, v, k, D): return (fftconv_ref if self.fftconv_impl == "ref" else fftconv)(v, k, D)
-    def _fused(self, v: Tensor, conv_inputs) -> bool:
-        "Whether mix takes the fused, gated Triton convolution."
-        if conv_inputs is not None or (self.training and self.dropout.p > 0): return False  # the unfused path records inputs and applies dropout
-        return self.fftconv_impl == "triton" or (self.fftconv_impl == "auto" and v.is_cuda and v.shape[-1] <= _triton_max_l())
+# %% ../nbs/12_operator.ipynb #c005p1
+@patch
+def _short(self: HyenaOperator, z, w, b):
+    if w is None: return z
+    return (short_conv_ref if self.fftconv_impl == "ref" else short_conv)(z, w, b)
 
-    def mix(self, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: Tensor, conv_inputs: list | None = None) -> Tensor:
-        "Steps 2 and 4 for C channels: z (B, (N+1)C, L), short filter w, b; long filters k (n_filters, C, L), skips (n_filters, C) -> (B, C, L)."
-        *x, v = self._short(z, w, b).split(z.shape[1] // (self.order + 1), dim=1)
-        if self._fused(v, conv_inputs):  # one launch per convolution, gates inside
-            from hyena_lit.fftconv_triton import fftconv_triton
-            if self.gating == "official":
-                gates = list(reversed(x[1:]))
-                for o, x_i in enumerate(gates): v = fftconv_triton(v, k[o], Dskip[o], pregate=x_i, postgate=x[0] if o == len(gates) - 1 else None)
-                return v
-            for n in range(self.order): v = fftconv_triton(v, k[n], Dskip[n], postgate=x[n])
+@patch
+def _conv(self: HyenaOperator, v, k, D): return (fftconv_ref if self.fftconv_impl == "ref" else fftconv)(v, k, D)
+
+@patch
+def _fused(self: HyenaOperator, v: Tensor, conv_inputs) -> bool:
+    "Whether mix takes the fused, gated Triton convolution."
+    if conv_inputs is not None or (self.training and self.dropout.p > 0): return False  # the unfused path records inputs and applies dropout
+    return self.fftconv_impl == "triton" or (self.fftconv_impl == "auto" and v.is_cuda and v.shape[-1] <= _triton_max_l())
+
+@patch
+def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: Tensor, conv_inputs: list | None = None) -> Tensor:
+    "Steps 2 and 4 for C channels: z (B, (N+1)C, L), short filter w, b; long filters k (n_filters, C, L), skips (n_filters, C) -> (B, C, L)."
+    *x, v = self._short(z, w, b).split(z.shape[1] // (self.order + 1), dim=1)
+    if self._fused(v, conv_inputs):  # one launch per convolution, gates inside
+        from hyena_lit.fftconv_triton import fftconv_triton
+        if self.gating == "official":
+            gates = list(reversed(x[1:]))
+            for o, x_i in enumerate(gates): v = fftconv_triton(v, k[o], Dskip[o], pregate=x_i, postgate=x[0] if o == len(gates) - 1 else None)
             return v
-        if self.gating == "official":  # y = x0 * (h_{N-2} * ( ... x_{N-2} * (h_0 * (x_{N-1} * v)))) with skips
-            for o, x_i in enumerate(reversed(x[1:])):
-                v = self.dropout(v * x_i)
-                if conv_inputs is not None: conv_inputs.append(v)
-                v = self._conv(v, k[o], Dskip[o])
-            return v * x[0]
-        for n in range(self.order):  # Definition 3.1: z = x^n * (h^n * z)
-            if conv_inputs is not None: conv_inputs.append(v)
-            v = self.dropout(x[n] * self._conv(v, k[n], Dskip[n]))
+        for n in range(self.order): v = fftconv_triton(v, k[n], Dskip[n], postgate=x[n])
         return v
+    if self.gating == "official":  # y = x0 * (h_{N-2} * ( ... x_{N-2} * (h_0 * (x_{N-1} * v)))) with skips
+        for o, x_i in enumerate(reversed(x[1:])):
+            v = self.dropout(v * x_i)
+            if conv_inputs is not None: conv_inputs.append(v)
+            v = self._conv(v, k[o], Dskip[o])
+        return v * x[0]
+    for n in range(self.order):  # Definition 3.1: z = x^n * (h^n * z)
+        if conv_inputs is not None: conv_inputs.append(v)
+        v = self.dropout(x[n] * self._conv(v, k[n], Dskip[n]))
+    return v
 
-    def block_size(self, L: int) -> int:
-        "Channels mixed at a time: `block_channels`, or by default none below L=4096, else ~2 MB of float32 per projection (32..128)."
-        if self.block_channels is not None: return self.block_channels
-        return 0 if L < 4096 else max(32, min(256, 2 ** 19 // L))
+# %% ../nbs/12_operator.ipynb #c005p2
+@patch
+def block_size(self: HyenaOperator, L: int) -> int:
+    "Channels mixed at a time: `block_channels`, or by default none below L=4096, else ~2 MB of float32 per projection (32..128)."
+    if self.block_channels is not None: return self.block_channels
+    return 0 if L < 4096 else max(32, min(256, 2 ** 19 // L))
 
-    def forward(self, u: Tensor, cache: dict | None = None) -> Tensor:
-        "u (B, L, D) -> (B, L, D). Pass `cache={'max_len': T}` to also record the state that `step` continues from."
-        self._check_input(u)
-        k, Dskip = self.filters(u.shape[1])
-        w, b = self.short_weights()
-        block = self.block_size(u.shape[1])
-        if cache is None and 0 < block < self.d_model and self.fftconv_impl != "ref" and not (self.training and self.dropout.p > 0):
-            rows = block_order(self.order + 1, self.d_model, block, u.device)
-            y = BlockedMix.apply(self, block, self.project(u, rows), *(None if t is None else t[rows] for t in (w, b)), k, Dskip)
-        else:
-            z = self.project(u)
-            conv_inputs = [] if cache is not None else None
-            y = self.mix(z, w, b, k, Dskip, conv_inputs)
-            if cache is not None: self._fill_cache(cache, z, conv_inputs)
-        W = self.out_proj.weight.t().expand(y.shape[0], -1, -1)  # y^T read in place, as in project
-        return torch.baddbmm(self.out_proj.bias, y.transpose(1, 2), W)  # (B, L, D)
+@patch
+def forward(self: HyenaOperator, u: Tensor, cache: dict | None = None) -> Tensor:
+    "u (B, L, D) -> (B, L, D). Pass `cache={'max_len': T}` to also record the state that `step` continues from."
+    self._check_input(u)
+    k, Dskip = self.filters(u.shape[1])
+    w, b = self.short_weights()
+    block = self.block_size(u.shape[1])
+    if cache is None and 0 < block < self.d_model and self.fftconv_impl != "ref" and not (self.training and self.dropout.p > 0):
+        rows = block_order(self.order + 1, self.d_model, block, u.device)
+        y = BlockedMix.apply(self, block, self.project(u, rows), *(None if t is None else t[rows] for t in (w, b)), k, Dskip)
+    else:
+        z = self.project(u)
+        conv_inputs = [] if cache is not None else None
+        y = self.mix(z, w, b, k, Dskip, conv_inputs)
+        if cache is not None: self._fill_cache(cache, z, conv_inputs)
+    W = self.out_proj.weight.t().expand(y.shape[0], -1, -1)  # y^T read in place, as in project
+    return torch.baddbmm(self.out_proj.bias, y.transpose(1, 2), W)  # (B, L, D)
 
 # %% ../nbs/12_operator.ipynb #c007
 @functools.lru_cache(maxsize=64)
@@ -199,8 +215,9 @@ def max_future_grad(f, u: Tensor) -> float:
     return (J.abs() * future).amax().item() / J.abs().amax().item()
 
 # %% ../nbs/12_operator.ipynb #c023
+@patch
 @torch.no_grad()
-def _fill_cache(self, cache: dict, z: Tensor, conv_inputs: list[Tensor]):
+def _fill_cache(self: HyenaOperator, cache: dict, z: Tensor, conv_inputs: list[Tensor]):
     B, _, L = z.shape
     T = cache.get("max_len", L)
     if not L <= T <= self.l_max: raise ValueError(f"max_len={T} must be between L={L} and l_max={self.l_max}")
@@ -211,8 +228,9 @@ def _fill_cache(self, cache: dict, z: Tensor, conv_inputs: list[Tensor]):
     k, Dskip = self.filters(T)
     cache.update(hist=hist, k_rev=k.flip(-1), skip=Dskip, t=L)
 
+@patch
 @torch.no_grad()
-def step(self, u_t: Tensor, cache: dict) -> Tensor:
+def step(self: HyenaOperator, u_t: Tensor, cache: dict) -> Tensor:
     "One position: u_t (B, D) -> y_t (B, D), continuing the state in `cache` (filled by `forward(u, cache)`)."
     t, T = cache["t"], cache["hist"].shape[-1]
     if t >= T: raise ValueError(f"cache is full: it was built for max_len={T} positions")
@@ -236,5 +254,3 @@ def step(self, u_t: Tensor, cache: dict) -> Tensor:
         y = v
     cache["t"] = t + 1
     return self.out_proj(y)
-
-HyenaOperator._fill_cache, HyenaOperator.step = _fill_cache, step
