@@ -15,7 +15,7 @@ from .engine import Recipe, get_recipe, param_groups, fit, lr_multiplier, budget
 from .lmdata import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
 from .flops import forward_flops, training_flops
 from .training import project_root, save_json
-from .runs import relative
+from .runs import relative, is_finished, params_conflicts
 
 # %% auto #0
 __all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'eval_loss', 'final_eval_loss', 'train', 'main']
@@ -150,6 +150,11 @@ def train(cfg: TrainConfig) -> list[dict]:
     dev = torch.device(cfg.device)
     out = Path(cfg.out_dir) if cfg.out_dir else project_root() / "runs" / "lm" / f"{cfg.size}-{Path(cfg.dataset).name}"
     if cfg.global_batch % world: raise ValueError(f"global_batch={cfg.global_batch} must be divisible by the number of processes {world}")
+    saved = json.loads((out / "params.json").read_text()) if (out / "params.json").exists() else {}
+    if is_finished(out): raise FileExistsError(f"{relative(out)} is a finished run (metrics.json): it is never trained again; choose another out_dir")
+    if saved.get("train") and params_conflicts(saved["train"], asdict(cfg)):
+        bad = params_conflicts(saved["train"], asdict(cfg))
+        raise ValueError(f"{relative(out)} was started with other settings ({'; '.join(f'{k}: saved {a!r}, asked {b!r}' for k, (a, b) in bad.items())}): use another out_dir")
     train_w, val_w = load_data(cfg)
     torch.manual_seed(cfg.seed)
     mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max), **({"order": cfg.order} if cfg.order else {}))

@@ -10,13 +10,18 @@ import pandas as pd
 from .training import project_root
 
 # %% auto #0
-__all__ = ['COLUMNS', 'TEXT_SUFFIXES', 'is_finished', 'run_folders', 'run_row', 'load_runs', 'write_index', 'portable_text',
-           'absolute_paths', 'relative', 'make_portable']
+__all__ = ['COLUMNS', 'NOT_COMPARED', 'TEXT_SUFFIXES', 'is_finished', 'relative', 'run_folders', 'run_row', 'load_runs',
+           'write_index', 'params_conflicts', 'check_run', 'portable_text', 'absolute_paths', 'make_portable']
 
 # %% ../nbs/18a_runs.ipynb #c004
 def is_finished(run_dir: str | Path) -> bool:
     "A run folder is finished once its metrics.json exists."
     return (Path(run_dir) / "metrics.json").is_file()
+
+def relative(path: str | Path) -> str:
+    "`path` relative to the repository root when it lies inside it (what run folders store), else as given."
+    p, root = Path(path).resolve(), project_root()
+    return str(p.relative_to(root)) if p.is_relative_to(root) else str(path)
 
 def run_folders(root: str | Path | None = None) -> list[Path]:
     "Every finished run folder under `root` (default: the project's runs/), sorted."
@@ -101,6 +106,35 @@ def write_index(root: str | Path | None = None) -> pd.DataFrame:
     return idx
 
 # %% ../nbs/18a_runs.ipynb #c010
+NOT_COMPARED = ("dir", "out_dir", "threads", "workers", "device", "max_steps", "train", "progress")
+
+def _canon(v): return json.loads(json.dumps(v, default=str))
+
+def params_conflicts(saved: dict, wanted: dict, ignore=NOT_COMPARED) -> dict:
+    "{key: (saved, wanted)} for the settings of `wanted` that `saved` (a params.json) records otherwise."
+    out = {}
+    for k, v in wanted.items():
+        if k in ignore: continue
+        if k == "recipe" and k not in saved: s = "paper-synthetics"  # runs made before recipes were recorded
+        elif k not in saved: continue
+        else: s = saved[k]
+        if k == "recipe" and isinstance(s, dict) and isinstance(v, str): s = s.get("name")
+        if _canon(s) != _canon(v): out[k] = (s, v)
+    return out
+
+def check_run(run_dir: str | Path, wanted: dict, finished_ok: bool = False):
+    "Raise before any work if `run_dir` is finished (unless `finished_ok`: a sweep skips it) or was started with other settings."
+    d = Path(run_dir)
+    if is_finished(d) and not finished_ok:
+        raise FileExistsError(f"{relative(d)} is a finished run (metrics.json): it is never trained again; choose another run or sweep name")
+    p = d / "params.json"
+    if p.exists():
+        bad = params_conflicts(json.loads(p.read_text()), wanted)
+        if bad:
+            diff = "; ".join(f"{k}: saved {a!r}, asked {b!r}" for k, a, b in ((k, *v) for k, v in bad.items()))
+            raise ValueError(f"{relative(d)} was made with other settings ({diff}): use another run or sweep name")
+
+# %% ../nbs/18a_runs.ipynb #c013
 _ABS = re.compile(r"(?:^|(?<=[\s\"'=(\[]))/(?:[A-Za-z0-9._+-]+/)+[A-Za-z0-9._+-]*")
 _SITE = re.compile(r"/(?:[A-Za-z0-9._+-]+/)*?(?:site|dist)-packages/")
 TEXT_SUFFIXES = (".json", ".csv", ".ipynb", ".txt", ".md", ".yaml", ".yml", ".log")
@@ -114,11 +148,6 @@ def portable_text(text: str, root: str | Path | None = None) -> str:
 def absolute_paths(text: str) -> list[str]:
     "Absolute filesystem paths in `text` that name a project or package folder (what a portable artifact must not hold)."
     return [m for m in _ABS.findall(text) if re.search(r"/(runs|nbs|hyena_lit|site-packages|dist-packages|\.cache)/", m)]
-
-def relative(path: str | Path) -> str:
-    "`path` relative to the repository root when it lies inside it (what run folders store), else as given."
-    p, root = Path(path).resolve(), project_root()
-    return str(p.relative_to(root)) if p.is_relative_to(root) else str(path)
 
 def make_portable(folder: str | Path, root: str | Path | None = None) -> list[Path]:
     "Rewrite the text files under `folder` with `portable_text`; returns the files changed."
