@@ -18,7 +18,8 @@ from tqdm.auto import tqdm
 # %% auto #0
 __all__ = ['SCHEDULES', 'PRECISIONS', 'RECIPES', 'IGNORE', 'Recipe', 'get_recipe', 'recipe_diff', 'lr_multiplier', 'budget',
            'make_schedule', 'param_groups', 'make_optimizer', 'TensorPairs', 'EpochBatches', 'epoch_loader',
-           'save_checkpoint', 'load_checkpoint', 'load_weights', 'scored_cross_entropy', 'fit', 'seconds_per_step']
+           'save_checkpoint', 'load_checkpoint', 'load_weights', 'scored_cross_entropy', 'locate_nonfinite', 'fit',
+           'seconds_per_step']
 
 # %% ../nbs/18_engine.ipynb #c004
 SCHEDULES = ("cosine", "linear", "cosine-from-init", "constant")
@@ -244,6 +245,24 @@ def scored_cross_entropy(logits: Tensor, targets: Tensor) -> Tensor:
 def _autocast(r: Recipe, device: torch.device):
     return torch.autocast(device.type, dtype=torch.bfloat16) if r.precision == "bf16" and device.type == "cuda" else nullcontext()
 
+@torch.no_grad()
+def locate_nonfinite(model: nn.Module, x: Tensor) -> str:
+    "Run `model(x)` with a hook on every module; name the first module (in execution order) whose output is not finite, and where."
+    found = []
+    def hook(mod, inp, out, name=""):
+        if found or not isinstance(out, Tensor) or out.is_floating_point() is False or torch.isfinite(out).all(): return
+        idx = tuple((~torch.isfinite(out)).nonzero()[0].tolist())
+        clean = all(torch.isfinite(t).all() for t in inp if isinstance(t, Tensor) and t.is_floating_point())
+        found.append(f"output of {name or type(mod).__name__} at index {idx} (batch, position, ...)" + (", from finite inputs" if clean else ""))
+    handles = [m.register_forward_hook(lambda mod, i, o, n=n: hook(mod, i, o, n)) for n, m in model.named_modules() if n]
+    was = model.training; model.eval()
+    try: model(x)
+    except Exception as e: found.append(f"the forward raised {type(e).__name__}: {e}")
+    finally:
+        for h in handles: h.remove()
+        model.train(was)
+    return found[0] if found else ""
+
 def _optimizer_step(model, opt, sched, xb: Tensor, yb: Tensor, r: Recipe, loss_fn, device, where: Callable[[], str], wrapped=None) -> Tensor:
     "One optimizer step on this process's share (xb, yb) of the batch, in micro-batches; returns the batch's mean loss (over processes)."
     wrapped = wrapped if wrapped is not None else model
@@ -259,7 +278,9 @@ def _optimizer_step(model, opt, sched, xb: Tensor, yb: Tensor, r: Recipe, loss_f
         total += loss.detach()
     world = _dist()[1]
     if world > 1: torch.distributed.all_reduce(total); total /= world
-    if not torch.isfinite(total): raise FloatingPointError(f"loss is {total.item()} at {where()}")
+    if not torch.isfinite(total):
+        found = next((f for f in (locate_nonfinite(model, xm.to(device)) for xm, _ in micro) if f), "no module output is non-finite: the loss itself")
+        raise FloatingPointError(f"loss is {total.item()} at {where()}; first non-finite value: {found}")
     if r.grad_clip: torch.nn.utils.clip_grad_norm_(model.parameters(), r.grad_clip)
     opt.step(); sched.step(); opt.zero_grad(set_to_none=True)
     return total

@@ -57,6 +57,13 @@ class TrainConfig:
             if not isinstance(getattr(self, f), int) or getattr(self, f) < 1: raise ValueError(f"{f} must be a positive integer, got {getattr(self, f)!r}")
         if self.order < 0 or self.order == 1: raise ValueError(f"order must be 0 (the size's) or >= 2, got {self.order!r}")
         if self.final_eval_windows < 0: raise ValueError(f"final_eval_windows must be >= 0, got {self.final_eval_windows!r}")
+        from hyena_lit.runs import number, positive_int, one_of, pick_device
+        from hyena_lit.model import SIZES
+        one_of("size", self.size, list(SIZES))
+        for f in ("lr", "min_lr", "warmup_init_lr", "weight_decay", "grad_clip"): number(f, getattr(self, f), 0)
+        number("warmup_frac", self.warmup_frac, 0, 1); positive_int("max_steps", self.max_steps, 0); positive_int("seed", self.seed, 0)
+        pick_device(self.device)
+        self.to_recipe()  # the recipe checks what is left (a negative peak, a final lr above it, ...)
 
     @property
     def steps(self) -> int: return max(1, self.tokens // (self.global_batch * self.seq_len))

@@ -58,6 +58,9 @@ class HyenaOperator(nn.Module):
             raise ValueError(f"input must have shape (B, L, d_model={self.d_model}), got {tuple(u.shape)}")
         if not 1 <= u.shape[1] <= self.l_max:
             raise ValueError(f"sequence length L={u.shape[1]} must be between 1 and l_max={self.l_max}")
+        w = self.in_proj.weight
+        if u.dtype != w.dtype and not torch.is_autocast_enabled(u.device.type):
+            raise ValueError(f"input dtype {u.dtype} differs from the operator's parameters ({w.dtype}): cast one to the other, e.g. op.to({u.dtype}) or u.to({w.dtype})")
 
 # %% ../nbs/12_operator.ipynb #c005p0
 @patch

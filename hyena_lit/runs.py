@@ -11,7 +11,8 @@ from .training import project_root
 
 # %% auto #0
 __all__ = ['COLUMNS', 'NOT_COMPARED', 'TEXT_SUFFIXES', 'is_finished', 'relative', 'run_folders', 'run_row', 'load_runs',
-           'write_index', 'params_conflicts', 'check_run', 'portable_text', 'absolute_paths', 'make_portable']
+           'write_index', 'params_conflicts', 'check_run', 'positive_int', 'number', 'one_of', 'int_list',
+           'pick_device', 'pick_threads', 'portable_text', 'absolute_paths', 'make_portable']
 
 # %% ../nbs/18a_runs.ipynb #c004
 def is_finished(run_dir: str | Path) -> bool:
@@ -135,6 +136,51 @@ def check_run(run_dir: str | Path, wanted: dict, finished_ok: bool = False):
             raise ValueError(f"{relative(d)} was made with other settings ({diff}): use another run or sweep name")
 
 # %% ../nbs/18a_runs.ipynb #c013
+import math, os
+
+def positive_int(name: str, v, lo: int = 1) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+    return v
+
+def number(name: str, v, lo: float | None = None, hi: float | None = None, lo_open: bool = False) -> float:
+    "A finite number in [lo, hi] ((lo, hi] with lo_open)."
+    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    if ok and lo is not None: ok = v > lo if lo_open else v >= lo
+    if ok and hi is not None: ok = v <= hi
+    if not ok:
+        rng = f"{'(' if lo_open else '['}{lo if lo is not None else '-inf'}, {hi if hi is not None else 'inf'}]"
+        raise ValueError(f"{name} must be a finite number in {rng}, got {v!r}")
+    return v
+
+def one_of(name: str, v, options) -> object:
+    if v not in options: raise ValueError(f"{name} must be one of {list(options)}, got {v!r}")
+    return v
+
+def int_list(name: str, vals, lo: int = 1) -> list[int]:
+    if not isinstance(vals, (list, tuple)) or not vals or any(not isinstance(v, int) or isinstance(v, bool) or v < lo for v in vals):
+        raise ValueError(f"{name} must be a non-empty list of integers >= {lo}, got {vals!r}")
+    return list(vals)
+
+def pick_device(device: str) -> "torch.device":
+    "The torch device named `device`, or a ValueError saying what this machine has."
+    import torch
+    have = ["cpu"] + [f"cuda:{i}" for i in range(torch.cuda.device_count())]
+    try: dev = torch.device(device)
+    except (RuntimeError, TypeError): raise ValueError(f"device must be one of {have}, got {device!r}") from None
+    if dev.type == "cuda" and (not torch.cuda.is_available() or (dev.index or 0) >= torch.cuda.device_count()):
+        raise ValueError(f"device {device!r} is not available on this machine; it has {have}")
+    if dev.type not in ("cpu", "cuda"): raise ValueError(f"device must be one of {have}, got {device!r}")
+    return dev
+
+def pick_threads(threads: int) -> int:
+    "`threads` if positive; 0: the cores this process may use minus the load already on them (at least 1)."
+    positive_int("threads", threads, 0)
+    if threads: return threads
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    busy = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    return max(1, min(cores, round(cores - busy)))
+
+# %% ../nbs/18a_runs.ipynb #c016
 _ABS = re.compile(r"(?:^|(?<=[\s\"'=(\[]))/(?:[A-Za-z0-9._+-]+/)+[A-Za-z0-9._+-]*")
 _SITE = re.compile(r"/(?:[A-Za-z0-9._+-]+/)*?(?:site|dist)-packages/")
 TEXT_SUFFIXES = (".json", ".csv", ".ipynb", ".txt", ".md", ".yaml", ".yml", ".log")

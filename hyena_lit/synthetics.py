@@ -35,7 +35,8 @@ def assert_disjoint(a: Tensor, b: Tensor):
     "Raise if any row of `a` equals a row of `b` (train/test leakage)."
     h = lambda t: {hashlib.sha1(r.numpy().tobytes()).hexdigest() for r in t.to(torch.int64)}
     common = h(a) & h(b)
-    if common: raise ValueError(f"{len(common)} examples appear in both sets")
+    if common: raise ValueError(f"{len(common)} of {len(b)} test examples also appear among the {len(a)} training examples: the setting "
+                                f"has too few distinct sequences (raise seq_len or vocab_size, or draw fewer examples)")
 
 # %% ../nbs/30_synthetics.ipynb #c006
 def recall_vocab(vocab_size: int) -> tuple[list[str], list[str], list[str], dict[str, int]]:
