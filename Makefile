@@ -46,3 +46,10 @@ docs: install
 
 index:
 	$(PY) -c "from hyena_lit.runs import write_index; print(len(write_index()), 'runs in runs/index.csv')"
+
+# The reproduction scoreboard (nbs/90_scoreboard.ipynb): runs/index.csv rebuilt from the run folders, then
+# runs/scoreboard/ (page, figure, summary line for the README). tests/test_scoreboard.py checks it is up to date.
+.PHONY: scoreboard
+scoreboard: install
+	$(PY) -c "from hyena_lit.runs import write_index; write_index()"
+	$(PY) -c "from hyena_lit.scoreboard import build; print(build(write=True)['summary'], end='')"

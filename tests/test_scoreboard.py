@@ -1,0 +1,119 @@
+"""The reproduction scoreboard (nbs/90_scoreboard.ipynb): the committed page is the one the committed runs give, every
+row resolves (a run, a reason it differs, or a reason it is not run), and the commands it prints would run."""
+import json
+import re
+import shlex
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from hyena_lit.scoreboard import STATUSES, build, load_paper
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = ROOT / "runs"
+
+
+@pytest.fixture(scope="module")
+def rebuilt():
+    return build(RUNS)  # from runs/index.csv and the run folders it lists; writes nothing
+
+
+def test_committed_page_is_the_rebuilt_one(rebuilt):
+    out = RUNS / "scoreboard"
+    assert (out / "scoreboard.md").read_text() == rebuilt["page"], "runs/scoreboard/scoreboard.md is out of date: run `make scoreboard`"
+    assert (out / "summary.md").read_text() == rebuilt["summary"], "runs/scoreboard/summary.md is out of date: run `make scoreboard`"
+    assert (out / "scoreboard.csv").read_text() == rebuilt["board"].to_csv(index=False)
+    assert (out / "status_by_table.png").stat().st_size > 10_000
+
+
+def test_every_row_resolves(rebuilt):
+    b = rebuilt["board"]
+    assert rebuilt["problems"] == []
+    assert set(b.status) <= set(STATUSES) and len(b) == len(load_paper())
+    assert (b[b.status == "differs"].note != "").all()        # a reason for every row that differs
+    assert (b[b.status == "not run"].note != "").all()        # and for every row no run matches
+    ran = b[b.status != "not run"]
+    for p in ", ".join(ran.run).split(", "): assert (ROOT / p).exists(), p
+    n = b.status.value_counts()
+    assert rebuilt["summary"].startswith(f"**Reproduction scoreboard:** {n['reproduced']} of {len(b)} numbers reproduced at CPU scale, "
+                                         f"{n['differs']} differ with a reason, {n['not run']} not run")
+
+
+def test_every_result_table_has_rows():
+    p = load_paper()
+    hyena = {"Figure 4.1", "Table 4.2", "Table 4.3", "Table 4.4", "Figure 4.2", "Table 4.5", "Table 4.6", "Figure 4.3", "Table 4.7",
+             "Table A.2", "Table C.1", "Single-layer recall", "Figure C.1"}
+    assert hyena <= set(p.table[p.paper == "Hyena"]) and {"Table 11", "Table 13", "Figure 9"} <= set(p.table[p.paper == "Mamba"])
+    v = p.set_index("id").value  # a few numbers that a typo would move
+    assert (v["H-T4.2-131k-Hyena"], v["H-TA.2-ckconv"], v["H-T4.4-GPT(355M)-15B"], v["H-T4.5-Average"], v["M-T13-Mamba-7M-2^20"]) == \
+           ("97.2", "14.3", "9.1", "41.5", "81.31")
+
+
+def _tiny_runs(tmp_path, board, ids, drop_folders=False):
+    "A runs/ tree holding only the run folders that the rows `ids` use, and a paper table of those rows."
+    paper = load_paper()
+    paper = paper[paper.id.isin(ids)]
+    src = board.set_index("id")
+    root = tmp_path / "runs"
+    root.mkdir()
+    shutil.copy(RUNS / "index.csv", root / "index.csv")
+    if not drop_folders:
+        for i in ids:
+            for p in filter(None, src.loc[i, "run"].split(", ")):
+                s, d = ROOT / p, tmp_path / p
+                d.parent.mkdir(parents=True, exist_ok=True)
+                (shutil.copytree if s.is_dir() else shutil.copy)(s, d)
+    paper.to_csv(tmp_path / "paper.csv", index=False)
+    return root, tmp_path / "paper.csv"
+
+
+IDS = ["H-TC.1-Hyena-V10", "H-T4.2-30k-Transformer", "H-T4.4-hyena-matches-gpt"]
+
+
+def test_tiny_copy_builds(tmp_path, rebuilt):
+    root, paper = _tiny_runs(tmp_path, rebuilt["board"], IDS)
+    res = build(root, tmp_path / "out", write=True, paper=paper)
+    assert res["problems"] == [] and dict(zip(res["board"].id, res["board"].status)) == dict(zip(IDS, ["differs", "reproduced", "reproduced"]))
+    assert (tmp_path / "out" / "scoreboard.md").read_text() == res["page"]
+
+
+def test_fails_when_a_run_is_missing(tmp_path, rebuilt):
+    root, paper = _tiny_runs(tmp_path, rebuilt["board"], IDS, drop_folders=True)  # the index still lists the runs, their folders are gone
+    res = build(root, paper=paper)
+    assert any("H-TC.1-Hyena-V10: its run runs/associative_recall/tableC1-cpu/hyena_L2048_V10_s0 is missing" == p for p in res["problems"])
+    with pytest.raises(ValueError, match="is missing"):
+        build(root, tmp_path / "out", write=True, paper=paper)
+    assert not (tmp_path / "out").exists()
+
+
+def test_fails_when_a_row_differs_without_a_reason_or_runs_without_one(tmp_path, rebuilt):
+    root, paper = _tiny_runs(tmp_path, rebuilt["board"], IDS)
+    p = pd.read_csv(paper, dtype=str, keep_default_na=False)
+    p.loc[p.id == "H-TC.1-Hyena-V10", "reason"] = ""
+    p.loc[p.id == "H-T4.2-30k-Transformer", "selector"] = 'experiment == "no such experiment"'
+    p.to_csv(paper, index=False)
+    assert build(root, paper=paper)["problems"] == [
+        "H-T4.2-30k-Transformer: no run matches its selector and it gives no reason for not running",
+        "H-TC.1-Hyena-V10: differs without a reason"]
+
+
+def _parameters(nb: Path) -> set:
+    "The names the notebook's papermill 'parameters' cell assigns."
+    cells = json.loads(nb.read_text())["cells"]
+    src = "".join(next("".join(c["source"]) for c in cells if "parameters" in c.get("metadata", {}).get("tags", [])))
+    return set(re.findall(r"^(\w+)\s*=", src, flags=re.M)) | {n.strip() for m in re.findall(r"^([\w ,]+)=", src, flags=re.M) for n in m.split(",")}
+
+
+def test_commands_name_real_notebooks_and_parameters():
+    p = load_paper()
+    gpu = p[p.not_run.str.startswith("GPU scale")]
+    assert (gpu.command.str.startswith("papermill nbs/")).all(), list(gpu.id[~gpu.command.str.startswith("papermill nbs/")])
+    for cmd in sorted(set(p.command) - {""}):
+        for part in cmd.split(" && "):
+            words = shlex.split(part.replace("<folder with SuperGLUE and LAMBADA>", "DATA"))
+            assert words[0] == "papermill" and (ROOT / words[1]).exists(), part
+            names = _parameters(ROOT / words[1])
+            given = [w for a, w in zip(words, words[1:]) if a == "-p"] + [w.split(":")[0] for a, w in zip(words, words[1:]) if a == "-y"]
+            assert set(given) <= names, (words[1], set(given) - names)
