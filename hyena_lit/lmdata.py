@@ -76,7 +76,7 @@ def load_corpus(name: str, split: str = "train", max_docs: int | None = None, st
 def token_cache(name: str, docs: Iterable[str], enc, cache_dir: str | Path = "", max_tokens: int = 0) -> np.ndarray:
     "Documents tokenized with EOT separators, cached on disk as uint16 (at most `max_tokens` if > 0); returns a read-only memmap."
     d = Path(cache_dir) if cache_dir else project_root() / "data" / "cache"
-    what = f"{len(docs)}|{sum(map(len, docs))}" if isinstance(docs, list) else "stream"
+    what = hashlib.sha1("\x00".join(docs).encode()).hexdigest() if isinstance(docs, list) else "stream"  # the content (a stream: its name)
     key = hashlib.sha1(f"{name}|{GPT2_BPE_SHA256}|{what}|{max_tokens}".encode()).hexdigest()[:16]
     f = d / f"{Path(name).name}-{key}.bin"
     if not f.exists():
