@@ -95,6 +95,8 @@ RECIPES: dict[str, Recipe] = {
                                   schedule="linear", epochs=400, warmup_epochs=40, batch_size=32),
     "paper-lm": Recipe("paper-lm", lr=6e-4, betas=(0.9, 0.98), weight_decay=0.1, schedule="cosine-from-init", init_lr=1e-6,
                        final_lr=6e-5, warmup_frac=0.01, steps=10_000, batch_size=256, grad_clip=1.0, eval_every=50, early_stop=None),
+    "mamba-synthetics": Recipe("mamba-synthetics", lr=2e-4, betas=(0.9, 0.999), weight_decay=0.0, schedule="constant",
+                               steps=81_920, batch_size=8, eval_every=8192, early_stop=None),
     "improved": Recipe("improved", lr=3e-3, betas=(0.9, 0.95), weight_decay=0.1, schedule="cosine-from-init", init_lr=1e-6,
                        final_lr=1e-5, warmup_frac=0.01, steps=10_000, batch_size=256, grad_clip=1.0, eval_every=50, early_stop=None),
 }

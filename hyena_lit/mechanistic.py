@@ -17,8 +17,8 @@ from .runs import relative, check_run
 
 
 # %% auto #0
-__all__ = ['MIXERS', 'PRESETS', 'settings_for', 'run_name', 'model_config', 'disjoint_test', 'run_task', 'load_runs',
-           'training_memory_gib', 'memory_table']
+__all__ = ['MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 'settings_for', 'run_name', 'model_config', 'disjoint_test',
+           'run_task', 'load_runs', 'run_task_steps', 'training_memory_gib', 'memory_table']
 
 # %% ../nbs/33_mechanistic.ipynb #c008
 MIXERS = ("hyena", "attention", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv", "mamba")
@@ -28,7 +28,11 @@ PRESETS = {
     "arithmetic": dict(tasks=["addition"], mixers=["hyena"], seq_lens=[], vocab_size=10),
     "table11": dict(tasks=["induction_heads"], mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"], seq_lens=[256], vocab_size=16,
                     fresh_data=True),
+    "table11-mamba": dict(tasks=["induction_heads"], mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"], seq_lens=[256],
+                          vocab_size=16, protocol="mamba"),
 }
+MAMBA_EPOCHS = {"hyena": 10, "h3": 10, "attention": 25, "mamba": 25, "attention:rope": 50, "attention:xpos": 50}  # 8192-step epochs, Mamba App. E.1
+MAMBA_LR = {"mamba": 1e-3}  # the better of 2e-4 and 1e-3 per model in the paper: 2e-4 for all but Mamba
 
 def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, seeds: list, digits: list, layers: list, n_layer: int,
                  test_lens: list, icl_dims: list = (2, 4, 8)) -> list[dict]:
@@ -48,7 +52,9 @@ def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, see
                     out += [dict(task=task, mixer=m, seq_len=3 * d, vocab_size=10, n_layer=nl, seed=s) for d in digits for nl in layers]
                 else:
                     out += [dict(task=task, mixer=m, seq_len=L, vocab_size=V, n_layer=n_layer, seed=s,
-                                 **({"test_lens": sorted(test_lens)} if preset == "table11" else {}),
+                                 **({"test_lens": sorted(test_lens)} if preset.startswith("table11") else {}),
+                                 **(dict(protocol="mamba", epochs=MAMBA_EPOCHS[m], lr=MAMBA_LR.get(m, 2e-4), batch_size=8, weight_decay=0.0)
+                                    if p.get("protocol") == "mamba" else {}),
                                  **({"fresh_data": True} if p.get("fresh_data") else {})) for L in seq_lens]
     for c in out:  # every setting's generator checks its arguments now, before any run starts training
         for L in [c["seq_len"], *c.get("test_lens", [])]: generate(c["task"], 2, seq_len=L, vocab_size=c["vocab_size"], seed=0)
@@ -86,6 +92,7 @@ def disjoint_test(task: str, n: int, train_x: torch.Tensor, seed: int, **kw) -> 
 # %% ../nbs/33_mechanistic.ipynb #c011s1
 def run_task(cfg: dict) -> dict:
     "Train one setting and write params.json, history.csv, metrics.json under cfg['dir']. Idempotent."
+    if cfg.get("protocol") == "mamba": return run_task_steps(cfg)
     d = Path(cfg["dir"]); d.mkdir(parents=True, exist_ok=True)
     if (d / "metrics.json").exists(): return json.loads((d / "metrics.json").read_text())
     torch.set_num_threads(cfg.get("threads", 1))
@@ -133,6 +140,44 @@ def load_runs(sweep_dir: str | Path) -> "pd.DataFrame":
     "One row per finished run under `sweep_dir`."
     import pandas as pd
     return pd.DataFrame([json.loads(m.read_text()) for m in sorted(Path(sweep_dir).glob("*/metrics.json"))])
+
+# %% ../nbs/33_mechanistic.ipynb #c011t
+def run_task_steps(cfg: dict) -> dict:
+    "A run of the Mamba paper's protocol: fresh batches every step, constant lr, evaluation every 8192-step epoch, then every test length."
+    d = Path(cfg["dir"]); d.mkdir(parents=True, exist_ok=True)
+    if (d / "metrics.json").exists(): return json.loads((d / "metrics.json").read_text())
+    torch.set_num_threads(cfg.get("threads", 1))
+    task, L, V, seed = cfg["task"], cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
+    val = {T: generate(task, cfg["num_test"], seed=20_000 + T, seq_len=T, vocab_size=V) for T in sorted({L, *cfg.get("test_lens", [])})}
+    batch_at = lambda step: generate(task, cfg["batch_size"], seed=10**9 + seed * 10**7 + step, seq_len=L, vocab_size=V)  # never a validation seed
+    torch.manual_seed(seed)
+    mcfg = model_config(cfg)
+    model = HyenaLM(mcfg)
+    steps = cfg["epochs"] * cfg["steps_per_epoch"]
+    if (d / "params.json").exists(): steps = json.loads((d / "params.json").read_text())["steps_used"]
+    elif cfg.get("max_minutes_per_run", 0) > 0:
+        steps = max(1, min(steps, int(60 * cfg["max_minutes_per_run"] / seconds_per_step(HyenaLM(mcfg), batch_at(0)))))
+    recipe = get_recipe("mamba-synthetics", lr=cfg["lr"], batch_size=cfg["batch_size"], steps=steps, eval_every=min(cfg["steps_per_epoch"], steps))
+    if not (d / "params.json").exists():
+        save_json({**cfg, "dir": relative(d), "steps_used": steps, "params": sum(p.numel() for p in model.parameters()),
+                   "model": mcfg.to_dict(), "recipe": recipe.to_dict()}, d / "params.json")
+    hist = fit(model, batch_at, recipe, d, evaluate=test_metrics(evaluate_scored, *val[L]), ckpt_every=recipe.eval_every, progress=False)
+    import pandas as pd
+    pd.DataFrame(hist).to_csv(d / "history.csv", index=False)
+    evals = [r for r in hist if "test_acc" in r]
+    best = max(evals, key=lambda r: r["test_acc"])
+    accs = {}
+    for T, (xt, yt) in val.items():
+        try: accs[str(T)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
+        except (RuntimeError, MemoryError) as e: accs[str(T)] = f"does not fit ({type(e).__name__})"
+    m = dict(task=task, mixer=cfg["mixer"], seq_len=L, vocab_size=V, n_layer=cfg["n_layer"], seed=seed, final_test_acc=evals[-1]["test_acc"],
+             best_test_acc=best["test_acc"], best_epoch=best["step"] / cfg["steps_per_epoch"], solved_epoch=None,
+             epochs_run=hist[-1]["step"] / cfg["steps_per_epoch"], epochs_planned=cfg["epochs"], steps_run=hist[-1]["step"],
+             seconds=sum(cfg["batch_size"] * L / r["tokens_per_second"] for r in hist), params=sum(p.numel() for p in model.parameters()),
+             metric="accuracy", test_len_acc=accs)
+    save_json(m, d / "metrics.json")
+    shutil.rmtree(d / "checkpoint", ignore_errors=True)
+    return m
 
 # %% ../nbs/33_mechanistic.ipynb #c013
 def training_memory_gib(c: dict, seq_len: int, batch_size: int = 32, flash: bool = False) -> float:
