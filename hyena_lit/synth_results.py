@@ -32,9 +32,13 @@ PAPER_TABLE_11 = pd.DataFrame(  # Mamba paper: induction heads, trained at 256; 
 # %% ../nbs/34_synthetics_results.ipynb #c010
 def recipe_change(p: dict) -> str:
     "What a recall run's params.json changed on purpose from the sweep's defaults ('' for none): the controls of `31_associative_recall`."
-    parts = ["fresh data every epoch"] if p.get("fresh_data") else []
+    if p.get("ablation_step"): return f"ablation step {p['ablation_step']}"
+    r = p.get("recipe")
+    parts = [f"recipe {r['name']}"] if isinstance(r, dict) and r.get("name") != "paper-synthetics" else []
+    if p.get("fresh_data"): parts.append("fresh data every epoch")
     if p.get("embed_dropout"): parts.append(f"embedding dropout {p['embed_dropout']}")
     if p.get("parametrization") and p.get("d_inner", 128) != 128: parts.append(f"d_inner {p['d_inner']}")
+    if p.get("w", 1.0) != 1.0: parts.append(f"w {p['w']}")
     return ", ".join(parts)
 
 def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
