@@ -16,10 +16,10 @@ from torch.utils.data import DataLoader, Dataset, Sampler
 from tqdm.auto import tqdm
 
 # %% auto #0
-__all__ = ['SCHEDULES', 'PRECISIONS', 'RECIPES', 'IGNORE', 'Recipe', 'get_recipe', 'recipe_diff', 'lr_multiplier', 'budget',
-           'make_schedule', 'param_groups', 'make_optimizer', 'TensorPairs', 'EpochBatches', 'epoch_loader',
-           'save_checkpoint', 'load_checkpoint', 'load_weights', 'scored_cross_entropy', 'locate_nonfinite', 'fit',
-           'seconds_per_step']
+__all__ = ['SCHEDULES', 'PRECISIONS', 'RECIPES', 'IGNORE', 'Recipe', 'register_recipe', 'get_recipe', 'recipe_diff',
+           'lr_multiplier', 'budget', 'make_schedule', 'param_groups', 'make_optimizer', 'TensorPairs', 'EpochBatches',
+           'epoch_loader', 'save_checkpoint', 'load_checkpoint', 'load_weights', 'scored_cross_entropy',
+           'locate_nonfinite', 'fit', 'seconds_per_step']
 
 # %% ../nbs/18_engine.ipynb #c004
 SCHEDULES = ("cosine", "linear", "cosine-from-init", "constant")
@@ -100,6 +100,12 @@ RECIPES: dict[str, Recipe] = {
     "improved": Recipe("improved", lr=3e-3, betas=(0.9, 0.95), weight_decay=0.1, schedule="cosine-from-init", init_lr=1e-6,
                        final_lr=1e-5, warmup_frac=0.01, steps=10_000, batch_size=256, grad_clip=1.0, eval_every=50, early_stop=None),
 }
+
+def register_recipe(r: Recipe) -> Recipe:
+    "Add a named recipe (an experiment notebook's own, e.g. images or DNA) to RECIPES; refuses to replace a different one of the same name."
+    if r.name in RECIPES and RECIPES[r.name] != r: raise ValueError(f"a different recipe is already registered as {r.name!r}")
+    RECIPES[r.name] = r
+    return r
 
 def get_recipe(name: str, **overrides) -> Recipe:
     "A named recipe with `overrides` applied (validated)."
