@@ -9,7 +9,7 @@ RUN ?= $(shell date -u +%Y%m%d-%H%M%S)
 
 install:
 	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install "$(TORCH_SPEC)"
-	@$(PY) -c "import nbdev, papermill, execnb, pytest, seaborn, datasets, tiktoken, safetensors, triton; assert nbdev.__version__.startswith('2.')" 2>/dev/null \
+	@$(PY) -c "import nbdev, papermill, execnb, pytest, seaborn, datasets, tiktoken, safetensors, triton, lm_eval, fastcore; assert nbdev.__version__.startswith('2.')" 2>/dev/null \
 	  || $(PY) -m pip install -e ".[dev]"
 	@$(PY) -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v -i "warning: running pip as" || true
 

@@ -74,6 +74,12 @@ def _benchmark_row(p: dict, m: dict) -> dict:
     return dict(task="runtime", mixer="hyena", d_model=m.get("d_model"), metric="crossover_vs_sdpa_fwd",
                 best=(m.get("crossover_vs_sdpa") or {}).get("fwd"), final=(m.get("crossover_vs_sdpa") or {}).get("fwd"), notes="a benchmark, not a training run")
 
+def _downstream_row(p: dict, m: dict) -> dict:
+    tasks = [k for k, v in m.items() if isinstance(v, dict) and "acc" in v]
+    first = "lambada_cloze" if "lambada_cloze" in tasks else tasks[0]
+    return dict(task="downstream", metric=f"{first}_acc", best=m[first]["acc"], final=m[first]["acc"], seconds=m.get("seconds"),
+                notes=f"evaluation of {p.get('run', '?')} on {len(tasks)} tasks")
+
 def run_row(run_dir: str | Path, root: str | Path | None = None) -> dict:
     "One index row for the finished run in `run_dir`."
     d = Path(run_dir)
@@ -87,6 +93,7 @@ def run_row(run_dir: str | Path, root: str | Path | None = None) -> dict:
     elif "train" in p: row = _lm_row(p, m)
     elif "config" in p: row = _quickstart_row(p, m)
     elif "machine" in m: row = _benchmark_row(p, m)
+    elif "tasks" in p and "run" in p: row = _downstream_row(p, m)
     else: raise ValueError(f"{d}: metrics.json of an unknown kind (keys {sorted(m)[:8]})")
     return {c: {**where, **row}.get(c) for c in COLUMNS}
 
