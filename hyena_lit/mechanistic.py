@@ -12,7 +12,7 @@ from .synthetics import generate, assert_disjoint, evaluate_scored, test_metrics
 from .engine import fit, get_recipe, seconds_per_step
 from .tasks import model_vocab, VectorLM, regression_loss, evaluate_regression
 from .baselines import saved_activation_bytes
-from .training import project_root, save_json
+from .runs import project_root, save_json
 from .runs import relative, check_run
 
 

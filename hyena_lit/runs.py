@@ -7,14 +7,36 @@ from __future__ import annotations
 import json, re
 from pathlib import Path
 import pandas as pd
-from .training import project_root
+from datetime import datetime, timezone
 
 # %% auto #0
-__all__ = ['COLUMNS', 'NOT_COMPARED', 'TEXT_SUFFIXES', 'is_finished', 'relative', 'run_folders', 'run_row', 'load_runs',
-           'write_index', 'params_conflicts', 'check_run', 'positive_int', 'number', 'one_of', 'int_list',
-           'pick_device', 'pick_threads', 'portable_text', 'absolute_paths', 'make_portable']
+__all__ = ['COLUMNS', 'NOT_COMPARED', 'TEXT_SUFFIXES', 'project_root', 'new_run_dir', 'save_json', 'is_finished', 'relative',
+           'run_folders', 'run_row', 'load_runs', 'write_index', 'params_conflicts', 'check_run', 'positive_int',
+           'number', 'one_of', 'int_list', 'pick_device', 'pick_threads', 'portable_text', 'absolute_paths',
+           'make_portable']
 
 # %% ../nbs/18a_runs.ipynb #c004
+def project_root(start: Path | None = None) -> Path:
+    "The nearest folder at or above `start` (default: cwd) holding this project's settings.ini; else cwd."
+    here = Path(start or Path.cwd()).resolve()
+    for d in (here, *here.parents):
+        if (d / "settings.ini").exists() and "lib_name = hyena_lit" in (d / "settings.ini").read_text(): return d
+    return here
+
+def new_run_dir(experiment: str, name: str = "", root: str | Path = "") -> Path:
+    "A new folder `root/name` (root default: <project>/runs/<experiment>). Refuses to reuse a finished run."
+    root = Path(root) if root else project_root() / "runs" / experiment
+    name = name or datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    d = root / name
+    if (d / "metrics.json").exists(): raise FileExistsError(f"{d} holds a finished run; pick another run_name")
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+def save_json(obj, path: Path):
+    "Write JSON atomically (write a temp file, then rename)."
+    tmp = Path(path).with_suffix(".tmp")
+    tmp.write_text(json.dumps(obj, indent=2, default=str)); tmp.replace(path)
+
 def is_finished(run_dir: str | Path) -> bool:
     "A run folder is finished once its metrics.json exists."
     return (Path(run_dir) / "metrics.json").is_file()

@@ -8,7 +8,7 @@ import ast, functools, json, math, re
 from pathlib import Path
 import pandas as pd
 from .runs import COLUMNS
-from .training import project_root
+from .runs import project_root
 
 # %% auto #0
 __all__ = ['PAPER_COLUMNS', 'STATUSES', 'FFN_BUG', 'CHECKS', 'load_paper', 'load_index', 'run_dir', 'select_runs', 'read_cached',

@@ -20,7 +20,7 @@ def refuses(call, exc=ValueError, words=()):
 
 def test_training_numbers_are_checked():
     from hyena_lit.engine import Recipe, get_recipe
-    from hyena_lit.lmtrain import TrainConfig
+    from hyena_lit.lm_training import TrainConfig
     refuses(lambda: get_recipe("paper-synthetics", lr=-1e-3), words=["lr"])
     refuses(lambda: get_recipe("paper-synthetics", grad_clip=-1.0), words=["grad_clip"])
     refuses(lambda: get_recipe("paper-synthetics", epochs=0), words=["epochs"])
@@ -61,7 +61,7 @@ def test_finished_and_foreign_runs_are_refused(tmp_path):
 def test_lmtrain_refuses_a_finished_run_before_any_work(tmp_path):
     run = ROOT / "runs/pile/cpu-mini/mini-500k"
     before = {p.name: p.read_bytes() for p in run.iterdir()}
-    r = subprocess.run([sys.executable, "-m", "hyena_lit.lmtrain", "--size", "mini", "--seq_len", "512", "--out_dir", str(run)],
+    r = subprocess.run([sys.executable, "-m", "hyena_lit.lm_training", "--size", "mini", "--seq_len", "512", "--out_dir", str(run)],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode != 0 and "finished run" in r.stderr, r.stderr[-2000:]
     assert {p.name: p.read_bytes() for p in run.iterdir()} == before  # untouched

@@ -10,9 +10,10 @@ import pytest
 import torch
 
 from hyena_lit.downstream import HyenaEvalLM, evaluate_run, load_run, save_run
-from hyena_lit.lmtrain import TrainConfig
+from hyena_lit.lm_training import TrainConfig
 from hyena_lit.model import HyenaConfig, HyenaLM
-from hyena_lit.training import save_json, shakespeare_texts
+from hyena_lit.runs import save_json
+from hyena_lit.quickstart import shakespeare_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {k: v for k, v in os.environ.items() if k != "IN_TEST"} | {"OMP_NUM_THREADS": "1", "HF_DATASETS_OFFLINE": "1"}

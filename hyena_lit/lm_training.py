@@ -12,9 +12,9 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from .model import HyenaConfig, HyenaLM
 from .engine import Recipe, get_recipe, param_groups, fit, lr_multiplier, budget, save_checkpoint, load_checkpoint, load_weights, _dist
-from .lmdata import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
+from .lm_data import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
 from .flops import forward_flops, training_flops
-from .training import project_root, save_json
+from .runs import project_root, save_json
 from .runs import relative, is_finished, params_conflicts
 
 # %% auto #0

@@ -9,9 +9,9 @@ from dataclasses import asdict
 from pathlib import Path
 import torch
 from .model import HyenaConfig, HyenaLM, SIZES
-from .lmtrain import TrainConfig, train, load_weights, load_data
-from .lmdata import gpt2_tokenizer
-from .training import project_root, save_json
+from .lm_training import TrainConfig, train, load_weights, load_data
+from .lm_data import gpt2_tokenizer
+from .runs import project_root, save_json
 
 # %% auto #0
 __all__ = ['GPT_PARTNER', 'CPU_SIZES', 'PAPER_TABLE_4_4', 'parse_tokens', 'tokens_label', 'plan_runs', 'run_plan', 'collect',
@@ -78,7 +78,7 @@ def run_plan(cfgs: list[TrainConfig], nproc: int = 1) -> None:
         if (d / "metrics.json").exists(): print(f"{d.name}: done"); continue
         if nproc <= 1: train(cfg); continue
         flags = [f"--{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in asdict(cfg).items()]
-        cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc_per_node={nproc}", "-m", "hyena_lit.lmtrain", *flags]
+        cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc_per_node={nproc}", "-m", "hyena_lit.lm_training", *flags]
         print(" ".join(cmd)); subprocess.run(cmd, check=True)
 
 # %% ../nbs/40_pile.ipynb #c013

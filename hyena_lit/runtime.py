@@ -83,7 +83,7 @@ def bench_call(m: nn.Module, u: Tensor, backward: bool):
 
 def peak_memory_cpu_subprocess(op: str, B: int, d_model: int, n_heads: int, L: int, backward: bool) -> float | None:
     "Peak extra memory (bytes) of one call, measured in a fresh process with glibc's mmap threshold pinned."
-    code = (f"from hyena_lit.benchmark import *; import torch; pin_malloc(); m = build({op!r}, {d_model}, {n_heads}, {L}); "
+    code = (f"from hyena_lit.runtime import *; import torch; pin_malloc(); m = build({op!r}, {d_model}, {n_heads}, {L}); "
             f"u = torch.randn({B}, {L}, {d_model}, requires_grad={backward}); bench_call(m, u, {backward}); "
             f"print(peak_memory(lambda: bench_call(m, u, {backward})))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

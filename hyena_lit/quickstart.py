@@ -12,32 +12,11 @@ import torch.nn.functional as F
 from tqdm.auto import tqdm
 from .model import HyenaConfig, HyenaLM
 from .engine import get_recipe, fit, seconds_per_step
+from .runs import project_root, new_run_dir, save_json
 
 # %% auto #0
-__all__ = ['project_root', 'new_run_dir', 'save_json', 'fetch_sdist_files', 'shakespeare_texts', 'load_bytes', 'split',
-           'get_batch', 'quickstart_recipe', 'evaluate', 'train_lm']
-
-# %% ../nbs/19_quickstart.ipynb #c008
-def project_root(start: Path | None = None) -> Path:
-    "The nearest folder at or above `start` (default: cwd) holding this project's settings.ini; else cwd."
-    here = Path(start or Path.cwd()).resolve()
-    for d in (here, *here.parents):
-        if (d / "settings.ini").exists() and "lib_name = hyena_lit" in (d / "settings.ini").read_text(): return d
-    return here
-
-def new_run_dir(experiment: str, name: str = "", root: str | Path = "") -> Path:
-    "A new folder `root/name` (root default: <project>/runs/<experiment>). Refuses to reuse a finished run."
-    root = Path(root) if root else project_root() / "runs" / experiment
-    name = name or datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    d = root / name
-    if (d / "metrics.json").exists(): raise FileExistsError(f"{d} holds a finished run; pick another run_name")
-    d.mkdir(parents=True, exist_ok=True)
-    return d
-
-def save_json(obj, path: Path):
-    "Write JSON atomically (write a temp file, then rename)."
-    tmp = Path(path).with_suffix(".tmp")
-    tmp.write_text(json.dumps(obj, indent=2, default=str)); tmp.replace(path)
+__all__ = ['fetch_sdist_files', 'shakespeare_texts', 'load_bytes', 'split', 'get_batch', 'quickstart_recipe', 'evaluate',
+           'train_lm']
 
 # %% ../nbs/19_quickstart.ipynb #c010
 def fetch_sdist_files(spec: str, dest_for) -> int:
