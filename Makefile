@@ -14,9 +14,9 @@ install:
 	@$(PY) -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v -i "warning: running pip as" || true
 
 run: install
-	@test ! -e runs/quickstart/$(RUN)/metrics.json || { echo "runs/quickstart/$(RUN) is a finished run: pick another RUN="; exit 1; }
-	mkdir -p runs/quickstart/$(RUN)
-	$(PY) -m papermill nbs/19_quickstart.ipynb runs/quickstart/$(RUN)/quickstart.ipynb -p run_name $(RUN) $(RUN_PARAMS)
+	@test ! -e runs/quickstart/cpu/$(RUN)/metrics.json || { echo "runs/quickstart/cpu/$(RUN) is a finished run: pick another RUN="; exit 1; }
+	mkdir -p runs/quickstart/cpu/$(RUN)
+	$(PY) -m papermill nbs/19_quickstart.ipynb runs/quickstart/cpu/$(RUN)/quickstart.ipynb -p run_name $(RUN) $(RUN_PARAMS)
 
 export:
 	nbdev_export

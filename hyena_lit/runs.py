@@ -23,9 +23,9 @@ def project_root(start: Path | None = None) -> Path:
         if (d / "settings.ini").exists() and "lib_name = hyena_lit" in (d / "settings.ini").read_text(): return d
     return here
 
-def new_run_dir(experiment: str, name: str = "", root: str | Path = "") -> Path:
-    "A new folder `root/name` (root default: <project>/runs/<experiment>). Refuses to reuse a finished run."
-    root = Path(root) if root else project_root() / "runs" / experiment
+def new_run_dir(experiment: str, name: str = "", root: str | Path = "", sweep: str = "cpu") -> Path:
+    "A new folder `root/name` (root default: <project>/runs/<experiment>/<sweep>). Refuses to reuse a finished run."
+    root = Path(root) if root else project_root() / "runs" / experiment / sweep
     name = name or datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     d = root / name
     if (d / "metrics.json").exists(): raise FileExistsError(f"{d} holds a finished run; pick another run_name")

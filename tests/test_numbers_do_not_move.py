@@ -25,7 +25,7 @@ def test_quickstart_matches_its_committed_history():
     from hyena_lit.model import HyenaConfig, HyenaLM
     from hyena_lit.quickstart import load_bytes, split, get_batch, quickstart_recipe
     from hyena_lit.engine import fit
-    run = ROOT / "runs/quickstart/20261122-foundation"
+    run = ROOT / "runs/quickstart/cpu/20261122-foundation"
     p, old = json.loads((run / "params.json").read_text()), pd.read_csv(run / "history.csv")
     torch.set_num_threads(p["threads"])
     torch.manual_seed(p["seed"])
