@@ -52,4 +52,4 @@ index:
 .PHONY: scoreboard
 scoreboard: install
 	$(PY) -c "from hyena_lit.runs import write_index; write_index()"
-	$(PY) -c "from hyena_lit.scoreboard import build; print(build(write=True)['summary'], end='')"
+	$(PY) -c "from hyena_lit.scoreboard import build_scoreboard; print(build_scoreboard(write=True)['summary'], end='')"

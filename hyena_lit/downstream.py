@@ -21,17 +21,17 @@ from .lm_data import gpt2_tokenizer, EOT
 from .runs import project_root, save_json
 
 # %% auto #0
-__all__ = ['DTYPES', 'TASKS_DIR', 'FIXTURES', 'SPLITS', 'prepare_wsc', 'prepare_rte', 'prepare_multirc', 'prepare_record',
+__all__ = ['DTYPES', 'TASKS_DIR', 'FIXTURES', 'TASK_SPLITS', 'prepare_wsc', 'prepare_rte', 'prepare_multirc', 'prepare_record',
            'prepare_copa', 'prepare_boolq', 'prepare_cb', 'prepare_wic', 'STOP_WORDS', 'PAPER_TABLE_4_5',
-           'PAPER_TABLE_4_6', 'PAPER_LAMBADA', 'CHANCE', 'check_params', 'load_run', 'save_run',
+           'PAPER_TABLE_4_6', 'PAPER_LAMBADA', 'CHANCE', 'check_eval_params', 'load_run', 'save_run',
            'loglikelihood_rolling', 'generate_until', 'HyenaEvalLM', 'data_root', 'local_dataset', 'gold_match',
-           'task_manager', 'evaluate_run', 'results_table', 'main', 'build_cloze', 'rel', 'run_folders',
+           'task_manager', 'evaluate_run', 'results_table', 'lm_eval_cli', 'build_cloze', 'rel', 'parse_runs',
            'cloze_for_run', 'collect_downstream', 'paper_beside']
 
 # %% ../nbs/60_downstream.ipynb #c008
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
-def check_params(run: str, tasks: str, data_dir: str, num_fewshot: int, limit: int, batch_size: int, device: str, dtype: str, cloze_examples: int):
+def check_eval_params(run: str, tasks: str, data_dir: str, num_fewshot: int, limit: int, batch_size: int, device: str, dtype: str, cloze_examples: int):
     "Validate the notebook's parameters (values only; the run folders are checked when they are loaded)."
     if not isinstance(run, str) or not run.strip(): raise ValueError(f"run must name one or more run folders (comma-separated), got {run!r}")
     if not isinstance(tasks, str) or not tasks.strip(): raise ValueError(f"tasks must be comma-separated task names, got {tasks!r}")
@@ -178,7 +178,7 @@ if "hyena_lit" not in model_registry: register_model("hyena_lit")(HyenaEvalLM)  
 # %% ../nbs/60_downstream.ipynb #c022
 TASKS_DIR = Path(hyena_lit.__file__).parent / "lm_eval_tasks"  # ships with the package
 FIXTURES = TASKS_DIR / "fixtures"
-SPLITS = {"lambada_openai": ("test",), "lambada_cloze": ("test",)}  # SuperGLUE tasks: train (few-shot examples) and validation
+TASK_SPLITS = {"lambada_openai": ("test",), "lambada_cloze": ("test",)}  # SuperGLUE tasks: train (few-shot examples) and validation
 
 def data_root(data_dir: str | Path | None = None) -> Path:
     "Where local task data lives: `data_dir`, 'fixtures', $HYENA_LIT_EVAL_DATA or <project>/data/downstream."
@@ -189,7 +189,7 @@ def local_dataset(local_task: str, data_dir: str | None = None, cloze_dir: str |
     "The harness's `custom_dataset`: a DatasetDict from <data_dir>/<local_task>/*<split>*.{jsonl,json,parquet}."
     import datasets
     root = data_root(cloze_dir if local_task == "lambada_cloze" and cloze_dir else data_dir)
-    splits, files = SPLITS.get(local_task, ("train", "validation")), {}
+    splits, files = TASK_SPLITS.get(local_task, ("train", "validation")), {}
     for s in splits:
         found = sorted(f for ext in ("jsonl", "json", "parquet") for f in (root / local_task).glob(f"*{s}*.{ext}"))  # train.jsonl, train-00000-of-00001.parquet, lambada_test.jsonl
         if found: files[s] = found
@@ -269,7 +269,7 @@ def results_table(res: dict) -> "pd.DataFrame":
     return pd.DataFrame(rows)
 
 # %% ../nbs/60_downstream.ipynb #c030
-def main(argv: list[str] | None = None):
+def lm_eval_cli(argv: list[str] | None = None):
     "`lm_eval` with the `hyena_lit` model registered and our task YAMLs on the include path."
     from lm_eval.__main__ import cli_evaluate
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -281,7 +281,7 @@ def _in_ipython() -> bool:
     try: get_ipython; return True  # noqa: F821
     except NameError: return False
 
-if __name__ == "__main__" and not _in_ipython(): main()
+if __name__ == "__main__" and not _in_ipython(): lm_eval_cli()
 
 # %% ../nbs/60_downstream.ipynb #c032
 STOP_WORDS = set("""a about above after again against all am an and any are as at be because been before being below between both but by
@@ -319,7 +319,7 @@ def rel(p: str | Path) -> str:
     try: return str(p.relative_to(project_root()))
     except ValueError: return str(p)
 
-def run_folders(run: str) -> list[Path]:
+def parse_runs(run: str) -> list[Path]:
     "The comma-separated run folders (relative to the project root), each a finished LM run."
     runs = [Path(r.strip()) if Path(r.strip()).is_absolute() else project_root() / r.strip() for r in run.split(",") if r.strip()]
     for r in runs:

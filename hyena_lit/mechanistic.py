@@ -18,7 +18,7 @@ from .runs import relative, check_run
 
 # %% auto #0
 __all__ = ['MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 'settings_for', 'run_name', 'model_config', 'disjoint_test',
-           'run_task', 'load_runs', 'run_task_steps', 'training_memory_gib', 'memory_table']
+           'run_task', 'load_task_runs', 'run_task_steps', 'training_memory_gib', 'memory_table']
 
 # %% ../nbs/33_mechanistic.ipynb #c008
 MIXERS = ("hyena", "attention", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv", "mamba")
@@ -136,7 +136,7 @@ def run_task(cfg: dict) -> dict:
     shutil.rmtree(d / "checkpoint", ignore_errors=True)
     return m
 
-def load_runs(sweep_dir: str | Path) -> "pd.DataFrame":
+def load_task_runs(sweep_dir: str | Path) -> "pd.DataFrame":
     "One row per finished run under `sweep_dir`."
     import pandas as pd
     return pd.DataFrame([json.loads(m.read_text()) for m in sorted(Path(sweep_dir).glob("*/metrics.json"))])

@@ -14,7 +14,7 @@ from .runs import project_root
 __all__ = ['PAPER_COLUMNS', 'STATUSES', 'FFN_BUG', 'CHECKS', 'load_paper', 'load_index', 'run_dir', 'select_runs', 'read_cached',
            'read_field', 'in_accept', 'fmt', 'our_scale', 'meets', 'judge_number', 'beats', 'only', 'ranked', 'widens',
            'stays', 'falls', 'fewer_flops', 'parse_check', 'judge_claim', 'scale_summary', 'score', 'validate',
-           'summary_line', 'status_counts', 'status_figure', 'render_page', 'summary_md', 'build']
+           'summary_line', 'status_counts', 'status_figure', 'render_page', 'summary_md', 'build_scoreboard']
 
 # %% ../nbs/90_scoreboard.ipynb #s006
 PAPER_COLUMNS = ["id", "paper", "table", "page", "row", "column", "kind", "value", "unit", "accept", "better", "paper_scale",
@@ -399,7 +399,7 @@ def summary_md(board: pd.DataFrame) -> str:
     return f"**Reproduction scoreboard:** {summary_line(board)}: [runs/scoreboard/scoreboard.md](runs/scoreboard/scoreboard.md).\n"
 
 # %% ../nbs/90_scoreboard.ipynb #s028
-def build(root: str | Path | None = None, out: str | Path | None = None, write: bool = False, paper: str | Path | None = None) -> dict:
+def build_scoreboard(root: str | Path | None = None, out: str | Path | None = None, write: bool = False, paper: str | Path | None = None) -> dict:
     "Score every row of `paper` (default nbs/paper_numbers.csv) against `<root>/index.csv` (default runs/); with `write`, write the page, summary, CSV and figure to `out` (default runs/scoreboard/)."
     root = Path(root) if root is not None else project_root() / "runs"
     out = Path(out) if out is not None else root / "scoreboard"

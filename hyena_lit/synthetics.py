@@ -9,13 +9,13 @@ from typing import Callable
 import numpy as np
 import torch
 from torch import Tensor
+from .engine import IGNORE  # -100: a target the loss and the metrics skip
 
 # %% auto #0
-__all__ = ['IGNORE', 'TASKS', 'register', 'generate', 'assert_disjoint', 'recall_vocab', 'associative_recall', 'evaluate_last',
+__all__ = ['TASKS', 'register', 'generate', 'assert_disjoint', 'recall_vocab', 'associative_recall', 'evaluate_last',
            'evaluate_sums', 'evaluate_scored', 'test_metrics']
 
 # %% ../nbs/30_synthetics.ipynb #c004
-IGNORE = -100
 TASKS: dict[str, Callable] = {}
 
 def register(name: str):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from hyena_lit.scoreboard import STATUSES, build, load_paper
+from hyena_lit.scoreboard import STATUSES, build_scoreboard, load_paper
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "runs"
@@ -17,7 +17,7 @@ RUNS = ROOT / "runs"
 
 @pytest.fixture(scope="module")
 def rebuilt():
-    return build(RUNS)  # from runs/index.csv and the run folders it lists; writes nothing
+    return build_scoreboard(RUNS)  # from runs/index.csv and the run folders it lists; writes nothing
 
 
 def test_committed_page_is_the_rebuilt_one(rebuilt):
@@ -74,17 +74,17 @@ IDS = ["H-TC.1-Hyena-V10", "H-T4.2-30k-Transformer", "H-T4.4-hyena-matches-gpt"]
 
 def test_tiny_copy_builds(tmp_path, rebuilt):
     root, paper = _tiny_runs(tmp_path, rebuilt["board"], IDS)
-    res = build(root, tmp_path / "out", write=True, paper=paper)
+    res = build_scoreboard(root, tmp_path / "out", write=True, paper=paper)
     assert res["problems"] == [] and dict(zip(res["board"].id, res["board"].status)) == dict(zip(IDS, ["differs", "reproduced", "reproduced"]))
     assert (tmp_path / "out" / "scoreboard.md").read_text() == res["page"]
 
 
 def test_fails_when_a_run_is_missing(tmp_path, rebuilt):
     root, paper = _tiny_runs(tmp_path, rebuilt["board"], IDS, drop_folders=True)  # the index still lists the runs, their folders are gone
-    res = build(root, paper=paper)
+    res = build_scoreboard(root, paper=paper)
     assert any("H-TC.1-Hyena-V10: its run runs/associative_recall/tableC1-cpu/hyena_L2048_V10_s0 is missing" == p for p in res["problems"])
     with pytest.raises(ValueError, match="is missing"):
-        build(root, tmp_path / "out", write=True, paper=paper)
+        build_scoreboard(root, tmp_path / "out", write=True, paper=paper)
     assert not (tmp_path / "out").exists()
 
 
@@ -94,7 +94,7 @@ def test_fails_when_a_row_differs_without_a_reason_or_runs_without_one(tmp_path,
     p.loc[p.id == "H-TC.1-Hyena-V10", "reason"] = ""
     p.loc[p.id == "H-T4.2-30k-Transformer", "selector"] = 'experiment == "no such experiment"'
     p.to_csv(paper, index=False)
-    assert build(root, paper=paper)["problems"] == [
+    assert build_scoreboard(root, paper=paper)["problems"] == [
         "H-T4.2-30k-Transformer: no run matches its selector and it gives no reason for not running",
         "H-TC.1-Hyena-V10: differs without a reason"]
 
