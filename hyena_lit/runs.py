@@ -73,10 +73,14 @@ def _recall_row(p: dict, m: dict) -> dict:
                 tokens_per_second=m.get("tokens_per_second"), params=m.get("params"), notes=notes)
 
 def _task_row(p: dict, m: dict) -> dict:
-    return dict(task=m["task"], mixer=m["mixer"], seq_len=m["seq_len"], vocab_size=m["vocab_size"], n_layer=m["n_layer"],
-                d_model=p.get("d_model"), seed=m["seed"], recipe=_recipe_name(p, "paper-synthetics"), epochs_run=m["epochs_run"],
-                epochs_planned=m["epochs_planned"], metric="test_" + ("r2" if m.get("metric") == "r2" else "acc"), best=m["best_test_acc"],
-                final=m["final_test_acc"], tokens=None, seconds=m["seconds"], tokens_per_second=None, params=m.get("params"), notes="")
+    "A run of a task (mechanistic, images, DNA): what its metrics.json says, each field where it has it."
+    g = lambda k: m.get(k, p.get(k))
+    metric = m.get("metric", "accuracy")
+    return dict(task=m["task"], mixer=g("mixer") or g("model"), seq_len=g("seq_len"), vocab_size=g("vocab_size"), n_layer=g("n_layer"),
+                d_model=g("d_model"), seed=g("seed"), recipe=_recipe_name(p, "paper-synthetics"), epochs_run=g("epochs_run"),
+                epochs_planned=g("epochs_planned"), metric="test_" + ("r2" if metric == "r2" else "acc") if metric in ("r2", "accuracy") else metric,
+                best=m.get("best_test_acc", m.get("best")), final=m.get("final_test_acc", m.get("final")), tokens=m.get("tokens"),
+                seconds=m.get("seconds"), tokens_per_second=m.get("tokens_per_second"), params=g("params"), notes=m.get("notes", ""))
 
 def _lm_row(p: dict, m: dict) -> dict:
     t, model = p["train"], p["model"]
