@@ -55,9 +55,18 @@ def run_folders(root: str | Path | None = None) -> list[Path]:
 COLUMNS = ["experiment", "sweep", "run", "task", "mixer", "seq_len", "vocab_size", "n_layer", "d_model", "seed", "recipe",
            "epochs_run", "epochs_planned", "metric", "best", "final", "tokens", "seconds", "tokens_per_second", "params", "notes"]
 
+_BUDGET = ("name", "epochs", "warmup_epochs", "steps", "warmup_steps", "warmup_frac", "eval_every", "early_stop", "lr", "init_lr", "final_lr",
+           "batch_size", "micro_batch")  # the budget and the size-dependent numbers: the rest names the recipe
+
 def _recipe_name(p: dict, default: str) -> str:
+    "The named recipe a run used: the one whose every field but the budget equals the run's resolved recipe; '<name>*' if none does."
     r = p.get("recipe")
-    return r.get("name", default) if isinstance(r, dict) else (r or default)
+    if not isinstance(r, dict): return r or default
+    from hyena_lit.engine import RECIPES
+    if r.get("name") not in RECIPES: return r.get("name", default)  # an experiment's own recipe, registered by its module
+    core = lambda d: {k: v for k, v in d.items() if k not in _BUDGET}
+    same = [n for n, named in RECIPES.items() if core(named.to_dict()) == core(r)]
+    return r.get("name") if r.get("name") in same else (same[0] if same else f"{r.get('name', default)}*")
 
 def _recall_row(p: dict, m: dict) -> dict:
     model, L = p.get("model", {}), m["seq_len"]
