@@ -5,11 +5,11 @@ TORCH_SPEC ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 'torch>=2.1'
 RUN_PARAMS ?=
 RUN ?= $(shell date -u +%Y%m%d-%H%M%S)
 
-.PHONY: install run test test-nbs export clean-nbs lab readme docs index
+.PHONY: install run test test-nbs export clean-nbs lab readme docs index dna-data
 
 install:
 	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install "$(TORCH_SPEC)"
-	@$(PY) -c "import nbdev, papermill, execnb, pytest, seaborn, datasets, tiktoken, safetensors, triton, lm_eval, fastcore; assert nbdev.__version__.startswith('2.')" 2>/dev/null \
+	@$(PY) -c "import nbdev, papermill, execnb, pytest, seaborn, datasets, tiktoken, safetensors, triton, lm_eval, fastcore, Bio, sklearn; assert nbdev.__version__.startswith('2.')" 2>/dev/null \
 	  || $(PY) -m pip install -e ".[dev]"
 	@$(PY) -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v -i "warning: running pip as" || true
 
@@ -53,3 +53,7 @@ index:
 scoreboard: install
 	$(PY) -c "from hyena_lit.runs import write_index; write_index()"
 	$(PY) -c "from hyena_lit.scoreboard import build_scoreboard; print(build_scoreboard(write=True)['summary'], end='')"
+
+# Bacterial reference genomes from two Debian packages (apt-get download + dpkg -x, no root) into data/dna/ (82_dna)
+dna-data:
+	$(PY) -c "from hyena_lit.dna_data import fetch_dna; print(fetch_dna())"

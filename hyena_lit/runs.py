@@ -85,10 +85,13 @@ def _task_row(p: dict, m: dict) -> dict:
     "A run of a task (mechanistic, images, DNA): what its metrics.json says, each field where it has it."
     g = lambda k: m.get(k, p.get(k))
     metric = m.get("metric", "accuracy")
+    bests = [k[5:] for k in m if k.startswith("best_") and k != "best_test_acc" and k != "best_epoch"]
+    if "best_test_acc" not in m and bests:  # a run that names its own headline, e.g. best_test_bpb (DNA pretraining)
+        metric = bests[0]; m = {**m, "best": m["best_" + metric], "final": m.get(metric)}
     return dict(task=m["task"], mixer=g("mixer") or g("model"), seq_len=g("seq_len"), vocab_size=g("vocab_size"), n_layer=g("n_layer"),
-                d_model=g("d_model"), seed=g("seed"), recipe=_recipe_name(p, "paper-synthetics"), epochs_run=g("epochs_run"),
+                d_model=g("d_model"), seed=g("seed"), recipe=_recipe_name(p, m.get("recipe", "paper-synthetics")), epochs_run=g("epochs_run"),
                 epochs_planned=g("epochs_planned"), metric="test_" + ("r2" if metric == "r2" else "acc") if metric in ("r2", "accuracy") else metric,
-                best=m.get("best_test_acc", m.get("best")), final=m.get("final_test_acc", m.get("final")), tokens=m.get("tokens"),
+                best=m.get("best_test_acc", m.get("best")), final=m.get("final_test_acc", m.get("final", m.get("test_acc"))), tokens=m.get("tokens"),
                 seconds=m.get("seconds"), tokens_per_second=m.get("tokens_per_second"), params=g("params"), notes=m.get("notes", ""))
 
 def _lm_row(p: dict, m: dict) -> dict:
