@@ -80,8 +80,10 @@ class Recipe:
     @classmethod
     def from_dict(cls, d: dict) -> "Recipe":
         known = {f.name for f in fields(cls)}
-        if set(d) - known: raise ValueError(f"unknown recipe field(s) {sorted(set(d) - known)}")
         d = dict(d)
+        if "grad_accum" in d:  # params.json written before micro-batches were counted in sequences (2026-11-23)
+            k = d.pop("grad_accum"); d.setdefault("micro_batch", 0 if k == 1 else d.get("batch_size", 32) // k)
+        if set(d) - known: raise ValueError(f"unknown recipe field(s) {sorted(set(d) - known)}")
         if "betas" in d: d["betas"] = tuple(d["betas"])
         if "groups" in d: d["groups"] = tuple((p, dict(o)) for p, o in d["groups"])
         return cls(**d)

@@ -151,7 +151,7 @@ def write_index(root: str | Path | None = None) -> pd.DataFrame:
     idx.to_csv(tmp, index=False); tmp.replace(root / "index.csv")
     return idx
 
-# %% ../nbs/18a_runs.ipynb #c010
+# %% ../nbs/18a_runs.ipynb #c012
 NOT_COMPARED = ("dir", "out_dir", "threads", "workers", "device", "max_steps", "train", "progress")
 
 def _canon(v): return json.loads(json.dumps(v, default=str))
@@ -180,7 +180,7 @@ def check_run(run_dir: str | Path, wanted: dict, finished_ok: bool = False):
             diff = "; ".join(f"{k}: saved {a!r}, asked {b!r}" for k, a, b in ((k, *v) for k, v in bad.items()))
             raise ValueError(f"{relative(d)} was made with other settings ({diff}): use another run or sweep name")
 
-# %% ../nbs/18a_runs.ipynb #c013
+# %% ../nbs/18a_runs.ipynb #c015
 import math, os
 
 def positive_int(name: str, v, lo: int = 1) -> int:
@@ -225,7 +225,7 @@ def pick_threads(threads: int) -> int:
     busy = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     return max(1, min(cores, round(cores - busy)))
 
-# %% ../nbs/18a_runs.ipynb #c016
+# %% ../nbs/18a_runs.ipynb #c018
 _ABS = re.compile(r"(?:^|(?<=[\s\"'=(\[]))/(?:[A-Za-z0-9._+-]+/)+[A-Za-z0-9._+-]*")
 _SITE = re.compile(r"/(?:[A-Za-z0-9._+-]+/)*?(?:site|dist)-packages/")
 TEXT_SUFFIXES = (".json", ".csv", ".ipynb", ".txt", ".md", ".yaml", ".yml", ".log")
