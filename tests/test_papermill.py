@@ -37,4 +37,4 @@ def test_quickstart_papermill_writes_a_run_and_refuses_to_overwrite(tmp_path):
 
 def test_quickstart_rejects_bad_parameters(tmp_path):
     r = papermill(tmp_path, ("seq_len", 0), ("out_root", tmp_path / "runs"))
-    assert r.returncode != 0 and "seq_len must be a positive integer" in r.stderr + r.stdout
+    assert r.returncode != 0 and "seq_len must be an integer >= 1, got 0" in r.stderr + r.stdout
