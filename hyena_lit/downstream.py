@@ -18,15 +18,15 @@ import hyena_lit
 from .model import HyenaConfig, HyenaLM
 from .engine import load_weights, _canonical
 from .lm_data import gpt2_tokenizer, EOT
-from .runs import project_root, save_json
+from .runs import project_root, save_json, relative
 
 # %% auto #0
 __all__ = ['DTYPES', 'TASKS_DIR', 'FIXTURES', 'TASK_SPLITS', 'prepare_wsc', 'prepare_rte', 'prepare_multirc', 'prepare_record',
            'prepare_copa', 'prepare_boolq', 'prepare_cb', 'prepare_wic', 'STOP_WORDS', 'PAPER_TABLE_4_5',
            'PAPER_TABLE_4_6', 'PAPER_LAMBADA', 'CHANCE', 'check_eval_params', 'load_run', 'save_run',
            'loglikelihood_rolling', 'generate_until', 'HyenaEvalLM', 'data_root', 'local_dataset', 'gold_match',
-           'task_manager', 'evaluate_run', 'results_table', 'lm_eval_cli', 'build_cloze', 'rel', 'parse_runs',
-           'cloze_for_run', 'collect_downstream', 'paper_beside']
+           'task_manager', 'evaluate_run', 'results_table', 'lm_eval_cli', 'build_cloze', 'parse_runs', 'cloze_for_run',
+           'collect_downstream', 'paper_beside']
 
 # %% ../nbs/60_downstream.ipynb #c008
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -313,18 +313,12 @@ def build_cloze(tokens, enc, n: int = 500, min_words: int = 40, max_words: int =
     return out
 
 # %% ../nbs/60_downstream.ipynb #c035
-def rel(p: str | Path) -> str:
-    "A path relative to the project root where it lies inside it (artifacts stay portable)."
-    p = Path(p).resolve()
-    try: return str(p.relative_to(project_root()))
-    except ValueError: return str(p)
-
 def parse_runs(run: str) -> list[Path]:
     "The comma-separated run folders (relative to the project root), each a finished LM run."
     runs = [Path(r.strip()) if Path(r.strip()).is_absolute() else project_root() / r.strip() for r in run.split(",") if r.strip()]
     for r in runs:
         if not (r / "params.json").exists() or not (r / "checkpoint" / "model.safetensors").exists() or not (r / "metrics.json").exists():
-            raise ValueError(f"run {rel(r)!r} is not a finished LM run folder (params.json, checkpoint/model.safetensors, metrics.json)")
+            raise ValueError(f"run {relative(r)!r} is not a finished LM run folder (params.json, checkpoint/model.safetensors, metrics.json)")
     return runs
 
 def cloze_for_run(run_dir: str | Path, n: int = 500, root: str | Path | None = None) -> tuple[Path, dict]:
@@ -338,7 +332,7 @@ def cloze_for_run(run_dir: str | Path, n: int = 500, root: str | Path | None = N
     f = folder / "lambada_cloze" / "test.jsonl"
     if not f.exists():
         docs = build_cloze(val.tokens, gpt2_tokenizer(), n)
-        if not docs: raise ValueError(f"the held-out split of {rel(run_dir)} ({len(val.tokens)} tokens) gave no cloze passages")
+        if not docs: raise ValueError(f"the held-out split of {relative(run_dir)} ({len(val.tokens)} tokens) gave no cloze passages")
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text("".join(json.dumps(d) + "\n" for d in docs))
     text = f.read_text()
