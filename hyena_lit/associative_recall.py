@@ -13,7 +13,7 @@ from .longconvs import LONG_CONVS
 from .synthetics import generate, assert_disjoint, evaluate_last
 from .engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
 from .runs import project_root, save_json
-from .runs import relative, check_run
+from .runs import relative, check_run, check_sweep
 
 # %% auto #0
 __all__ = ['ABLATION', 'ablation_settings', 'check_sweep_params', 'setting_name', 'fresh_train', 'setting_model',

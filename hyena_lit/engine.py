@@ -226,11 +226,13 @@ def load_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimiz
     from safetensors.torch import load_file
     from torch.distributed.checkpoint.state_dict import set_state_dict, StateDictOptions
     path = Path(path)
-    try:
-        st = torch.load(path / "state.pt", weights_only=False)
-        weights = load_file(str(path / "model.safetensors"))
-    except Exception as e:
-        raise RuntimeError(f"checkpoint {path} cannot be read ({type(e).__name__}: {e}); delete the folder to start the run over") from None
+    def read(name, fn):
+        try: return fn(path / name)
+        except Exception as e:  # truncated, empty or missing: name the file and the way forward
+            raise RuntimeError(f"checkpoint file {path / name} cannot be read ({type(e).__name__}: {e}); "
+                               f"delete the folder {path} to start the run over") from None
+    st = read("state.pt", lambda f: torch.load(f, weights_only=False))
+    weights = read("model.safetensors", lambda f: load_file(str(f)))
     set_state_dict(model, opt, model_state_dict=_canonical(model, weights), optim_state_dict=st.pop("opt"),
                    options=StateDictOptions(full_state_dict=True, strict=False))
     torch.set_rng_state(st.pop("rng"))

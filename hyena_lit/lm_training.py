@@ -15,10 +15,11 @@ from .engine import Recipe, get_recipe, param_groups, fit, lr_multiplier, budget
 from .lm_data import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
 from .flops import forward_flops, training_flops
 from .runs import project_root, save_json
-from .runs import relative, is_finished, params_conflicts
+from .runs import relative, is_finished, params_conflicts, extend_run, budget_estimate, describe_budget, check_budget
 
 # %% auto #0
-__all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'eval_loss', 'final_eval_loss', 'train', 'main']
+__all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'eval_loss', 'final_eval_loss', 'plan_budget',
+           'train', 'main']
 
 # %% ../nbs/44_lm_training.ipynb #c004
 PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 2.2e-4, "gpt-125M": 6e-4, "gpt-355M": 4e-4,
@@ -50,6 +51,8 @@ class TrainConfig:
     fsdp: bool = False            # with several processes: shard weights, gradients and optimizer state (FSDP2) instead of DDP
     final_eval_windows: int = 512 # validation windows for the final perplexity (0: all of them)
     max_steps: int = 0            # stop early after this many steps in this call (0: run to the end); for tests and time slices
+    force: bool = False           # start a run above the CPU limits (runs.CPU_LIMITS) on a CPU anyway
+    extend: bool = False          # continue a finished run to a larger --tokens (a new segment; see runs.extend_run)
 
     def __post_init__(self):
         if self.recipe not in ("paper", "improved"): raise ValueError(f"recipe must be 'paper' or 'improved', got {self.recipe!r}")
@@ -151,20 +154,35 @@ def _shard(model: HyenaLM, groups: list[dict]) -> list[dict]:
     return [{**g, "params": [new[n] for n in g["names"]]} for g in groups]
 
 # %% ../nbs/44_lm_training.ipynb #c011s1
+def plan_budget(cfg: TrainConfig, mcfg: HyenaConfig | None = None) -> dict:
+    "The run's size and cost before any work (runs.budget_estimate): the model is built on the meta device, which takes no memory."
+    mcfg = mcfg or HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max))
+    with torch.device("meta"): n = HyenaLM(mcfg).num_params()
+    tokens = cfg.steps * cfg.global_batch * cfg.seq_len
+    return budget_estimate(n, training_flops(forward_flops(mcfg, cfg.seq_len), tokens, cfg.seq_len), cfg.steps, tokens, cfg.device)
+
 def train(cfg: TrainConfig) -> list[dict]:
     "Train (or resume) one language model through the engine; returns the history (one dict per step)."
     rank, world = _dist()
     dev = torch.device(cfg.device)
     out = Path(cfg.out_dir) if cfg.out_dir else project_root() / "runs" / "lm" / f"{cfg.size}-{Path(cfg.dataset).name}"
     if cfg.global_batch % world: raise ValueError(f"global_batch={cfg.global_batch} must be divisible by the number of processes {world}")
+    if is_finished(out) and not cfg.extend:
+        raise FileExistsError(f"{relative(out)} is a finished run (metrics.json): it is never trained again; choose another out_dir "
+                              "(or pass --extend true with a larger --tokens to continue it as a new segment)")
+    if is_finished(out):
+        if rank == 0: print("extending:", extend_run(out, asdict(cfg), key="train", allowed=("tokens",)))
+        if world > 1: dist.barrier()
     saved = json.loads((out / "params.json").read_text()) if (out / "params.json").exists() else {}
-    if is_finished(out): raise FileExistsError(f"{relative(out)} is a finished run (metrics.json): it is never trained again; choose another out_dir")
     if saved.get("train") and params_conflicts(saved["train"], asdict(cfg)):
         bad = params_conflicts(saved["train"], asdict(cfg))
         raise ValueError(f"{relative(out)} was started with other settings ({'; '.join(f'{k}: saved {a!r}, asked {b!r}' for k, (a, b) in bad.items())}): use another out_dir")
+    mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max), **({"order": cfg.order} if cfg.order else {}))
+    est = plan_budget(cfg, mcfg)
+    if rank == 0: print(f"{relative(out)}: {describe_budget(est)}")
+    check_budget(est, cfg.force)   # before any data is read or memory is taken
     train_w, val_w = load_data(cfg)
     torch.manual_seed(cfg.seed)
-    mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max), **({"order": cfg.order} if cfg.order else {}))
     model = HyenaLM(mcfg).to(dev)
     n_params = model.num_params()
     recipe = cfg.to_recipe()
@@ -174,7 +192,8 @@ def train(cfg: TrainConfig) -> list[dict]:
     wrapped = torch.nn.parallel.DistributedDataParallel(model) if world > 1 and not fsdp else model
     if rank == 0:
         out.mkdir(parents=True, exist_ok=True)
-        save_json(dict(train={**asdict(cfg), "out_dir": relative(out)}, model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world, steps=cfg.steps), out / "params.json")
+        save_json(dict(train={**asdict(cfg), "out_dir": relative(out)}, model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world, steps=cfg.steps,
+                       **({"segments": saved["segments"]} if "segments" in saved else {})), out / "params.json")
     def batch_at(step: int):
         w = train_w[batch_indices(cfg, step, len(train_w))]
         return w[:, :-1], w[:, 1:]

@@ -9,13 +9,13 @@ from dataclasses import asdict
 from pathlib import Path
 import torch
 from .model import HyenaConfig, HyenaLM, SIZES
-from .lm_training import TrainConfig, train, load_weights, load_data
+from .lm_training import TrainConfig, train, load_weights, load_data, plan_budget
 from .lm_data import gpt2_tokenizer
-from .runs import project_root, save_json
+from .runs import project_root, save_json, check_sweep, check_budget, describe_budget
 
 # %% auto #0
-__all__ = ['GPT_PARTNER', 'CPU_SIZES', 'PAPER_TABLE_4_4', 'parse_tokens', 'tokens_label', 'plan_runs', 'run_plan', 'collect',
-           'sample_run']
+__all__ = ['GPT_PARTNER', 'CPU_SIZES', 'SWEEP_SHARED', 'PAPER_TABLE_4_4', 'parse_tokens', 'tokens_label', 'plan_runs',
+           'check_plan', 'run_plan', 'collect', 'sample_run']
 
 # %% ../nbs/40_pile.ipynb #c008
 GPT_PARTNER = {"mini": "gpt-mini", "mini-base": "gpt-mini", "tiny": "gpt-tiny", "125M": "gpt-125M", "125M-slim": "gpt-125M", "153M": "gpt-125M",
@@ -40,7 +40,8 @@ def tokens_label(n: int) -> str:
 
 def plan_runs(size: str, gpt: str = "auto", dataset: str = "auto", tokens: str = "auto", seq_len: int = 0, global_batch: int = 0,
               micro_batch: int = 0, recipe: str = "paper", device: str = "cpu", fsdp: str = "auto", eval_windows: int = 512,
-              out_dir: str | Path = "runs/pile/x", order: int = 0, val_split: str = "", tag: str = "") -> list[TrainConfig]:
+              out_dir: str | Path = "runs/pile/x", order: int = 0, val_split: str = "", tag: str = "",
+              force: bool = False) -> list[TrainConfig]:
     "One TrainConfig per (model, token budget), Hyena first, smaller budgets first; `order` (0: the size's) applies to Hyena, `tag` marks folder names."
     if size not in SIZES or SIZES[size].get("mixer", "hyena") != "hyena":
         raise ValueError(f"size must name a Hyena size, one of {[s for s in SIZES if SIZES[s].get('mixer', 'hyena') == 'hyena']}, got {size!r}")
@@ -60,12 +61,20 @@ def plan_runs(size: str, gpt: str = "auto", dataset: str = "auto", tokens: str =
             cfgs.append(TrainConfig(size=s, dataset=dataset, seq_len=seq_len, tokens=n, global_batch=global_batch,
                                     micro_batch=micro_batch or min(8, global_batch), recipe=recipe, device=device, fsdp=use_fsdp,
                                     final_eval_windows=eval_windows, eval_every=25 if cpu else 500, eval_batches=4 if cpu else 16,
-                                    ckpt_every=50 if cpu else 500, order=order if s == size else 0, val_split=val_split,
+                                    ckpt_every=50 if cpu else 500, order=order if s == size else 0, val_split=val_split, force=force,
                                     out_dir=str(Path(out_dir) / f"{s}{tag if s == size else ''}-{tokens_label(n)}")))
     return cfgs
 
 # %% ../nbs/40_pile.ipynb #c011
 _KEY = ("size", "dataset", "seq_len", "tokens", "global_batch", "recipe", "seed", "lr", "order", "val_split")
+
+SWEEP_SHARED = ("dataset", "seq_len", "global_batch", "micro_batch", "recipe", "seed", "val_split", "final_eval_windows")
+
+def check_plan(cfgs: list[TrainConfig], root: str | Path, shared=SWEEP_SHARED) -> None:
+    "Before any work: the sweep folder `root` takes only runs with its shared settings (runs.check_sweep), and each run's size and cost are printed and checked (runs.check_budget)."
+    for c in cfgs:
+        e = plan_budget(c); print(f"  {Path(c.out_dir).name}: {describe_budget(e)}"); check_budget(e, c.force)
+    check_sweep(root, {k: getattr(cfgs[0], k) for k in shared}, key="train")
 
 def run_plan(cfgs: list[TrainConfig], nproc: int = 1) -> None:
     "Train every unfinished run of the plan."

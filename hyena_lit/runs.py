@@ -10,10 +10,11 @@ import pandas as pd
 from datetime import datetime, timezone
 
 # %% auto #0
-__all__ = ['COLUMNS', 'NOT_COMPARED', 'TEXT_SUFFIXES', 'project_root', 'new_run_dir', 'save_json', 'is_finished', 'relative',
-           'run_folders', 'run_row', 'load_runs', 'write_index', 'params_conflicts', 'check_run', 'positive_int',
-           'number', 'one_of', 'int_list', 'pick_device', 'pick_threads', 'portable_text', 'absolute_paths',
-           'make_portable']
+__all__ = ['COLUMNS', 'NOT_COMPARED', 'EXTENDABLE', 'CPU_LIMITS', 'TEXT_SUFFIXES', 'project_root', 'new_run_dir', 'save_json',
+           'is_finished', 'relative', 'run_folders', 'run_row', 'load_runs', 'write_index', 'params_conflicts',
+           'check_run', 'check_sweep', 'extend_run', 'positive_int', 'number', 'one_of', 'int_list', 'pick_device',
+           'pick_threads', 'measured_flops_per_second', 'budget_estimate', 'describe_budget', 'check_budget',
+           'portable_text', 'absolute_paths', 'make_portable']
 
 # %% ../nbs/18a_runs.ipynb #c004
 def project_root(start: Path | None = None) -> Path:
@@ -152,7 +153,7 @@ def write_index(root: str | Path | None = None) -> pd.DataFrame:
     return idx
 
 # %% ../nbs/18a_runs.ipynb #c012
-NOT_COMPARED = ("dir", "out_dir", "threads", "workers", "device", "max_steps", "train", "progress")
+NOT_COMPARED = ("dir", "out_dir", "threads", "workers", "device", "max_steps", "train", "progress", "force", "extend")
 
 def _canon(v): return json.loads(json.dumps(v, default=str))
 
@@ -179,6 +180,58 @@ def check_run(run_dir: str | Path, wanted: dict, finished_ok: bool = False):
         if bad:
             diff = "; ".join(f"{k}: saved {a!r}, asked {b!r}" for k, a, b in ((k, *v) for k, v in bad.items()))
             raise ValueError(f"{relative(d)} was made with other settings ({diff}): use another run or sweep name")
+
+# %% ../nbs/18a_runs.ipynb #c013b
+def check_sweep(sweep_dir: str | Path, shared: dict, key: str | None = None) -> dict:
+    """Refuse before any work if the settings `shared` by every run of a sweep differ from those it was made with;
+    otherwise record them in `sweep_dir/sweep.json` (at the first call) and return them. `key`: where a run's
+    params.json keeps its settings (lm runs: "train"), for sweeps made before sweep.json."""
+    d = Path(sweep_dir); f = d / "sweep.json"
+    if f.exists():
+        bad = params_conflicts(json.loads(f.read_text()), shared)
+        if bad: raise ValueError(f"sweep {relative(d)} was made with other shared settings ({_diff(bad)}): "
+                                 "use another sweep name, or the sweep's own settings")
+        return shared
+    for p in sorted(d.glob("*/params.json")):
+        saved = json.loads(p.read_text()); saved = saved.get(key, {}) if key else saved
+        bad = params_conflicts(saved, shared)
+        if bad: raise ValueError(f"sweep {relative(d)} holds {p.parent.name}, made with other shared settings ({_diff(bad)}): "
+                                 "use another sweep name, or the sweep's own settings")
+    d.mkdir(parents=True, exist_ok=True)
+    save_json(shared, f)
+    return shared
+
+def _diff(bad: dict) -> str: return "; ".join(f"{k}: saved {a!r}, asked {b!r}" for k, (a, b) in bad.items())
+
+# %% ../nbs/18a_runs.ipynb #c013e
+EXTENDABLE = ("tokens", "steps", "epochs")
+
+def extend_run(run_dir: str | Path, wanted: dict, key: str | None = None, allowed=EXTENDABLE) -> dict:
+    """Reopen the finished run `run_dir` for a larger budget. `wanted` may differ from the saved settings (under `key`
+    of params.json if given) only in `allowed` keys, and only upward. Returns the segment record."""
+    d = Path(run_dir)
+    if not is_finished(d): raise ValueError(f"{relative(d)} is not a finished run: there is nothing to extend (train it as usual)")
+    if not (d / "checkpoint").is_dir():
+        raise FileNotFoundError(f"{relative(d)} has no checkpoint/ (checkpoints stay out of git): it cannot be continued "
+                                "here; train a new run under another name")
+    p = json.loads((d / "params.json").read_text())
+    saved = p.get(key, {}) if key else p
+    bad = params_conflicts(saved, wanted)
+    other = {k: v for k, v in bad.items() if k not in allowed}
+    if other: raise ValueError(f"{relative(d)}: an extension changes only the budget ({', '.join(allowed)}); asked also {_diff(other)}")
+    down = {k: v for k, v in bad.items() if not v[1] > v[0]}
+    if not bad or down: raise ValueError(f"{relative(d)}: an extension must raise the budget ({', '.join(allowed)}); "
+                                         f"asked {_diff(bad) if bad else 'the same budget'}")
+    n = len(p.get("segments", [])) + 1
+    (d / "segments").mkdir(exist_ok=True)
+    old = d / "segments" / f"{n}-metrics.json"
+    seg = dict(segment=n, changed={k: list(v) for k, v in bad.items()}, metrics=relative(old),
+               at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    saved.update({k: v[1] for k, v in bad.items()})
+    p["segments"] = p.get("segments", []) + [seg]
+    save_json(p, d / "params.json")          # the record first: a crash after it leaves an unfinished run that says why
+    (d / "metrics.json").replace(old)
+    return seg
 
 # %% ../nbs/18a_runs.ipynb #c015
 import math, os
@@ -224,6 +277,42 @@ def pick_threads(threads: int) -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     busy = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     return max(1, min(cores, round(cores - busy)))
+
+# %% ../nbs/18a_runs.ipynb #c016b
+CPU_LIMITS = dict(params=50_000_000, hours=24.0)
+
+def measured_flops_per_second(device: str = "cpu", root: str | Path | None = None) -> float | None:
+    "The median training FLOP/s of the finished language-model runs under `root` made on `device`'s kind; None if none."
+    kind = str(device).split(":")[0]
+    rates = []
+    for m in Path(root or project_root() / "runs").glob("**/metrics.json"):
+        r = json.loads(m.read_text())
+        if not (r.get("train_flops") and r.get("train_seconds")): continue
+        p = m.parent / "params.json"
+        dev = json.loads(p.read_text()).get("train", {}).get("device", "cpu") if p.exists() else "cpu"
+        if str(dev).split(":")[0] == kind: rates.append(r["train_flops"] / r["train_seconds"])
+    return float(pd.Series(rates).median()) if rates else None
+
+def budget_estimate(params: int, train_flops: float, steps: int, tokens: int, device: str = "cpu", rate: float | None = None) -> dict:
+    "Parameters, memory of weights + gradients + Adam (GiB), steps, tokens, FLOPs, and hours at the measured (or given) FLOP/s."
+    rate = rate if rate is not None else measured_flops_per_second(device)
+    return dict(device=str(device), params=int(params), memory_gib=16 * params / 2**30, steps=int(steps), tokens=int(tokens),
+                train_flops=float(train_flops), flops_per_second=rate, hours=train_flops / rate / 3600 if rate else None)
+
+def describe_budget(e: dict) -> str:
+    at = (f"about {e['hours']:.3g} h at the {e['flops_per_second']:.2g} FLOP/s measured here on {e['device'].split(':')[0]}"
+          if e["hours"] is not None else f"no measured rate for {e['device']} yet, so no hours")
+    return (f"{e['params'] / 1e6:.1f}M parameters, {e['memory_gib']:.2f} GiB for weights, gradients and Adam state, "
+            f"{e['steps']:,} steps, {e['tokens']:,} tokens, {e['train_flops']:.2g} FLOPs: {at}")
+
+def check_budget(e: dict, force: bool = False, limits: dict = CPU_LIMITS) -> dict:
+    "Refuse a CPU run above `limits` (parameters or hours) unless `force`; returns `e`."
+    over = [f"{e['params'] / 1e6:.0f}M parameters > {limits['params'] / 1e6:.0f}M"] if e["params"] > limits["params"] else []
+    if e["hours"] is not None and e["hours"] > limits["hours"]: over.append(f"{e['hours']:.3g} h > {limits['hours']:g} h")
+    if e["device"].startswith("cpu") and over and not force:
+        raise ValueError(f"{describe_budget(e)}. That is beyond this CPU ({', '.join(over)}): run it on a GPU node, "
+                         "or pass force (--force true, -p force True) to start it here anyway")
+    return e
 
 # %% ../nbs/18a_runs.ipynb #c018
 _ABS = re.compile(r"(?:^|(?<=[\s\"'=(\[]))/(?:[A-Za-z0-9._+-]+/)+[A-Za-z0-9._+-]*")
