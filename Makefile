@@ -2,14 +2,17 @@
 PY ?= python3
 # A CPU-only machine must never pull a multi-GB CUDA build of torch: pin the CPU wheel there.
 TORCH_SPEC ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 'torch>=2.1' || echo 'torch==2.13.0')
+# torchvision (augmentations of 72_images): each release requires one torch release exactly; 0.28.0 is torch 2.13.0's.
+TORCHVISION_SPEC ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 'torchvision' || echo 'torchvision==0.28.0')
 RUN_PARAMS ?=
 RUN ?= $(shell date -u +%Y%m%d-%H%M%S)
 
 .PHONY: install run test test-nbs export clean-nbs lab readme docs index dna-data
 
 install:
-	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install "$(TORCH_SPEC)"
-	@$(PY) -c "import nbdev, papermill, execnb, pytest, seaborn, datasets, tiktoken, safetensors, triton, lm_eval, fastcore, Bio, sklearn; assert nbdev.__version__.startswith('2.')" 2>/dev/null \
+	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install "$(TORCH_SPEC)" "$(TORCHVISION_SPEC)"
+	@$(PY) -c "import importlib.util as u, sys; sys.exit(u.find_spec('torchvision') is None)" || $(PY) -m pip install "$(TORCHVISION_SPEC)"
+	@$(PY) -c "import nbdev, papermill, execnb, pytest, seaborn, datasets, tiktoken, safetensors, triton, lm_eval, fastcore, Bio, sklearn, importlib.util; assert nbdev.__version__.startswith('2.') and importlib.util.find_spec('torchvision')" 2>/dev/null \
 	  || $(PY) -m pip install -e ".[dev]"
 	@$(PY) -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v -i "warning: running pip as" || true
 
