@@ -13,7 +13,8 @@ from .fftconv import fftconv, fftconv_ref
 from .longconvs import ExplicitFilter, S4DFilter
 
 # %% auto #0
-__all__ = ['BASELINES', 'H3', 'GSS', 'AFTConv', 'RWKVTimeMix', 'Mamba', 'baseline_mixer', 'saved_activation_bytes']
+__all__ = ['BASELINES', 'H3', 'GSS', 'AFTConv', 'RWKVTimeMix', 'Mamba', 'selective_scan_ref', 'mamba_ref', 'baseline_mixer',
+           'saved_activation_bytes']
 
 # %% ../nbs/17_baselines.ipynb #c004
 def _conv(u: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
@@ -175,6 +176,14 @@ def forward(self: RWKVTimeMix, x: Tensor, cache=None) -> Tensor:
     return self.out_proj(torch.sigmoid(r) * wkv)
 
 # %% ../nbs/17_baselines.ipynb #c010
+class _Projection(nn.Module):
+    "x W^T (+ b) with nn.Linear's default init, U(-1/sqrt(d_in), 1/sqrt(d_in)); not an nn.Linear, so that model-wide re-inits of every nn.Linear pass it by."
+    def __init__(self, d_in: int, d_out: int, bias: bool = True):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(d_out, d_in).uniform_(-d_in ** -0.5, d_in ** -0.5))
+        self.register_parameter("bias", nn.Parameter(torch.empty(d_out).uniform_(-d_in ** -0.5, d_in ** -0.5)) if bias else None)
+    def forward(self, x: Tensor) -> Tensor: return F.linear(x, self.weight, self.bias)
+
 class Mamba(_Mixer):
     "Mamba block mixer (expand 2, state 16, conv 4); `impl='scan'` (sequential, default) or `'chunked'` ((T x T) decay blocks)."
     def __init__(self, d_model: int, l_max: int, d_state: int = 16, expand: int = 2, d_conv: int = 4, chunk: int = 64, impl: str = "scan",
@@ -183,15 +192,18 @@ class Mamba(_Mixer):
         if impl not in ("chunked", "scan"): raise ValueError(f"impl must be 'chunked' or 'scan', got {impl!r}")
         self.d_model, self.l_max, self.impl, self.chunk, self.recompute = d_model, l_max, impl, chunk, recompute
         E, self.N, self.R = expand * d_model, d_state, math.ceil(d_model / 16)
-        self.in_proj = nn.Linear(d_model, 2 * E, bias=False)
+        self.in_proj = _Projection(d_model, 2 * E, bias=False)
         self.conv = nn.Conv1d(E, E, d_conv, groups=E, padding=d_conv - 1)
-        self.x_proj = nn.Linear(E, self.R + 2 * d_state, bias=False)
-        self.dt_proj = nn.Linear(self.R, E)
+        self.x_proj = _Projection(E, self.R + 2 * d_state, bias=False)
+        self.dt_proj = _Projection(self.R, E)
         dt = torch.exp(torch.rand(E) * (math.log(0.1) - math.log(1e-3)) + math.log(1e-3))
-        with torch.no_grad(): self.dt_proj.bias.copy_(dt + torch.log(-torch.expm1(-dt)))  # softplus^{-1}(dt)
+        with torch.no_grad():
+            self.dt_proj.weight.uniform_(-self.R ** -0.5, self.R ** -0.5)
+            self.dt_proj.bias.copy_(dt + torch.log(-torch.expm1(-dt)))  # softplus^{-1}(dt)
         self.A_log = nn.Parameter(torch.log(torch.arange(1, d_state + 1, dtype=torch.float32)).repeat(E, 1))
+        self.A_log._optim = dict(weight_decay=0.0)
         self.D = nn.Parameter(torch.ones(E))
-        self.out_proj = nn.Linear(E, d_model, bias=False)
+        self.out_proj = _Projection(E, d_model, bias=False)
 
     @staticmethod
     def _steps(x, dt, A, Bm, Cm, h):
@@ -266,6 +278,31 @@ def forward(self: Mamba, u: Tensor, cache=None) -> Tensor:
     scan = self.scan_chunked if self.impl == "chunked" else self.scan_segments if self.recompute else self.scan_ref
     y = scan(x, dt, A, Bm, Cm) + self.D * x
     return self.out_proj(y * F.silu(z))
+
+# %% ../nbs/17_baselines.ipynb #c010r1
+def selective_scan_ref(x: Tensor, dt: Tensor, A: Tensor, B: Tensor, C: Tensor, D: Tensor | None = None) -> Tensor:
+    "Mamba's selective scan from its equations, one step at a time. x, dt (Bsz, L, E); A (E, N); B, C (Bsz, L, N); D (E,) -> y (Bsz, L, E)."
+    h = x.new_zeros(x.shape[0], x.shape[2], A.shape[1])                   # (Bsz, E, N)
+    ys = []
+    for t in range(x.shape[1]):
+        A_bar = torch.exp(dt[:, t, :, None] * A)                           # zero-order hold
+        Bx_bar = dt[:, t, :, None] * B[:, t, None, :] * x[:, t, :, None]   # Delta B x
+        h = A_bar * h + Bx_bar
+        y = (h * C[:, t, None, :]).sum(-1)
+        ys.append(y if D is None else y + D * x[:, t])
+    return torch.stack(ys, 1)
+
+def mamba_ref(m: Mamba, u: Tensor) -> Tensor:
+    "The Mamba mixer written out with m's parameters (causal conv as shifted copies, the scan by selective_scan_ref): u (Bsz, L, d) -> (Bsz, L, d)."
+    L, E = u.shape[1], m.D.shape[0]
+    x, z = (u @ m.in_proj.weight.T).split(E, -1)
+    w, K = m.conv.weight[:, 0], m.conv.weight.shape[-1]                    # (E, K); tap k sees x_{t-K+1+k}
+    xp = F.pad(x, (0, 0, K - 1, 0))
+    x = F.silu(m.conv.bias + sum(xp[:, k:k + L] * w[:, k] for k in range(K)))
+    delta, B, C = (x @ m.x_proj.weight.T).split([m.R, m.N, m.N], -1)
+    dt = F.softplus(delta @ m.dt_proj.weight.T + m.dt_proj.bias)
+    y = selective_scan_ref(x, dt, -torch.exp(m.A_log), B, C, m.D)
+    return (y * F.silu(z)) @ m.out_proj.weight.T
 
 # %% ../nbs/17_baselines.ipynb #c011
 BASELINES = {"h3": H3, "gss": GSS, "aft": AFTConv, "rwkv": RWKVTimeMix, "mamba": Mamba}

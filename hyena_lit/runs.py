@@ -10,11 +10,11 @@ import pandas as pd
 from datetime import datetime, timezone
 
 # %% auto #0
-__all__ = ['COLUMNS', 'NOT_COMPARED', 'EXTENDABLE', 'CPU_LIMITS', 'TEXT_SUFFIXES', 'project_root', 'new_run_dir', 'save_json',
-           'is_finished', 'relative', 'run_folders', 'run_row', 'load_runs', 'write_index', 'params_conflicts',
-           'check_run', 'check_sweep', 'extend_run', 'positive_int', 'number', 'one_of', 'int_list', 'pick_device',
-           'pick_threads', 'measured_flops_per_second', 'budget_estimate', 'describe_budget', 'check_budget',
-           'portable_text', 'absolute_paths', 'make_portable']
+__all__ = ['COLUMNS', 'DEFECTS', 'NOT_COMPARED', 'EXTENDABLE', 'CPU_LIMITS', 'TEXT_SUFFIXES', 'project_root', 'new_run_dir',
+           'save_json', 'is_finished', 'relative', 'run_folders', 'run_row', 'load_runs', 'write_index',
+           'params_conflicts', 'check_run', 'check_sweep', 'extend_run', 'positive_int', 'number', 'one_of', 'int_list',
+           'pick_device', 'pick_threads', 'measured_flops_per_second', 'budget_estimate', 'describe_budget',
+           'check_budget', 'portable_text', 'absolute_paths', 'make_portable']
 
 # %% ../nbs/18a_runs.ipynb #c004
 def project_root(start: Path | None = None) -> Path:
@@ -119,6 +119,14 @@ def _downstream_row(p: dict, m: dict) -> dict:
     return dict(task="downstream", metric=f"{first}_acc", best=m[first]["acc"], final=m[first]["acc"], seconds=m.get("seconds"),
                 notes=f"evaluation of {p.get('run', '?')} on {len(tasks)} tasks")
 
+_MAMBA_INIT = ("Mamba trained with the model-wide init over its projections (delta = softplus(0) = 0.69 in every channel) "
+               "and weight decay on A_log; fixed 2026-11-23 in 17_baselines: re-run to count")
+DEFECTS = {run: _MAMBA_INIT for run in (  # run folders (under runs/) made before a since-fixed defect, and the defect
+    "dna/cpu/pretrain_mamba_L1024_s0", "dna/cpu/species_mamba_L64_s0", "dna/cpu/species_mamba_L128_s0",
+    "mechanistic/table11-cpu/induction_heads_mamba_L256_V16_n2_s0", "mechanistic/table11-cpu-40ep/induction_heads_mamba_L256_V16_n2_s0",
+    "mechanistic/table4.2-cpu/associative_recall_mamba_L256_V30_n2_s0", "mechanistic/tasks-cpu/counting_mamba_L64_V10_n2_s0",
+    "mechanistic/tasks-cpu/majority_mamba_L64_V10_n2_s0", *(f"mechanistic/tasks-cpu/icl_linear_mamba_L63_V{v}_n2_s0" for v in (2, 4, 8)))}
+
 def run_row(run_dir: str | Path, root: str | Path | None = None) -> dict:
     "One index row for the finished run in `run_dir`."
     d = Path(run_dir)
@@ -134,6 +142,8 @@ def run_row(run_dir: str | Path, root: str | Path | None = None) -> dict:
     elif "machine" in m: row = _benchmark_row(p, m)
     elif "tasks" in p and "run" in p: row = _downstream_row(p, m)
     else: raise ValueError(f"{d}: metrics.json of an unknown kind (keys {sorted(m)[:8]})")
+    late = DEFECTS.get("/".join(parts))
+    if late: row["notes"] = "; ".join(n for n in (row.get("notes"), late) if n)
     return {c: {**where, **row}.get(c) for c in COLUMNS}
 
 # %% ../nbs/18a_runs.ipynb #c007

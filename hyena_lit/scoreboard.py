@@ -11,10 +11,11 @@ from .runs import COLUMNS
 from .runs import project_root
 
 # %% auto #0
-__all__ = ['PAPER_COLUMNS', 'STATUSES', 'FFN_BUG', 'CHECKS', 'load_paper', 'load_index', 'run_dir', 'select_runs', 'read_cached',
-           'read_field', 'in_accept', 'fmt', 'our_scale', 'meets', 'judge_number', 'beats', 'only', 'ranked', 'widens',
-           'stays', 'falls', 'fewer_flops', 'parse_check', 'judge_claim', 'scale_summary', 'score', 'validate',
-           'summary_line', 'status_counts', 'status_figure', 'render_page', 'summary_md', 'build_scoreboard']
+__all__ = ['PAPER_COLUMNS', 'STATUSES', 'FFN_BUG', 'MAMBA_INIT', 'CHECKS', 'load_paper', 'load_index', 'run_dir', 'select_runs',
+           'read_cached', 'read_field', 'in_accept', 'fmt', 'our_scale', 'meets', 'judge_number', 'beats', 'only',
+           'ranked', 'widens', 'stays', 'falls', 'fewer_flops', 'parse_check', 'judge_claim', 'scale_summary', 'score',
+           'validate', 'summary_line', 'status_counts', 'status_figure', 'render_page', 'summary_md',
+           'build_scoreboard']
 
 # %% ../nbs/90_scoreboard.ipynb #s006
 PAPER_COLUMNS = ["id", "paper", "table", "page", "row", "column", "kind", "value", "unit", "accept", "better", "paper_scale",
@@ -93,6 +94,7 @@ def read_field(run: pd.Series, field: str, root: str | Path) -> tuple[float | No
 
 # %% ../nbs/90_scoreboard.ipynb #s015
 FFN_BUG = "filter FFN had emb_dim 3"
+MAMBA_INIT = "Mamba trained with the model-wide init"
 
 def in_accept(v: float, accept: str) -> bool:
     "Whether `v` satisfies `accept`: `lo..hi` (inclusive), `>x` or `<x`; an empty rule accepts nothing."
@@ -127,7 +129,7 @@ def our_scale(run: pd.Series, root: str | Path) -> str:
         s = f"{m.get('machine', {}).get('device', '?')}, batch {m.get('batch', '?')}, D = {m.get('d_model', '?')}"; dev = ""
     notes = run["notes"]
     if "ablation step" in notes: s += f", {notes.split(';')[0]}"
-    return s + (f", {dev}" if dev else "") + (" †" if FFN_BUG in notes else "")
+    return s + (f", {dev}" if dev else "") + (" †" if FFN_BUG in notes else "") + (" ‡" if MAMBA_INIT in notes else "")
 
 _REQ = re.compile(r"(?P<field>\S+)\s*(?P<op>>=|<=)\s*(?P<x>[-+.\deE]+)$")
 
@@ -305,7 +307,7 @@ def scale_summary(runs: pd.DataFrame) -> str:
     if runs.metric.isin(["test_acc", "test_r2"]).all():
         s = (f"{_span(runs.n_layer)} layers, width {_span(runs.d_model)}, {_span(runs.params, _num)} params, L = {_span(runs.seq_len)}, "
              f"{_span(runs.epochs_run)} epochs")
-        return s + (" †" if runs.notes.str.contains(FFN_BUG).any() else "")
+        return s + (" †" if runs.notes.str.contains(FFN_BUG).any() else "") + (" ‡" if runs.notes.str.contains(MAMBA_INIT).any() else "")
     return f"{len(runs)} runs"
 
 # %% ../nbs/90_scoreboard.ipynb #s023
@@ -379,7 +381,8 @@ def render_page(board: pd.DataFrame) -> str:
            "number reproduced with 100K parameters on a CPU does not read as one at the paper's size. A row that differs gives a reason; "
            "a row that is not run says why. `[n]` refers to the command under the table that would run the row at the paper's scale. "
            "† marks runs trained with the filter-FFN bug fixed on 2026-11-23 (the FFN had 3 positional features and w = 1 whatever "
-           "its config said; `nbs/15_longconvs.ipynb`).", "",
+           "its config said; `nbs/15_longconvs.ipynb`); ‡ marks Mamba runs trained before its initialization fix of 2026-11-23 (the model-wide "
+           "init re-drew Mamba's projections, so its step size was 0.69 in every channel; `nbs/17_baselines.ipynb`).", "",
            "| table | " + " | ".join(t.columns) + " |", "|---|" + "---:|" * len(t.columns)]
     out += [f"| {i} | " + " | ".join(str(v) for v in r) + " |" for i, r in zip(t.index, t.values)]
     for (p, table), g in board.groupby(["paper", "table"], sort=False):
