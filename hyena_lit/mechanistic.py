@@ -13,7 +13,7 @@ from .engine import fit, get_recipe, seconds_per_step
 from .tasks import model_vocab, VectorLM, regression_loss, evaluate_regression
 from .baselines import saved_activation_bytes
 from .runs import project_root, save_json
-from .runs import relative, check_run
+from .runs import relative, check_run, check_sweep
 
 
 # %% auto #0
