@@ -34,7 +34,8 @@ class ImageConfig:
     n_heads: int = 4              # vit only
     order: int = 2                # Hyena operator order (hyena-vit, hyena-seq)
     filter_order: int = 64        # width of the implicit filter's FFN (Hyena models)
-    emb_dim: int = 3              # positional features of the filter FFN (per axis in 2D)
+    emb_dim: int = 3              # positional features of the filter FFN (per axis in 2D); odd, >= 3
+    window_reach: float = 1.0     # hyena-iso: extent of the filters' decay window, times A.4's (0: no window)
     d_state: int = 64             # S4ND (per axis) and S4D: state size (d_state/2 complex modes)
     dropout: float = 0.0
 
@@ -49,6 +50,10 @@ class ImageConfig:
             raise ValueError(f"{self.model} reads pixels one by one: patch must be 1, got {self.patch}")
         if self.model == "vit" and self.d_model % self.n_heads: raise ValueError(f"n_heads={self.n_heads} must divide d_model={self.d_model}")
         if not 0 <= self.dropout < 1: raise ValueError(f"dropout must be in [0, 1), got {self.dropout!r}")
+        if not isinstance(self.emb_dim, int) or isinstance(self.emb_dim, bool) or self.emb_dim < 3 or self.emb_dim % 2 == 0:
+            raise ValueError(f"emb_dim must be an odd integer >= 3 (t plus cos/sin pairs), got {self.emb_dim!r}")
+        if isinstance(self.window_reach, bool) or not isinstance(self.window_reach, (int, float)) or not 0 <= self.window_reach < math.inf:
+            raise ValueError(f"window_reach must be a finite number >= 0 (0: no window), got {self.window_reach!r}")
 
     @property
     def seq_len(self) -> int: return (self.image_size // self.patch) ** 2 if self.model not in ("hyena-iso", "s4nd-iso") else 0
@@ -222,6 +227,10 @@ class IsoBlock(nn.Module):
         h = F.gelu(self.conv(h)).permute(0, 2, 3, 1)                    # (B, H, W, D)
         return x + self.drop(F.glu(self.out(h), -1)).permute(0, 3, 1, 2)
 
+def _window_args(reach: float) -> dict:
+    "Hyena2DFilter's window at `reach` times its default extent (decay rates divided by `reach`); 0: no window."
+    return dict(modulate=False) if reach == 0 else dict(fast_decay_pct=0.3 * reach, slow_decay_pct=1.5 * reach)
+
 class IsoNet(nn.Module):
     "Isometric 2D model (hyena-iso or s4nd-iso): images (B, C, S, S) -> logits (B, num_classes)."
     def __init__(self, cfg: ImageConfig):
@@ -229,7 +238,7 @@ class IsoNet(nn.Module):
         if cfg.model not in ("hyena-iso", "s4nd-iso"): raise ValueError(f"IsoNet builds hyena-iso or s4nd-iso, got {cfg.model!r}")
         self.cfg, D, S = cfg, cfg.d_model, cfg.image_size
         self.encoder = nn.Conv2d(cfg.channels, D, 1)
-        conv = (lambda: Hyena2DConv(D, S, S, filter_order=cfg.filter_order, emb_dim=cfg.emb_dim)) if cfg.model == "hyena-iso" else \
+        conv = (lambda: Hyena2DConv(D, S, S, filter_order=cfg.filter_order, emb_dim=cfg.emb_dim, **_window_args(cfg.window_reach))) if cfg.model == "hyena-iso" else \
                (lambda: S4NDConv(D, S, S, d_state=cfg.d_state))
         self.blocks = nn.ModuleList(IsoBlock(conv(), D, cfg.dropout) for _ in range(cfg.n_layer))
         self.norm, self.head = nn.LayerNorm(D), nn.Linear(D, cfg.num_classes)

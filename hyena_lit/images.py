@@ -59,7 +59,8 @@ def imagenet_recipe(r: Recipe, n_train: int) -> Recipe:
 DATASETS = ("digits", "cifar10", "imagenet")
 
 def check_image_params(dataset, data_dir, model, size, image_size, patch, d_model, n_layer, d_inner, n_heads, filter_order, d_state, dropout,
-                       recipe, augment, epochs, batch_size, lr, weight_decay, label_smoothing, num_train, seed, device, threads, sweep, run_name):
+                       recipe, augment, epochs, batch_size, lr, weight_decay, label_smoothing, num_train, seed, device, threads, sweep, run_name,
+                       emb_dim=3, window_reach=1.0):
     "Raise ValueError naming the first bad parameter and what is allowed; returns the torch device."
     one_of("dataset", dataset, DATASETS); one_of("model", model, MODELS); one_of("augment", augment, ("auto",) + AUGMENTS)
     if size: one_of("size", size, list(IMAGE_SIZES))
@@ -69,7 +70,8 @@ def check_image_params(dataset, data_dir, model, size, image_size, patch, d_mode
                     ("filter_order", filter_order), ("d_state", d_state), ("threads", threads)): positive_int(name, v)
     for name, v in (("epochs", epochs), ("batch_size", batch_size), ("num_train", num_train), ("seed", seed), ("image_size", image_size)):
         positive_int(name, v, lo=0)
-    number("dropout", dropout, 0, 0.99); number("lr", lr, 0); number("label_smoothing", label_smoothing, 0, 0.99)
+    number("dropout", dropout, 0, 0.99); number("lr", lr, 0); number("label_smoothing", label_smoothing, 0, 0.99); number("window_reach", window_reach, 0)
+    if positive_int("emb_dim", emb_dim, 3) % 2 == 0: raise ValueError(f"emb_dim must be odd (t plus cos/sin pairs), got {emb_dim!r}")
     if weight_decay != -1.0: number("weight_decay", weight_decay, 0)
     if recipe and recipe not in RECIPES: raise ValueError(f"recipe must be one of {list(RECIPES)} (or '' for the dataset's), got {recipe!r}")
     for name, v in (("sweep", sweep), ("run_name", run_name)):
@@ -229,7 +231,7 @@ def _image_config(p: dict, channels: int, image_size: int, num_classes: int) -> 
     if p["size"]: return IMAGE_SIZES[p["size"]]
     return ImageConfig(p["model"], image_size, channels, num_classes, patch=1 if p["model"] in ("hyena-seq", "s4d-seq") else p["patch"],
                        d_model=p["d_model"], n_layer=p["n_layer"], d_inner=p["d_inner"], n_heads=p["n_heads"], filter_order=p["filter_order"],
-                       d_state=p["d_state"], dropout=p["dropout"])
+                       emb_dim=p.get("emb_dim", 3), window_reach=p.get("window_reach", 1.0), d_state=p["d_state"], dropout=p["dropout"])
 
 def _resolve_recipe(p: dict) -> Recipe:
     over = {k: v for k, v in (("epochs", p["epochs"]), ("batch_size", p["batch_size"]), ("lr", p["lr"])) if v}
@@ -302,15 +304,18 @@ TABLE_4_7 = {  # model: the paper's accuracy (%), data and size (Table 4.7; sequ
 }
 
 def load_image_sweep(sweep_dir: str | Path) -> "pd.DataFrame":
-    "One row per finished run under `sweep_dir`: model, size, accuracy, seconds per epoch, the paper's number and size beside."
+    """One row per finished run under `sweep_dir`: model, size, the 2D filters' settings, final training loss, accuracy, seconds per
+    epoch, the paper's number and size beside."""
     import pandas as pd
     rows = []
     for f in sorted(Path(sweep_dir).glob("*/metrics.json")):
         m, p = json.loads(f.read_text()), json.loads((f.parent / "params.json").read_text())
-        paper = TABLE_4_7[m["mixer"]]
+        paper, cfg = TABLE_4_7[m["mixer"]], p.get("config", {})
+        train_loss = pd.read_csv(f.parent / "history.csv").train_loss.iloc[-1] if (f.parent / "history.csv").exists() else float("nan")
         rows.append(dict(run=f.parent.name, model=m["mixer"], params=m["params"], paper_params=paper["params"], seq_len=m["seq_len"],
+                         emb_dim=cfg.get("emb_dim", 3) if m["mixer"].startswith("hyena") else None, window_reach=cfg.get("window_reach", 1.0) if m["mixer"] == "hyena-iso" else None,
                          epochs=m["epochs_run"], recipe=m["recipe"], augmentation=p.get("augmentation", "none"),
-                         best_acc=round(100 * m["best_test_acc"], 1), final_acc=round(100 * m["final_test_acc"], 1),
+                         final_train_loss=round(train_loss, 3), best_acc=round(100 * m["best_test_acc"], 1), final_acc=round(100 * m["final_test_acc"], 1),
                          s_per_epoch=round(m["seconds_per_epoch"], 2), threads=p["threads"], paper_acc=paper["acc"], paper_data=paper["data"]))
     return pd.DataFrame(rows)
 

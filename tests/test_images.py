@@ -91,3 +91,43 @@ def test_every_model_trains_an_epoch_on_digits_with_its_recipe(model, tmp_path):
     p = json.loads((tmp_path / "r" / "params.json").read_text())
     assert m["epochs_run"] == 1 and 0 <= m["final_test_acc"] <= 1 and (tmp_path / "r" / "history.csv").exists()
     assert p["augmentation"] == resolve_augment("auto", default_recipe("digits", model)) and p["augment"] == "auto"
+
+
+def test_2d_filter_family_at_init_on_8x8():
+    """Why Hyena-ISO trains slowly on 8x8 digits (72_images): with emb_dim 3 the filter FFN combines ~3 functions of position
+    (t_i, t_j and a constant), with bands up to 3 cycles about 20; and the window, written in units of the image, is 4x narrower in
+    pixels at 8x8 than at 32x32, which window_reach=4 undoes exactly."""
+    import math
+    from hyena_lit.hyena2d import Hyena2DFilter
+    from hyena_lit.image_models import ImageConfig, IsoNet
+
+    def rank(emb_dim):
+        torch.manual_seed(0)
+        f = Hyena2DFilter(128, 8, 8, filter_order=64, emb_dim=emb_dim)
+        zh, zw = f.pos_h(8)[0], f.pos_w(8)[0]
+        z = torch.cat([zh[:, None].expand(-1, 8, -1), zw[None].expand(8, -1, -1)], -1).reshape(64, -1)
+        with torch.no_grad(): s = torch.linalg.svdvals(f.ffn[:-1](z))
+        return int((s > 1e-2 * s[0]).sum())
+    assert rank(3) <= 3 and rank(9) >= 15
+
+    def filt(reach, side):
+        torch.manual_seed(0)
+        return IsoNet(ImageConfig("hyena-iso", side, 1, 10, d_model=8, n_layer=1, filter_order=8, window_reach=reach)).blocks[0].conv.filter
+    f8, f32 = filt(4.0, 8), filt(1.0, 32)
+    for di, dj in ((0, 1), (2, 3), (-4, -4)):
+        w8 = torch.exp(-f8.r.view(8, 8)[4 + di, 4 + dj] * f8.modulation.deltas.abs())
+        w32 = torch.exp(-f32.r.view(32, 32)[16 + di, 16 + dj] * f32.modulation.deltas.abs())
+        assert torch.allclose(w8, w32, rtol=1e-5)
+    assert not filt(0.0, 8).modulation.modulate
+    assert math.isclose(filt(1.0, 8).modulation.deltas.abs().max().item(), -math.log(1e-2) / 0.3, rel_tol=1e-6)  # A.4's window unchanged
+
+
+def test_filter_settings_are_parameters_and_recorded(tmp_path):
+    from hyena_lit.images import check_image_params, load_digits_data, run_images
+    for bad, word in ((dict(emb_dim=4), "emb_dim"), (dict(emb_dim=1), "emb_dim"), (dict(window_reach=-0.5), "window_reach")):
+        with pytest.raises(ValueError, match=word): check_image_params(**(OK | bad))
+    (x, y), test = load_digits_data(0)
+    torch.set_num_threads(1)
+    run_images(OK | dict(model="hyena-iso", epochs=1, num_train=64, emb_dim=5, window_reach=0.0), tmp_path / "r", ((x[:64], y[:64]), test), 10)
+    cfg = json.loads((tmp_path / "r" / "params.json").read_text())["config"]
+    assert cfg["emb_dim"] == 5 and cfg["window_reach"] == 0.0
