@@ -15,7 +15,7 @@ from .engine import Recipe, get_recipe, param_groups, fit, lr_multiplier, budget
 from .lm_data import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
 from .flops import forward_flops, training_flops
 from .runs import project_root, save_json
-from .runs import relative, is_finished, params_conflicts, extend_run, budget_estimate, describe_budget, check_budget
+from .runs import relative, is_finished, params_conflicts, conflicts_text, extend_run, budget_estimate, describe_budget, check_budget
 
 # %% auto #0
 __all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'eval_loss', 'final_eval_loss', 'plan_budget',
@@ -174,9 +174,8 @@ def train(cfg: TrainConfig) -> list[dict]:
         if rank == 0: print("extending:", extend_run(out, asdict(cfg), key="train", allowed=("tokens",)))
         if world > 1: dist.barrier()
     saved = json.loads((out / "params.json").read_text()) if (out / "params.json").exists() else {}
-    if saved.get("train") and params_conflicts(saved["train"], asdict(cfg)):
-        bad = params_conflicts(saved["train"], asdict(cfg))
-        raise ValueError(f"{relative(out)} was started with other settings ({'; '.join(f'{k}: saved {a!r}, asked {b!r}' for k, (a, b) in bad.items())}): use another out_dir")
+    bad = params_conflicts(saved["train"], asdict(cfg)) if saved.get("train") else {}  # a new folder has nothing to differ from
+    if bad: raise ValueError(f"{relative(out)} was started with other settings ({conflicts_text(bad)}): use another out_dir")
     mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max), **({"order": cfg.order} if cfg.order else {}))
     est = plan_budget(cfg, mcfg)
     if rank == 0: print(f"{relative(out)}: {describe_budget(est)}")

@@ -11,7 +11,7 @@ import torch
 from .model import HyenaConfig, HyenaLM, SIZES
 from .lm_training import TrainConfig, train, load_weights, load_data, plan_budget
 from .lm_data import gpt2_tokenizer
-from .runs import project_root, save_json, check_sweep, check_budget, describe_budget
+from .runs import project_root, save_json, relative, check_sweep, check_budget, describe_budget, params_conflicts, conflicts_text
 
 # %% auto #0
 __all__ = ['GPT_PARTNER', 'CPU_SIZES', 'SWEEP_SHARED', 'PAPER_TABLE_4_4', 'parse_tokens', 'tokens_label', 'plan_runs',
@@ -81,9 +81,8 @@ def run_plan(cfgs: list[TrainConfig], nproc: int = 1) -> None:
     for cfg in cfgs:
         d = Path(cfg.out_dir)
         if (d / "params.json").exists():
-            old = json.loads((d / "params.json").read_text())["train"]
-            diff = {k: (old.get(k), getattr(cfg, k)) for k in _KEY if old.get(k, getattr(TrainConfig, k)) != getattr(cfg, k)}
-            if diff: raise ValueError(f"{d} holds a run with another configuration {diff}; pick another run_name")
+            bad = params_conflicts(json.loads((d / "params.json").read_text())["train"], {k: getattr(cfg, k) for k in _KEY})
+            if bad: raise ValueError(f"{relative(d)} holds a run with other settings ({conflicts_text(bad)}); pick another run_name")
         if (d / "metrics.json").exists(): print(f"{d.name}: done"); continue
         if nproc <= 1: train(cfg); continue
         flags = [f"--{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in asdict(cfg).items()]

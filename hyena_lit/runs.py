@@ -12,9 +12,9 @@ from datetime import datetime, timezone
 # %% auto #0
 __all__ = ['COLUMNS', 'DEFECTS', 'NOT_COMPARED', 'EXTENDABLE', 'CPU_LIMITS', 'TEXT_SUFFIXES', 'project_root', 'new_run_dir',
            'save_json', 'is_finished', 'relative', 'run_folders', 'run_row', 'load_runs', 'write_index',
-           'params_conflicts', 'check_run', 'check_sweep', 'extend_run', 'positive_int', 'number', 'one_of', 'int_list',
-           'pick_device', 'pick_threads', 'measured_flops_per_second', 'budget_estimate', 'describe_budget',
-           'check_budget', 'portable_text', 'absolute_paths', 'make_portable']
+           'params_conflicts', 'conflicts_text', 'check_run', 'check_sweep', 'extend_run', 'positive_int', 'number',
+           'one_of', 'int_list', 'pick_device', 'pick_threads', 'measured_flops_per_second', 'budget_estimate',
+           'describe_budget', 'check_budget', 'portable_text', 'absolute_paths', 'make_portable']
 
 # %% ../nbs/18a_runs.ipynb #c004
 def project_root(start: Path | None = None) -> Path:
@@ -179,6 +179,10 @@ def params_conflicts(saved: dict, wanted: dict, ignore=NOT_COMPARED) -> dict:
         if _canon(s) != _canon(v): out[k] = (s, v)
     return out
 
+def conflicts_text(bad: dict) -> str:
+    "params_conflicts' answer as one phrase: 'key: saved a, asked b; ...'."
+    return "; ".join(f"{k}: saved {a!r}, asked {b!r}" for k, (a, b) in bad.items())
+
 def check_run(run_dir: str | Path, wanted: dict, finished_ok: bool = False):
     "Raise before any work if `run_dir` is finished (unless `finished_ok`: a sweep skips it) or was started with other settings."
     d = Path(run_dir)
@@ -188,8 +192,7 @@ def check_run(run_dir: str | Path, wanted: dict, finished_ok: bool = False):
     if p.exists():
         bad = params_conflicts(json.loads(p.read_text()), wanted)
         if bad:
-            diff = "; ".join(f"{k}: saved {a!r}, asked {b!r}" for k, a, b in ((k, *v) for k, v in bad.items()))
-            raise ValueError(f"{relative(d)} was made with other settings ({diff}): use another run or sweep name")
+            raise ValueError(f"{relative(d)} was made with other settings ({conflicts_text(bad)}): use another run or sweep name")
 
 # %% ../nbs/18a_runs.ipynb #c013b
 def check_sweep(sweep_dir: str | Path, shared: dict, key: str | None = None) -> dict:
@@ -199,19 +202,17 @@ def check_sweep(sweep_dir: str | Path, shared: dict, key: str | None = None) -> 
     d = Path(sweep_dir); f = d / "sweep.json"
     if f.exists():
         bad = params_conflicts(json.loads(f.read_text()), shared)
-        if bad: raise ValueError(f"sweep {relative(d)} was made with other shared settings ({_diff(bad)}): "
+        if bad: raise ValueError(f"sweep {relative(d)} was made with other shared settings ({conflicts_text(bad)}): "
                                  "use another sweep name, or the sweep's own settings")
         return shared
     for p in sorted(d.glob("*/params.json")):
         saved = json.loads(p.read_text()); saved = saved.get(key, {}) if key else saved
         bad = params_conflicts(saved, shared)
-        if bad: raise ValueError(f"sweep {relative(d)} holds {p.parent.name}, made with other shared settings ({_diff(bad)}): "
+        if bad: raise ValueError(f"sweep {relative(d)} holds {p.parent.name}, made with other shared settings ({conflicts_text(bad)}): "
                                  "use another sweep name, or the sweep's own settings")
     d.mkdir(parents=True, exist_ok=True)
     save_json(shared, f)
     return shared
-
-def _diff(bad: dict) -> str: return "; ".join(f"{k}: saved {a!r}, asked {b!r}" for k, (a, b) in bad.items())
 
 # %% ../nbs/18a_runs.ipynb #c013e
 EXTENDABLE = ("tokens", "steps", "epochs")
@@ -228,10 +229,10 @@ def extend_run(run_dir: str | Path, wanted: dict, key: str | None = None, allowe
     saved = p.get(key, {}) if key else p
     bad = params_conflicts(saved, wanted)
     other = {k: v for k, v in bad.items() if k not in allowed}
-    if other: raise ValueError(f"{relative(d)}: an extension changes only the budget ({', '.join(allowed)}); asked also {_diff(other)}")
+    if other: raise ValueError(f"{relative(d)}: an extension changes only the budget ({', '.join(allowed)}); asked also {conflicts_text(other)}")
     down = {k: v for k, v in bad.items() if not v[1] > v[0]}
     if not bad or down: raise ValueError(f"{relative(d)}: an extension must raise the budget ({', '.join(allowed)}); "
-                                         f"asked {_diff(bad) if bad else 'the same budget'}")
+                                         f"asked {conflicts_text(bad) if bad else 'the same budget'}")
     n = len(p.get("segments", [])) + 1
     (d / "segments").mkdir(exist_ok=True)
     old = d / "segments" / f"{n}-metrics.json"
