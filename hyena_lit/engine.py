@@ -373,6 +373,7 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
     if ck is not None and ck.exists():
         st = load_checkpoint(ck, model, opt)
         sched.load_state_dict(st["sched"]); step, history, elapsed = st["step"], st["history"], st.get("elapsed", 0.0)
+        if history and history[-1].get("stop") == "solved": return history
     end = r.steps if stop_after is None else min(r.steps, step + stop_after)
     bar = tqdm(range(step, end), desc=r.name, disable=not progress or rank != 0, initial=step, total=r.steps)
     t0 = time.perf_counter()
@@ -385,11 +386,13 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
         rec = dict(step=step + 1, tokens=(step + 1) * r.batch_size * xb.shape[1], loss=loss.item(), lr=lr,
                    tokens_per_second=r.batch_size * xb.shape[1] / max(1e-9, dt))
         if evaluate is not None and ((step + 1) % r.eval_every == 0 or step + 1 == r.steps): rec.update(evaluate(model))
+        if r.early_stop is not None and rec.get("test_acc", -1) >= r.early_stop: rec["stop"] = "solved"
         history.append(rec)
         bar.set_postfix(loss=f"{rec['loss']:.3f}")
         capped = max_seconds is not None and elapsed >= max_seconds and step + 1 < r.steps
-        if ck is not None and ((step + 1) % ckpt_every == 0 or step + 1 == end or capped):
+        if ck is not None and ((step + 1) % ckpt_every == 0 or step + 1 == end or capped or rec.get("stop")):
             save_checkpoint(ck, model, opt, sched=sched.state_dict(), step=step + 1, history=history, elapsed=elapsed)
+        if rec.get("stop"): break
         if capped: rec["stop"] = "time cap"; break
         t0 = time.perf_counter()  # evaluation and checkpoints stay out of the throughput
     bar.close()

@@ -157,7 +157,7 @@ def run_task_steps(cfg: dict) -> dict:
     if (d / "params.json").exists(): steps = json.loads((d / "params.json").read_text())["steps_used"]
     elif cfg.get("max_minutes_per_run", 0) > 0:
         steps = max(1, min(steps, int(60 * cfg["max_minutes_per_run"] / seconds_per_step(HyenaLM(mcfg), batch_at(0)))))
-    recipe = get_recipe("mamba-synthetics", lr=cfg["lr"], batch_size=cfg["batch_size"], steps=steps, eval_every=min(cfg["steps_per_epoch"], steps))
+    recipe = get_recipe("mamba-synthetics", lr=cfg["lr"], batch_size=cfg["batch_size"], steps=steps, eval_every=min(cfg["steps_per_epoch"] // cfg.get("evals_per_epoch", 1), steps), early_stop=cfg.get("solved_at"))
     if not (d / "params.json").exists():
         save_json({**cfg, "dir": relative(d), "steps_used": steps, "params": sum(p.numel() for p in model.parameters()),
                    "model": mcfg.to_dict(), "recipe": recipe.to_dict()}, d / "params.json")
@@ -171,7 +171,8 @@ def run_task_steps(cfg: dict) -> dict:
         try: accs[str(T)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
         except (RuntimeError, MemoryError) as e: accs[str(T)] = f"does not fit ({type(e).__name__})"
     m = dict(task=task, mixer=cfg["mixer"], seq_len=L, vocab_size=V, n_layer=cfg["n_layer"], seed=seed, final_test_acc=evals[-1]["test_acc"],
-             best_test_acc=best["test_acc"], best_epoch=best["step"] / cfg["steps_per_epoch"], solved_epoch=None,
+             best_test_acc=best["test_acc"], best_epoch=best["step"] / cfg["steps_per_epoch"],
+             solved_epoch=next((r["step"] / cfg["steps_per_epoch"] for r in evals if r["test_acc"] >= 1.0), None),
              epochs_run=hist[-1]["step"] / cfg["steps_per_epoch"], epochs_planned=cfg["epochs"], steps_run=hist[-1]["step"],
              seconds=sum(cfg["batch_size"] * L / r["tokens_per_second"] for r in hist), params=sum(p.numel() for p in model.parameters()),
              metric="accuracy", test_len_acc=accs)
