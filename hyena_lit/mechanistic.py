@@ -30,6 +30,8 @@ PRESETS = {
                     fresh_data=True),
     "table11-mamba": dict(tasks=["induction_heads"], mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"], seq_lens=[256],
                           vocab_size=16, protocol="mamba"),
+    "selective-copying": dict(tasks=["selective_copying"], mixers=["hyena", "h3", "attention", "mamba"], seq_lens=[256, 1024], vocab_size=16,
+                              protocol="mamba", epochs=49, lr=1e-4, batch_size=64),  # Mamba E.1: 400K steps (49 x 8192), lr 1e-4, batch 64
 }
 MAMBA_EPOCHS = {"hyena": 10, "h3": 10, "attention": 25, "mamba": 25, "attention:rope": 50, "attention:xpos": 50}  # 8192-step epochs, Mamba App. E.1
 MAMBA_LR = {"mamba": 1e-3}  # the better of 2e-4 and 1e-3 per model in the paper: 2e-4 for all but Mamba
@@ -53,7 +55,8 @@ def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, see
                 else:
                     out += [dict(task=task, mixer=m, seq_len=L, vocab_size=V, n_layer=n_layer, seed=s,
                                  **({"test_lens": sorted(test_lens)} if preset.startswith("table11") else {}),
-                                 **(dict(protocol="mamba", epochs=MAMBA_EPOCHS[m], lr=MAMBA_LR.get(m, 2e-4), batch_size=8, weight_decay=0.0)
+                                 **(dict(protocol="mamba", epochs=p.get("epochs") or MAMBA_EPOCHS[m], lr=p.get("lr") or MAMBA_LR.get(m, 2e-4),
+                                             batch_size=p.get("batch_size", 8), weight_decay=0.0)
                                     if p.get("protocol") == "mamba" else {}),
                                  **({"fresh_data": True} if p.get("fresh_data") else {})) for L in seq_lens]
     for c in out:  # every setting's generator checks its arguments now, before any run starts training
