@@ -11,6 +11,7 @@ import torch.nn.functional as F
 from torch import nn, Tensor
 from .fftconv import fftconv, fftconv_ref
 from .longconvs import ExplicitFilter, S4DFilter
+from .selective_scan_cpu import selective_scan, cpp_available, warn_fallback_once
 
 # %% auto #0
 __all__ = ['BASELINES', 'H3', 'GSS', 'AFTConv', 'RWKVTimeMix', 'Mamba', 'selective_scan_ref', 'mamba_ref', 'baseline_mixer',
@@ -185,11 +186,11 @@ class _Projection(nn.Module):
     def forward(self, x: Tensor) -> Tensor: return F.linear(x, self.weight, self.bias)
 
 class Mamba(_Mixer):
-    "Mamba block mixer (expand 2, state 16, conv 4); `impl='scan'` (sequential, default) or `'chunked'` ((T x T) decay blocks)."
-    def __init__(self, d_model: int, l_max: int, d_state: int = 16, expand: int = 2, d_conv: int = 4, chunk: int = 64, impl: str = "scan",
+    "Mamba block mixer (expand 2, state 16, conv 4); `impl='cpp'` (default: the fused C++ scan for CPU tensors, else 'scan'), `'scan'` (sequential) or `'chunked'` ((T x T) decay blocks)."
+    def __init__(self, d_model: int, l_max: int, d_state: int = 16, expand: int = 2, d_conv: int = 4, chunk: int = 64, impl: str = "cpp",
                  recompute: bool = True):
         super().__init__()
-        if impl not in ("chunked", "scan"): raise ValueError(f"impl must be 'chunked' or 'scan', got {impl!r}")
+        if impl not in ("chunked", "scan", "cpp"): raise ValueError(f"impl must be 'cpp', 'scan' or 'chunked', got {impl!r}")
         self.d_model, self.l_max, self.impl, self.chunk, self.recompute = d_model, l_max, impl, chunk, recompute
         E, self.N, self.R = expand * d_model, d_state, math.ceil(d_model / 16)
         self.in_proj = _Projection(d_model, 2 * E, bias=False)
@@ -268,14 +269,28 @@ def scan_chunked(self: Mamba, x, dt, A, Bm, Cm):
     return torch.cat(ys, 1)[:, :L]
 
 @patch
+def scan_cpp(self: Mamba, x, dt, A, Bm, Cm):
+    "The same scan fused in C++ (`selective_scan` of `hyena_lit.selective_scan_cpu`): the state stored every `chunk` steps, the rest recomputed in the backward."
+    return selective_scan(x, dt, A, Bm, Cm, chunk=self.chunk)
+
+def _cpp_takes(x: Tensor) -> bool:
+    "Whether the fused C++ scan runs on x: a CPU float32/float64 tensor, and the extension builds here (if not: one warning, and the torch scan)."
+    if x.device.type != "cpu" or x.dtype not in (torch.float32, torch.float64): return False
+    if cpp_available(): return True
+    warn_fallback_once()
+    return False
+
+@patch
 def forward(self: Mamba, u: Tensor, cache=None) -> Tensor:
     self._check(u); L = u.shape[1]
     x, z = self.in_proj(u).chunk(2, -1)
     x = F.silu(self.conv(x.transpose(1, 2))[..., :L].transpose(1, 2))
+    impl = "scan" if self.impl == "cpp" and not _cpp_takes(x) else self.impl
+    if impl == "cpp": x = x.contiguous()  # (B, L, E) rows, as the kernel reads them; x_proj then saves this same tensor, not a second copy
     delta, Bm, Cm = self.x_proj(x).split([self.R, self.N, self.N], -1)
     dt = F.softplus(self.dt_proj(delta))
     A = -torch.exp(self.A_log.to(x.dtype))
-    scan = self.scan_chunked if self.impl == "chunked" else self.scan_segments if self.recompute else self.scan_ref
+    scan = self.scan_chunked if impl == "chunked" else self.scan_cpp if impl == "cpp" else self.scan_segments if self.recompute else self.scan_ref
     y = scan(x, dt, A, Bm, Cm) + self.D * x
     return self.out_proj(y * F.silu(z))
 
