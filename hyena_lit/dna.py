@@ -17,18 +17,20 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['PRETRAIN_LR', 'SPECIES_LR', 'TABLE13', 'check_dna_params', 'dna_recipe', 'kmer_index', 'kmer_counts', 'kmer_baseline',
-           'markov_bpb', 'load_dna_data', 'run_dna', 'load_dna_sweep', 'species_table']
+           'markov_bpb', 'load_dna_data', 'slw_stages', 'slw_batches', 'run_dna', 'load_dna_sweep', 'species_table']
 
 # %% ../nbs/82_dna.ipynb #c007
 def check_dna_params(data, task, model, seq_len, size, steps, tokens_per_step, epochs, steps_per_epoch, batch_size, lr, n_test,
-                 n_regions, min_contig, kmer_k, init_from, seed, threads, micro_batch=0):
+                 n_regions, min_contig, kmer_k, init_from, seed, threads, micro_batch=0, slw_from=0):
     "Raise ValueError naming the first bad parameter and what is allowed."
     one_of("task", task, ("pretrain", *DNA_TASKS)); one_of("model", model, DNA_MODELS)
     if not isinstance(data, str) or not data: raise ValueError(f"data must be 'fixture', 'genomes' or a folder, got {data!r}")
     positive_int("seq_len", seq_len, 8); positive_int("n_test", n_test); positive_int("n_regions", n_regions, 3)
     positive_int("steps_per_epoch", steps_per_epoch); positive_int("kmer_k", kmer_k); positive_int("threads", threads)
     for name, v in (("steps", steps), ("tokens_per_step", tokens_per_step), ("epochs", epochs), ("batch_size", batch_size),
-                    ("min_contig", min_contig), ("seed", seed), ("micro_batch", micro_batch)): positive_int(name, v, 0)
+                    ("min_contig", min_contig), ("seed", seed), ("micro_batch", micro_batch), ("slw_from", slw_from)): positive_int(name, v, 0)
+    if slw_from and task == "pretrain" and seq_len > slw_from and (seq_len % slw_from or (seq_len // slw_from) & (seq_len // slw_from - 1)):
+        raise ValueError(f"seq_len={seq_len} must be slw_from={slw_from} times a power of two (the warmup doubles the length), or set slw_from 0")
     if not isinstance(size, int) or not 0 <= size < len(DNA_SIZES): raise ValueError(f"size must be an index 0..{len(DNA_SIZES) - 1} into {DNA_SIZES}, got {size!r}")
     number("lr", lr, 0)
     if kmer_k > 12: raise ValueError(f"kmer_k must be at most 12 (4^k features), got {kmer_k}")
@@ -115,6 +117,23 @@ def _bits_per_base(lm, batches, dev) -> float:
     lm.eval(); out = np.mean([F.cross_entropy(lm(x.to(dev)).flatten(0, 1), y.to(dev).flatten()).item() for x, y in batches]); lm.train()
     return out / math.log(2)
 
+# %% ../nbs/82_dna.ipynb #c021w1
+def slw_stages(seq_len: int, steps: int, slw_from: int) -> list[tuple[int, int]]:
+    "[(first step, length), ...]: equal steps at slw_from, 2 slw_from, ... up to seq_len; [(0, seq_len)] without warmup."
+    if not slw_from or seq_len <= slw_from: return [(0, seq_len)]
+    lens = [slw_from * 2**i for i in range((seq_len // slw_from).bit_length())]
+    return [(i * steps // len(lens), Ls) for i, Ls in enumerate(lens)]
+
+def slw_batches(batch_at, seq_len: int, steps: int, slw_from: int):
+    "step -> the batch of `batch_at(step)` (windows of seq_len) cut into windows of the step's warmup length."
+    stages = slw_stages(seq_len, steps, slw_from)
+    if len(stages) == 1: return batch_at
+    def cut(step: int):
+        x, y = batch_at(step)
+        Ls = next(Ls for first, Ls in reversed(stages) if step >= first)
+        return x.reshape(-1, Ls), y.reshape(-1, Ls)
+    return cut
+
 # %% ../nbs/82_dna.ipynb #c022
 def run_dna(p: dict, run_dir: Path, device: str = "cpu") -> dict:
     "Train one DNA setting `p` (the notebook's parameters) through `fit`; write params.json, history.csv, metrics.json."
@@ -132,8 +151,9 @@ def run_dna(p: dict, run_dir: Path, device: str = "cpu") -> dict:
         test_at = gs.pretrain_batches("test", L, 16, seed=10_000 + seed)
         test = [test_at(i) for i in range(max(1, p["n_test"] // 16))]
         model = lm.to(dev)
-        hist = fit(model, gs.pretrain_batches("train", L, r.batch_size, seed), r, run_dir, evaluate=lambda m: dict(test_bpb=_bits_per_base(m, test, dev)),
-                   seed=seed, device=dev, progress=False, ckpt_every=10**9)
+        batches = slw_batches(gs.pretrain_batches("train", L, r.batch_size, seed), L, r.steps, p.get("slw_from", 0))
+        hist = fit(model, batches, r, run_dir, evaluate=lambda m: dict(test_bpb=_bits_per_base(m, test, dev)),
+                   seed=seed, device=dev, progress=False, ckpt_every=r.eval_every)
         metrics = dict(test_bpb=hist[-1]["test_bpb"], best_test_bpb=min(h["test_bpb"] for h in hist if "test_bpb" in h), metric="test_bpb",
                        epochs_run=len(hist), epochs_planned=r.steps, tokens=hist[-1]["tokens"], notes="steps, not epochs",
                        **{f"markov{k}_bpb": markov_bpb(gs, test, k) for k in (0, 3, 5)})

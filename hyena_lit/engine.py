@@ -383,8 +383,8 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
         good = f"{ck}" if ck is not None and ck.exists() else "none yet"
         loss = _optimizer_step(model, opt, sched, xb, yb, r, loss_fn, device, lambda: f"step {step + 1}; last good checkpoint: {good}", wrapped)
         dt = time.perf_counter() - t0; elapsed += dt
-        rec = dict(step=step + 1, tokens=(step + 1) * r.batch_size * xb.shape[1], loss=loss.item(), lr=lr,
-                   tokens_per_second=r.batch_size * xb.shape[1] / max(1e-9, dt))
+        n_tok = xb.numel() * world  # the step's tokens (every process holds an equal share), the same at every step
+        rec = dict(step=step + 1, tokens=(step + 1) * n_tok, loss=loss.item(), lr=lr, tokens_per_second=n_tok / max(1e-9, dt))
         if evaluate is not None and ((step + 1) % r.eval_every == 0 or step + 1 == r.steps): rec.update(evaluate(model))
         if r.early_stop is not None and rec.get("test_acc", -1) >= r.early_stop: rec["stop"] = "solved"
         history.append(rec)
