@@ -151,7 +151,11 @@ def load_runs(root: str | Path | None = None) -> pd.DataFrame:
     "Every finished run under `root` (default: runs/) as one table, one row per run folder, columns COLUMNS."
     root = Path(root) if root is not None else project_root() / "runs"
     df = pd.DataFrame([run_row(d, root) for d in run_folders(root)], columns=COLUMNS)
-    for c in ("seq_len", "vocab_size", "n_layer", "d_model", "seed", "epochs_run", "epochs_planned", "tokens", "params"): df[c] = df[c].astype("Int64")
+    for c in ("seq_len", "vocab_size", "n_layer", "d_model", "seed", "epochs_run", "epochs_planned", "tokens", "params"):
+        whole = pd.to_numeric(df[c], errors="coerce").dropna() % 1 == 0
+        if whole.all(): df[c] = df[c].astype("Int64")
+        else:  # step budgets may stop mid-epoch (2.5 of 8192-step epochs): whole numbers stay integers, in an object column
+            df[c] = pd.Series([int(v) if pd.notna(v) and float(v) % 1 == 0 else v for v in df[c]], index=df.index, dtype=object)
     return df
 
 def write_index(root: str | Path | None = None) -> pd.DataFrame:

@@ -121,7 +121,8 @@ def our_scale(run: pd.Series, root: str | Path) -> str:
     dev = str(p.get("device") or p.get("train", {}).get("device") or "").upper()
     if run["metric"] in ("test_acc", "test_r2"):
         s = (f"{int(run['n_layer'])} layer{'s' if run['n_layer'] > 1 else ''}, width {int(run['d_model'])}, {_num(run['params'])} params, "
-             f"L = {int(run['seq_len'])}, {int(run['epochs_run'])}/{int(run['epochs_planned'])} epochs" + (f" of {p['num_train']}" if "num_train" in p else ""))
+             f"L = {int(run['seq_len'])}, {float(run['epochs_run']):g}/{int(run['epochs_planned'])} epochs"
+             + (f" of {p['steps_per_epoch']} steps of batch {p['batch_size']}" if p.get("protocol") == "mamba" else f" of {p['num_train']}" if "num_train" in p else ""))
     elif run["metric"] == "val_loss":
         s = f"{_num(run['params'])} params, {_num(run['tokens'])} tokens of {run['task']}, L = {int(run['seq_len'])}"
     else:
