@@ -48,18 +48,22 @@ def next_fast_len(n: int) -> int:
     return best
 
 # %% ../nbs/11_fftconv.ipynb #c013
+def _fftconv_fwd(u: Tensor, k: Tensor, D: Tensor | None, keep: bool):
+    "The forward: y, and the spectra and FFT size the backward needs; keep=False multiplies the spectra in place (no graph)."
+    L = u.shape[-1]
+    n = next_fast_len(2 * L - 1)
+    k_f = torch.fft.rfft(k, n=n)  # (C, n//2+1), shared over the batch
+    u_f = torch.fft.rfft(u, n=n)  # (B, C, n//2+1)
+    y = torch.fft.irfft(u_f * k_f if keep else u_f.mul_(k_f), n=n)[..., :L]
+    if D is not None: y = torch.addcmul(y, u, D[:, None])
+    return y, u_f, k_f, n
+
 class FFTConvFn(torch.autograd.Function):
     "Causal FFT convolution with a real-FFT backward. u (B, C, L) and k (C, L) in float32/64, D (C,) or None."
     @staticmethod
     def forward(ctx, u: Tensor, k: Tensor, D: Tensor | None) -> Tensor:
-        L = u.shape[-1]
-        n = next_fast_len(2 * L - 1)
-        k_f = torch.fft.rfft(k, n=n)  # (C, n//2+1), shared over the batch
-        u_f = torch.fft.rfft(u, n=n)  # (B, C, n//2+1)
-        grad = any(ctx.needs_input_grad)
-        y = torch.fft.irfft(u_f * k_f if grad else u_f.mul_(k_f), n=n)[..., :L]  # no graph: product in place
-        if D is not None: y = torch.addcmul(y, u, D[:, None])
-        if grad: ctx.save_for_backward(u_f, k_f, u if D is not None else None, D)
+        y, u_f, k_f, n = _fftconv_fwd(u, k, D, keep=any(ctx.needs_input_grad))
+        if any(ctx.needs_input_grad): ctx.save_for_backward(u_f, k_f, u if D is not None else None, D)
         ctx.n = n
         return y
 
@@ -83,14 +87,8 @@ def fftconv(u: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
     dtype = u.dtype if u.dtype in (torch.float32, torch.float64) else torch.float32
     args = (u.to(dtype), k[:, :L].to(dtype), None if D is None else D.to(dtype))
     if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in args): y = FFTConvFn.apply(*args)
-    else: y = FFTConvFn.forward(_NO_GRAD, *args)  # no graph to build: skip autograd's bookkeeping (~4% of a small call)
+    else: y = _fftconv_fwd(*args, keep=False)[0]  # no graph to build: skip autograd's bookkeeping (~4% of a small call)
     return y.to(u.dtype)
-
-class _NoGradCtx:
-    "Stands in for autograd's ctx when FFTConvFn.forward is called directly: no input needs a gradient."
-    needs_input_grad = (False, False, False)
-
-_NO_GRAD = _NoGradCtx()
 
 # %% ../nbs/11_fftconv.ipynb #c015
 def rel_err(a: Tensor, b: Tensor) -> float:
