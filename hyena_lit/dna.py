@@ -17,7 +17,8 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['PRETRAIN_LR', 'SPECIES_LR', 'TABLE13', 'check_dna_params', 'dna_recipe', 'kmer_index', 'kmer_counts', 'kmer_baseline',
-           'markov_bpb', 'load_dna_data', 'slw_stages', 'slw_batches', 'run_dna', 'load_dna_sweep', 'species_table']
+           'markov_bpb', 'load_dna_data', 'slw_stages', 'slw_batches', 'run_dna', 'position_bins', 'position_bpb',
+           'pretrain_position_bpb', 'load_dna_sweep', 'species_table']
 
 # %% ../nbs/82_dna.ipynb #c007
 def check_dna_params(data, task, model, seq_len, size, steps, tokens_per_step, epochs, steps_per_epoch, batch_size, lr, n_test,
@@ -175,6 +176,39 @@ def run_dna(p: dict, run_dir: Path, device: str = "cpu") -> dict:
                    seconds=time.perf_counter() - t0, recipe=r.name)
     save_json(metrics, run_dir / "metrics.json")
     return metrics
+
+# %% ../nbs/82_dna.ipynb #c022p1
+def position_bins(L: int) -> list[tuple[int, int]]:
+    "Position bins [0, 1), [1, 2), [2, 4), ..., [L/2, L): one per power of two."
+    return [(0, 1)] + [(2**i, min(2**(i + 1), L)) for i in range(int(math.log2(L)))]
+
+@torch.no_grad()
+def position_bpb(lm, batches, dev="cpu") -> pd.DataFrame:
+    "Held-out bits per base by position bin (first, last position, bpb) over `batches` of (x, y)."
+    lm.eval(); tot, n = 0.0, 0
+    for x, y in batches:
+        tot = tot + F.cross_entropy(lm(x.to(dev)).transpose(1, 2), y.to(dev), reduction="none").sum(0).double().cpu()
+        n += len(x)
+    lm.train()
+    per = (tot / n / math.log(2)).numpy()
+    return pd.DataFrame([dict(first=a, last=b - 1, bpb=float(per[a:b].mean())) for a, b in position_bins(len(per))])
+
+def pretrain_position_bpb(run_dir: str | Path, n_test: int = 0, threads: int = 1) -> pd.DataFrame:
+    "Score a finished pretraining run's held-out windows (its own test set) by position; writes run_dir/position_bpb.csv."
+    run_dir = Path(run_dir)
+    p = json.loads((run_dir / "params.json").read_text())
+    if p["task"] != "pretrain": raise ValueError(f"{run_dir.name} is a {p['task']} run: bits per base by position are for pretraining runs")
+    if not is_finished(run_dir): raise ValueError(f"{relative(run_dir)} has not finished (no metrics.json)")
+    ckpt = run_dir / "checkpoint" / "model.safetensors"
+    if not ckpt.exists(): raise FileNotFoundError(f"{relative(ckpt)} is missing: weights stay out of git, rerun the pretraining to get them")
+    torch.set_num_threads(threads)
+    gs = GenomeSet(load_dna_data(p["data"], p["min_contig"]), n_regions=p["n_regions"], seed=0)
+    n, d, _ = DNA_SIZES[p["size"]]
+    lm = load_weights(dna_lm(p["model"], n, d, p["seq_len"]), ckpt.parent)
+    test_at = gs.pretrain_batches("test", p["seq_len"], 16, seed=10_000 + p["seed"])  # the run's own test windows (run_dna)
+    out = position_bpb(lm, [test_at(i) for i in range(max(1, (n_test or p["n_test"]) // 16))])
+    out.to_csv(run_dir / "position_bpb.csv", index=False)
+    return out
 
 # %% ../nbs/82_dna.ipynb #c026
 TABLE13 = pd.DataFrame({"model": ["HyenaDNA", "Mamba", "Mamba"], "params": ["1.4M", "1.4M", "7M"],

@@ -12,8 +12,8 @@ from .runs import project_root, relative
 from .dna import TABLE13, load_dna_sweep
 
 # %% auto #0
-__all__ = ['MODEL_ORDER', 'dna_runs', 'unfinished', 'pretrain_table', 'accuracy_table', 'context_trend', 'plot_accuracy',
-           'ablation_table']
+__all__ = ['MODEL_ORDER', 'dna_runs', 'unfinished', 'pretrain_table', 'position_table', 'accuracy_table', 'context_trend',
+           'plot_accuracy', 'ablation_table']
 
 # %% ../nbs/83_dna_results.ipynb #c008
 def dna_runs(sweep_dir: str | Path) -> pd.DataFrame:
@@ -46,6 +46,15 @@ def pretrain_table(res: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([bpb, mk]).round(3)
 
 # %% ../nbs/83_dna_results.ipynb #c016
+def position_table(sweep_dir: str | Path, res: pd.DataFrame) -> pd.DataFrame:
+    "Held-out bits per base by position bin (rows: first position of the bin) and pretraining run (columns: model L=...)."
+    cols = {}
+    for _, r in res[res.task == "pretrain"].sort_values(["model", "seq_len"]).iterrows():
+        f = Path(sweep_dir) / r.run / "position_bpb.csv"
+        if f.exists(): cols[f"{r.model} L={r.seq_len}"] = pd.read_csv(f).set_index("first").bpb
+    return pd.DataFrame(cols).round(3)
+
+# %% ../nbs/83_dna_results.ipynb #c019
 def accuracy_table(res: pd.DataFrame, task: str) -> pd.DataFrame:
     "Test accuracy (%) by model (rows, then the k-mer baselines) and segment length (columns)."
     r = res[(res.task == task) & res.run.str.fullmatch(rf"{task}_[^_]+_L\d+_s\d+")]  # the grid; ablations carry a tag in their run name
@@ -73,7 +82,7 @@ def plot_accuracy(tab: pd.DataFrame, title: str, chance: float, ax):
     ax.axhline(100 * chance, ls=":", c="k", lw=0.8)
     ax.set_xscale("log", base=2); ax.set_xlabel("segment length (bases)"); ax.set_ylabel("test accuracy (%)"); ax.set_title(title, fontsize=9)
 
-# %% ../nbs/83_dna_results.ipynb #c019
+# %% ../nbs/83_dna_results.ipynb #c022
 def ablation_table(res: pd.DataFrame, task: str = "species", seq_len: int = 256) -> pd.DataFrame:
     "Test accuracy (%) by model and variant at one length: the grid run ('paper'), then each tagged run of the sweep."
     r = res[(res.task == task) & (res.seq_len == seq_len)]
