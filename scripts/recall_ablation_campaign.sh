@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The walk from Table A.1 to the official synthetics recipe (issue 16; nbs/31_associative_recall, -p ablation True):
+# Hyena at L = 128 on vocabularies 30 and 40, one ABLATION step per run, in the walk's order, into the one sweep
+# runs/associative_recall/ablation-L128. Each run is 200 epochs of 2000 examples (about 30 minutes on one core while
+# another run shares the machine). Any number of workers walk the list (flock per run); finished runs are skipped.
+# usage: nohup bash scripts/recall_ablation_campaign.sh > runs/associative_recall/.campaign/worker-<n>.log 2>&1 &
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=runs/associative_recall/ablation-L128
+LOCKS=runs/associative_recall/.campaign; mkdir -p $LOCKS
+one() {  # one(step index, step name, vocabulary)
+  local i=$1 step=$2 V=$3 run=$(printf %02d $1)-$2_L128_V$3_s0
+  [ -f "$ROOT/$run/metrics.json" ] && return 0
+  exec 9> "$LOCKS/$run.lock"
+  if ! flock -n 9; then exec 9>&-; echo "busy elsewhere: $run"; return 0; fi
+  echo "$(date -u +%FT%TZ) start: $run"
+  python3 -m papermill nbs/31_associative_recall.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$step-V$V.ipynb" -p ablation True \
+    -y "ablation_steps: [$step]" -y "seq_lens: [128]" -y "vocab_sizes: [$V]" -p sweep ablation-L128 -p num_test 500 -p workers 1 \
+    > "$LOCKS/$run.log" 2>&1 && echo "$(date -u +%FT%TZ) done: $run" || echo "$(date -u +%FT%TZ) FAILED: $run (see $LOCKS/$run.log)"
+  exec 9>&-
+}
+i=3
+for step in emb-5 w-10 filter-lr frozen-pos decay-all d-inner-256 embed-dropout beta2; do
+  for V in 30 40; do one $i $step $V; done
+  i=$((i + 1))
+done
