@@ -4,6 +4,8 @@
 # runs/associative_recall/ablation-L128. Each run is 200 epochs of 2000 examples (about 30 minutes on one core while
 # another run shares the machine). Any number of workers walk the list (flock per run); finished runs are skipped.
 # usage: nohup bash scripts/recall_ablation_campaign.sh > runs/associative_recall/.campaign/worker-<n>.log 2>&1 &
+# A session that ends at a known time writes it to runs/associative_recall/.campaign/deadline (e.g. 2026-11-24T07:45Z):
+# no run starts after it, since a run cut off by the end of a session is lost with its checkpoint.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=runs/associative_recall/ablation-L128
@@ -11,6 +13,7 @@ LOCKS=runs/associative_recall/.campaign; mkdir -p $LOCKS
 one() {  # one(step index, step name, vocabulary)
   local i=$1 step=$2 V=$3 run=$(printf %02d $1)-$2_L128_V$3_s0
   [ -f "$ROOT/$run/metrics.json" ] && return 0
+  if [ -f $LOCKS/deadline ] && [ "$(date -u +%s)" -gt "$(date -u -d "$(cat $LOCKS/deadline)" +%s)" ]; then echo "past the deadline: $run not started"; return 0; fi
   exec 9> "$LOCKS/$run.lock"
   if ! flock -n 9; then exec 9>&-; echo "busy elsewhere: $run"; return 0; fi
   echo "$(date -u +%FT%TZ) start: $run"
