@@ -5,9 +5,12 @@
 #     25-50 epochs of 8192 steps; Hyena, H3 and Mamba solved it uncapped in table11-mamba), tested at 2^6..2^13
 #     (RoPE, xPos: the paper's lengths) and 2^6..2^14 (absolute positions);
 #   - selective-copying-cpu: Mamba E.1's selective copying at 256, Hyena, H3, attention and Mamba, 20 minutes each at
-#     one learning rate 1e-3 (the paper: 1e-4 over 400K steps, 70x the steps a CPU run gets).
+#     one learning rate 1e-3 (the paper: 1e-4 over 400K steps, 70x the steps a CPU run gets);
+#   - selective-copying-cpu-40min: Mamba again with twice the cap (does it catch up with Hyena given more steps?).
 # Any number of workers walk one list: a worker skips finished runs (metrics.json) and items another worker holds
 # (flock), so the same command resumes a killed campaign (a run restarts from its last checkpoint in this checkout).
+# A session that ends at a known time writes it to runs/mechanistic/.campaign/deadline (e.g. 2026-11-24T07:45Z): no
+# run starts after it, since a run cut off by the end of a session is lost with its checkpoint.
 # usage: nohup bash scripts/mamba_synthetics_campaign.sh > runs/mechanistic/campaign-<n>.log 2>&1 &   (start two)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +21,7 @@ SC=(-p preset selective-copying -p sweep selective-copying-cpu -p max_minutes_pe
 one() {  # one(sweep, run folder, tag, papermill parameters...)
   local sweep=$1 run=$2 tag=$3; shift 3
   [ -f "$ROOT/$sweep/$run/metrics.json" ] && return 0
+  if [ -f $LOCKS/deadline ] && [ "$(date -u +%s)" -gt "$(date -u -d "$(cat $LOCKS/deadline)" +%s)" ]; then echo "past the deadline: $run not started"; return 0; fi
   exec 9> "$LOCKS/$run.lock"
   if ! flock -n 9; then exec 9>&-; echo "busy elsewhere: $run"; return 0; fi
   mkdir -p "$ROOT/$sweep"
@@ -33,3 +37,5 @@ one table11-mamba-cpu induction_heads_attention-xpos_L256_V16_n2_s0 xpos "${T11[
 for m in mamba hyena h3 attention; do
   one selective-copying-cpu selective_copying_${m}_L256_V16_n2_s0 $m "${SC[@]}" -y "mixers: [$m]"
 done
+SC40=(-p preset selective-copying -p sweep selective-copying-cpu-40min -p max_minutes_per_run 40 -p evals_per_epoch 16 -p workers 1 -p protocol_lr 0.001 -y "seq_lens: [256]")
+one selective-copying-cpu-40min selective_copying_mamba_L256_V16_n2_s0 mamba40 "${SC40[@]}" -y "mixers: [mamba]"

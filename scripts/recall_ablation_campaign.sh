@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The walk from Table A.1 to the official synthetics recipe (issue 16; nbs/31_associative_recall, -p ablation True):
-# Hyena at L = 128 on vocabularies 30 and 40, one ABLATION step per run, in the walk's order, into the one sweep
+# Hyena at L = 128 on vocabularies 40 and 30, one ABLATION step per run, in the walk's order, into the one sweep
 # runs/associative_recall/ablation-L128. Each run is 200 epochs of 2000 examples (about 30 minutes on one core while
 # another run shares the machine). Any number of workers walk the list (flock per run); finished runs are skipped.
 # usage: nohup bash scripts/recall_ablation_campaign.sh > runs/associative_recall/.campaign/worker-<n>.log 2>&1 &
@@ -24,6 +24,6 @@ one() {  # one(step index, step name, vocabulary)
 }
 i=3
 for step in emb-5 w-10 filter-lr frozen-pos decay-all d-inner-256 embed-dropout beta2; do
-  for V in 30 40; do one $i $step $V; done
+  for V in 40 30; do one $i $step $V; done  # 40 first: where the walk's gap is
   i=$((i + 1))
 done
