@@ -10,7 +10,8 @@ import pandas as pd
 from .runs import project_root
 
 # %% auto #0
-__all__ = ['PAPER_TABLE_4_2', 'PAPER_TABLE_C_1', 'PAPER_TABLE_A_2', 'PAPER_TABLE_11', 'recipe_change', 'collect_synthetics']
+__all__ = ['PAPER_TABLE_4_2', 'PAPER_TABLE_C_1', 'PAPER_TABLE_A_2', 'PAPER_TABLE_11', 'PAPER_TABLE_11_PARAMS', 'recipe_change',
+           'collect_synthetics']
 
 # %% ../nbs/34_synthetics_results.ipynb #c008
 PAPER_TABLE_4_2 = pd.DataFrame(  # associative recall, vocabulary 30, test accuracy %; None = "does not fit in memory" (X)
@@ -28,6 +29,7 @@ PAPER_TABLE_11 = pd.DataFrame(  # Mamba paper: induction heads, trained at 256; 
      "h3": [_ok, _ok, 100.0, 80.9, 39.5, 23.8, 14.8, 8.2, 5.9, 6.6, 8.2, 4.7, 8.2, 6.3, 7.4],
      "hyena": [97.7, 100.0, _ok, 44.1, 12.5, 6.6, 5.1, 7.0, 5.9, 6.6, 6.6, 5.9, 6.3, 9.8, None],
      "mamba": [_ok] * 2 + [100.0] + [_ok] * 12}, index=pd.Index(_T11_LENS, name="test_len"))
+PAPER_TABLE_11_PARAMS = {"attention": "137K", "attention:rope": "137K", "attention:xpos": "137K", "h3": "153K", "hyena": "69M", "mamba": "74K"}  # "69M": mostly learnable positional encodings
 
 # %% ../nbs/34_synthetics_results.ipynb #c010
 def recipe_change(p: dict) -> str:
