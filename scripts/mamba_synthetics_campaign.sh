@@ -28,6 +28,7 @@ one() {  # one(sweep, run folder, tag, papermill parameters...)
   echo "$(date -u +%FT%TZ) start: $sweep/$run"
   python3 -m papermill nbs/33_mechanistic.ipynb "$ROOT/$sweep/run-$(date -u +%Y%m%d-%H%M)-$tag.ipynb" "$@" > "$LOCKS/$run.log" 2>&1 \
     && echo "$(date -u +%FT%TZ) done: $sweep/$run" || echo "$(date -u +%FT%TZ) FAILED: $sweep/$run (see $LOCKS/$run.log)"
+  python3 -c "import sys; from hyena_lit.runs import make_portable; make_portable(sys.argv[1])" "$ROOT/$sweep"  # no machine paths in artifacts
   exec 9>&-
 }
 L13="[64, 128, 256, 512, 1024, 2048, 4096, 8192]"

@@ -20,6 +20,7 @@ one() {  # one(step index, step name, vocabulary)
   python3 -m papermill nbs/31_associative_recall.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$step-V$V.ipynb" -p ablation True \
     -y "ablation_steps: [$step]" -y "seq_lens: [128]" -y "vocab_sizes: [$V]" -p sweep ablation-L128 -p num_test 500 -p workers 1 \
     > "$LOCKS/$run.log" 2>&1 && echo "$(date -u +%FT%TZ) done: $run" || echo "$(date -u +%FT%TZ) FAILED: $run (see $LOCKS/$run.log)"
+  python3 -c "import sys; from hyena_lit.runs import make_portable; make_portable(sys.argv[1])" "$ROOT"  # no machine paths in artifacts
   exec 9>&-
 }
 i=3
