@@ -18,18 +18,12 @@ ROOT=runs/mechanistic
 LOCKS=$ROOT/.campaign; mkdir -p $LOCKS
 T11=(-p preset table11-mamba -p sweep table11-mamba-cpu -p max_minutes_per_run 40 -p evals_per_epoch 8 -p workers 1)
 SC=(-p preset selective-copying -p sweep selective-copying-cpu -p max_minutes_per_run 20 -p evals_per_epoch 16 -p workers 1 -p protocol_lr 0.001 -y "seq_lens: [256]")
+source scripts/campaign.sh
 one() {  # one(sweep, run folder, tag, papermill parameters...)
   local sweep=$1 run=$2 tag=$3; shift 3
-  [ -f "$ROOT/$sweep/$run/metrics.json" ] && return 0
-  if [ -f $LOCKS/deadline ] && [ "$(date -u +%s)" -gt "$(date -u -d "$(cat $LOCKS/deadline)" +%s)" ]; then echo "past the deadline: $run not started"; return 0; fi
-  exec 9> "$LOCKS/$run.lock"
-  if ! flock -n 9; then exec 9>&-; echo "busy elsewhere: $run"; return 0; fi
   mkdir -p "$ROOT/$sweep"
-  echo "$(date -u +%FT%TZ) start: $sweep/$run"
-  python3 -m papermill nbs/33_mechanistic.ipynb "$ROOT/$sweep/run-$(date -u +%Y%m%d-%H%M)-$tag.ipynb" "$@" > "$LOCKS/$run.log" 2>&1 \
-    && echo "$(date -u +%FT%TZ) done: $sweep/$run" || echo "$(date -u +%FT%TZ) FAILED: $sweep/$run (see $LOCKS/$run.log)"
-  python3 -c "import sys; from hyena_lit.runs import make_portable; make_portable(sys.argv[1])" "$ROOT/$sweep"  # no machine paths in artifacts
-  exec 9>&-
+  item $LOCKS $run "$ROOT/$sweep/$run/metrics.json" "$ROOT/$sweep" -- \
+    python3 -m papermill nbs/33_mechanistic.ipynb "$ROOT/$sweep/run-$(date -u +%Y%m%d-%H%M)-$tag.ipynb" "$@"
 }
 L13="[64, 128, 256, 512, 1024, 2048, 4096, 8192]"
 one table11-mamba-cpu induction_heads_attention-rope_L256_V16_n2_s0 rope "${T11[@]}" -y "mixers: ['attention:rope']" -y "test_lens: $L13"

@@ -1,0 +1,15 @@
+# Sourced by the campaign scripts: one item of a campaign that any number of workers share.
+# item LOCKS NAME DONE PORTABLE -- COMMAND...: skip when DONE (a metrics.json) exists, when LOCKS/deadline has passed
+# (a run cut off by the end of a session is lost with its checkpoint) or when another worker holds LOCKS/NAME.lock;
+# else run COMMAND with its output in LOCKS/NAME.log, then strip machine paths from the text files under PORTABLE.
+item() {
+  local locks=$1 name=$2 done=$3 portable=$4; shift 5
+  [ -f "$done" ] && return 0
+  if [ -f "$locks/deadline" ] && [ "$(date -u +%s)" -gt "$(date -u -d "$(cat "$locks/deadline")" +%s)" ]; then echo "past the deadline: $name not started"; return 0; fi
+  exec 9> "$locks/$name.lock"
+  if ! flock -n 9; then exec 9>&-; echo "busy elsewhere: $name"; return 0; fi
+  echo "$(date -u +%FT%TZ) start: $name"
+  "$@" > "$locks/$name.log" 2>&1 && echo "$(date -u +%FT%TZ) done: $name" || echo "$(date -u +%FT%TZ) FAILED: $name (see $locks/$name.log)"
+  python3 -c "import sys; from hyena_lit.runs import make_portable; make_portable(sys.argv[1])" "$portable"
+  exec 9>&-
+}
