@@ -107,8 +107,8 @@ def long_conv_operator(name: str, d_model: int, l_max: int, order: int = 2, gati
     "An order-2 Hyena operator whose long filters use parametrization `name` (see LONG_CONVS); `ffn_args` reach FFN filters only."
     if name not in LONG_CONVS: raise ValueError(f"unknown parametrization {name!r}; known: {', '.join(LONG_CONVS)}")
     spec = LONG_CONVS[name]
-    bad = set(ffn_args) - {"emb_dim", "w", "num_inner_mlps"}
-    if bad: raise ValueError(f"unknown filter option(s) {sorted(bad)}; FFN filters take emb_dim, w and num_inner_mlps")
+    bad = set(ffn_args) - {"emb_dim", "w", "num_inner_mlps", "filter_order"}
+    if bad: raise ValueError(f"unknown filter option(s) {sorted(bad)}; FFN filters take emb_dim, w, num_inner_mlps and filter_order (their width)")
     # the options go to the filter itself: HyenaOperator's own emb_dim/w/num_inner_mlps only shape its default filter
     filter_cls = partial(spec["filter_cls"], **ffn_args) if spec.get("ffn") else spec["filter_cls"]
     return HyenaOperator(d_model, l_max, order=order, gating=gating, short_filter_order=spec["short_filter_order"],

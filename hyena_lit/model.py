@@ -42,6 +42,8 @@ class HyenaConfig:
     mixer: str = "hyena"             # "hyena" (this operator), "attention" (GPT baseline), "longconv:<name>" (Sec. 4.1), or a baseline: h3, gss, aft, rwkv, mamba
     n_heads: int = 12                # attention only
     pos: str = "learned"             # attention only: "learned" absolute embeddings (GPT), "rope", "xpos" or "none"
+    longconv_gating: str = "paper"   # "longconv:<name>" only: Figure 4.1's gates (Definition 3.1) or "official" (the official operator's)
+    longconv_ffn_width: int | None = None  # "longconv:<name>" with an FFN filter only: its width (None: the parametrization's, 32)
 
     def __post_init__(self):
         for f in ("vocab_size", "d_model", "n_layer", "d_inner", "l_max", "filter_order", "short_filter_order", "pad_vocab_multiple"):
@@ -50,7 +52,10 @@ class HyenaConfig:
         if not isinstance(self.order, int) or self.order < 2: raise ValueError(f"order must be an integer >= 2, got {self.order!r}")
         if not isinstance(self.emb_dim, int) or self.emb_dim < 3 or self.emb_dim % 2 == 0:
             raise ValueError(f"emb_dim must be an odd integer >= 3, got {self.emb_dim!r}")
-        if self.gating not in GATINGS: raise ValueError(f"gating must be one of {GATINGS}, got {self.gating!r}")
+        for f in ("gating", "longconv_gating"):
+            if getattr(self, f) not in GATINGS: raise ValueError(f"{f} must be one of {GATINGS}, got {getattr(self, f)!r}")
+        if self.longconv_ffn_width is not None and (not isinstance(self.longconv_ffn_width, int) or self.longconv_ffn_width < 1):
+            raise ValueError(f"longconv_ffn_width must be a positive integer or None, got {self.longconv_ffn_width!r}")
         if self.mixer not in ("hyena", "attention", *BASELINES) and not (self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
             raise ValueError(f"mixer must be 'hyena', 'attention', one of {list(BASELINES)} or one of {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}")
         for f in ("dropout", "embed_dropout"):
@@ -114,9 +119,10 @@ class Block(nn.Module):
         elif cfg.mixer in BASELINES:  # 17_baselines
             self.mixer = baseline_mixer(cfg.mixer, cfg.d_model, cfg.l_max)
         else:  # the parametrization sets filter width, short filters and gating (Sec. 4.1)
-            self.mixer = long_conv_operator(cfg.mixer.split(":", 1)[1], cfg.d_model, cfg.l_max, order=cfg.order,
+            width = {} if cfg.longconv_ffn_width is None else {"filter_order": cfg.longconv_ffn_width}
+            self.mixer = long_conv_operator(cfg.mixer.split(":", 1)[1], cfg.d_model, cfg.l_max, order=cfg.order, gating=cfg.longconv_gating,
                                             dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl, emb_dim=cfg.emb_dim, w=cfg.w,
-                                            num_inner_mlps=cfg.num_inner_mlps)
+                                            num_inner_mlps=cfg.num_inner_mlps, **width)
         self.norm2 = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
         self.fc1 = nn.Linear(cfg.d_model, cfg.d_inner)
         self.fc2 = nn.Linear(cfg.d_inner, cfg.d_model)

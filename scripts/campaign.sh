@@ -1,11 +1,13 @@
 # Sourced by the campaign scripts: one item of a campaign that any number of workers share.
-# item LOCKS NAME DONE PORTABLE -- COMMAND...: skip when DONE (a metrics.json) exists, when LOCKS/deadline has passed
-# (a run cut off by the end of a session is lost with its checkpoint) or when another worker holds LOCKS/NAME.lock;
+# item LOCKS NAME DONE PORTABLE -- COMMAND...: skip when DONE (a metrics.json) exists, when the run would end after the
+# time in LOCKS/deadline (now + $MINUTES, the run's expected length, default 0: a run cut off by the end of a session is
+# lost with its checkpoint) or when another worker holds LOCKS/NAME.lock;
 # else run COMMAND with its output in LOCKS/NAME.log, then strip machine paths from the text files under PORTABLE.
 item() {
   local locks=$1 name=$2 done=$3 portable=$4; shift 5
   [ -f "$done" ] && return 0
-  if [ -f "$locks/deadline" ] && [ "$(date -u +%s)" -gt "$(date -u -d "$(cat "$locks/deadline")" +%s)" ]; then echo "past the deadline: $name not started"; return 0; fi
+  if [ -f "$locks/deadline" ] && [ $(( $(date -u +%s) + 60 * ${MINUTES:-0} )) -gt "$(date -u -d "$(cat "$locks/deadline")" +%s)" ]; then
+    echo "$name (${MINUTES:-0} min) would end past the deadline: not started"; return 0; fi
   exec 9> "$locks/$name.lock"
   if ! flock -n 9; then exec 9>&-; echo "busy elsewhere: $name"; return 0; fi
   echo "$(date -u +%FT%TZ) start: $name"

@@ -17,8 +17,8 @@ one() {  # one(step index, step name, vocabulary)
     python3 -m papermill nbs/31_associative_recall.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$2-V$3.ipynb" -p ablation True \
     -y "ablation_steps: [$2]" -y "seq_lens: [128]" -y "vocab_sizes: [$3]" -p sweep ablation-L128 -p num_test 500 -p workers 1
 }
-i=3
-for step in emb-5 w-10 filter-lr frozen-pos decay-all d-inner-256 embed-dropout beta2; do
-  for V in 40 30; do one $i $step $V; done  # 40 first: where the walk's gap is
+i=5
+for step in filter-lr frozen-pos decay-all d-inner-256 embed-dropout beta2; do
+  for V in 30 40; do MINUTES=13 one $i $step $V; done  # 30 first: where the walk moves (at 40 steps 03-05 change nothing)
   i=$((i + 1))
 done

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Issue 16: Figure 4.1 under the recipe that learns (nbs/31_associative_recall, "Figure 4.1 under the recipe that
+# learns"): the six parametrizations in the official operator under the official synthetics recipe, one run per item,
+# into runs/associative_recall/fig4.1-official. Order: the paper's question first (vocabulary 40, then 30, at L = 128),
+# then the small vocabularies, then L = 256. Hyena at vocabulary 30 and 40 is not here: under this recipe it is the
+# walk's last step (ablation-L128, official-L256), the same run bit for bit (asserted in 31).
+# usage: nohup bash scripts/recall_grid_campaign.sh > runs/associative_recall/.campaign/worker-<n>.log 2>&1 &
+# Any number of workers share the list (flock per run); finished runs are skipped; a run that would end after
+# runs/associative_recall/.campaign/deadline is not started (MINUTES: its expected length with two workers).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=runs/associative_recall/fig4.1-official
+LOCKS=runs/associative_recall/.campaign; mkdir -p $LOCKS
+source scripts/campaign.sh
+cell() {  # cell(parametrization, L, V)
+  local run=$1_L$2_V$3_s0
+  item $LOCKS grid-$run "$ROOT/$run/metrics.json" "$ROOT" -- \
+    python3 -m papermill nbs/31_associative_recall.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$run.ipynb" \
+    -p recipe official-synthetics -p num_train 4000 -p num_test 500 -p d_inner 256 -p embed_dropout 0.1 -p w 10.0 \
+    -p longconv_gating official -p longconv_ffn_width 64 -p max_minutes_per_run 0 -p sweep fig4.1-official -p workers 1 \
+    -y "parametrizations: [$1]" -y "seq_lens: [$2]" -y "vocab_sizes: [$3]"
+}
+FIVE="conv1d fno ckconv transferfunc h3"
+for L in 128 256; do
+  [ $L = 128 ] && export MINUTES=42 || export MINUTES=85
+  for V in 40 30; do for p in $FIVE; do cell $p $L $V; done; done
+  for V in 10 20; do for p in hyena $FIVE; do cell $p $L $V; done; done
+done
