@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The walk from Table A.1 to the official synthetics recipe (issue 16; nbs/31_associative_recall, -p ablation True):
-# Hyena at L = 128 on vocabularies 40 and 30, one ABLATION step per run, in the walk's order, into the one sweep
-# runs/associative_recall/ablation-L128. Each run is 200 epochs of 2000 examples (11 minutes on one core, measured
-# 2026-11-24 with two workers). Any number of workers walk the list (flock per run); finished runs are skipped.
+# Hyena at L = 128 on vocabularies 30 and 40, one ABLATION step per run, in the walk's order, into the one sweep
+# runs/associative_recall/ablation-L128. Steps 00-04 (and 05 at 40), 11 and 12 are done; this list is steps 05-10.
+# Each run is 200 epochs of 2000 examples (11-13 minutes on one core, measured 2026-11-24 with two workers). Any
+# number of workers walk the list (flock per run); finished runs are skipped.
 # usage: nohup bash scripts/recall_ablation_campaign.sh > runs/associative_recall/.campaign/worker-<n>.log 2>&1 &
 # A session that ends at a known time writes it to runs/associative_recall/.campaign/deadline (e.g. 2026-11-24T07:45Z):
-# no run starts after it, since a run cut off by the end of a session is lost with its checkpoint.
+# no run starts that would end after it (MINUTES), since a run cut off by the end of a session is lost with its checkpoint.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=runs/associative_recall/ablation-L128
