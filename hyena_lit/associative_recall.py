@@ -76,8 +76,7 @@ def fresh_train(num_train: int, seq_len: int, vocab_size: int, seed: int):
 def setting_model(cfg: dict, l_max: int) -> HyenaConfig:
     "The model of a setting: Figure 4.1's operator with the setting's parametrization, or the full operator (`mixer='hyena'`)."
     mixer = cfg.get("mixer") or f"longconv:{cfg['parametrization']}"
-    extra = {k: cfg[k] for k in ("w", "filter_order", "gating", "longconv_gating") if k in cfg}
-    if cfg.get("longconv_ffn_width"): extra["longconv_ffn_width"] = cfg["longconv_ffn_width"]
+    extra = {k: cfg[k] for k in ("w", "filter_order", "gating", "longconv_gating", "longconv_ffn_width") if k in cfg}
     return HyenaConfig(vocab_size=cfg["vocab_size"], d_model=cfg["d_model"], n_layer=cfg["n_layer"], d_inner=cfg["d_inner"], l_max=l_max,
                        emb_dim=cfg["emb_dim"], mixer=mixer, embed_dropout=cfg.get("embed_dropout", 0.0), **extra)
 

@@ -2,7 +2,7 @@
 # The walk from Table A.1 to the official synthetics recipe (issue 16; nbs/31_associative_recall, -p ablation True):
 # Hyena at L = 128 on vocabularies 30 and 40, one ABLATION step per run, in the walk's order, into the one sweep
 # runs/associative_recall/ablation-L128. Steps 00-04 (and 05 at 40), 11 and 12 are done; this list is steps 05-10.
-# Each run is 200 epochs of 2000 examples (11-13 minutes on one core, measured 2026-11-24 with two workers). Any
+# Each run is 200 epochs of 2000 examples (10-17 minutes on one core, measured 2026-11-24 with two workers). Any
 # number of workers walk the list (flock per run); finished runs are skipped.
 # usage: nohup bash scripts/recall_ablation_campaign.sh > runs/associative_recall/.campaign/worker-<n>.log 2>&1 &
 # A session that ends at a known time writes it to runs/associative_recall/.campaign/deadline (e.g. 2026-11-24T07:45Z):
@@ -20,6 +20,6 @@ one() {  # one(step index, step name, vocabulary)
 }
 i=5
 for step in filter-lr frozen-pos decay-all d-inner-256 embed-dropout beta2; do
-  for V in 30 40; do MINUTES=13 one $i $step $V; done  # 30 first: where the walk moves (at 40 steps 03-05 change nothing)
+  for V in 30 40; do MINUTES=17 one $i $step $V; done  # 30 first: where the walk moves (at 40 steps 03-05 change nothing)
   i=$((i + 1))
 done
