@@ -10,6 +10,7 @@ item() {
     echo "$name (${MINUTES:-0} min) would end past the deadline: not started"; return 0; fi
   exec 9> "$locks/$name.lock"
   if ! flock -n 9; then exec 9>&-; echo "busy elsewhere: $name"; return 0; fi
+  mkdir -p "$portable"  # the sweep folder papermill writes its notebook into
   echo "$(date -u +%FT%TZ) start: $name"
   "$@" > "$locks/$name.log" 2>&1 && echo "$(date -u +%FT%TZ) done: $name" || echo "$(date -u +%FT%TZ) FAILED: $name (see $locks/$name.log)"
   python3 -c "import sys; from hyena_lit.runs import make_portable; make_portable(sys.argv[1])" "$portable"
