@@ -21,3 +21,4 @@ official() {  # official(sweep, L, V, seed, more papermill parameters...)
 MINUTES=112 official official-L256 256 30 0
 MINUTES=55 official ablation-L128 128 40 1
 MINUTES=35 official single-layer-official 128 40 0 -p n_layer 1
+bash scripts/recall_ablation_campaign.sh  # then the walk (its second seeds at vocabulary 30; finished runs are skipped)
