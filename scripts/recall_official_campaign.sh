@@ -22,3 +22,11 @@ MINUTES=112 official official-L256 256 30 0
 MINUTES=55 official ablation-L128 128 40 1
 MINUTES=35 official single-layer-official 128 40 0 -p n_layer 1
 bash scripts/recall_ablation_campaign.sh  # then the walk (its second seeds at vocabulary 30; finished runs are skipped)
+# Single-layer recall with twice the official budget (800 epochs, warmup 80): is one layer's 75.0% at 400 epochs the
+# budget? The grid's `hyena` with the official gating and FFN width 64 is the official operator (asserted in 31).
+S1=runs/associative_recall/single-layer-official-800ep
+MINUTES=60 item $LOCKS single-layer-official-800ep "$S1/hyena_L128_V40_s0/metrics.json" $S1 -- \
+  python3 -m papermill nbs/31_associative_recall.ipynb "$S1/sweep-$(date -u +%Y%m%d-%H%M)-hyena-L128-V40-s0.ipynb" \
+  -p recipe official-synthetics -p num_train 4000 -p num_test 500 -p d_inner 256 -p embed_dropout 0.1 -p w 10.0 \
+  -p longconv_gating official -p longconv_ffn_width 64 -p max_minutes_per_run 0 -p n_layer 1 -p epochs 800 -p warmup_epochs 80 \
+  -p sweep single-layer-official-800ep -p workers 1 -y "parametrizations: [hyena]" -y "seq_lens: [128]" -y "vocab_sizes: [40]"
