@@ -7,7 +7,7 @@
 # usage: nohup bash scripts/recall_grid_campaign.sh > runs/associative_recall/.campaign/worker-<n>.log 2>&1 &
 # Any number of workers share the list (flock per run); finished runs are skipped; a run that would end after
 # runs/associative_recall/.campaign/deadline is not started (MINUTES: its expected length with two workers, from the
-# official-recipe Hyena runs of 2026-11-24: 52.5 min at L = 128, 110.5 at L = 256).
+# official-recipe runs of 2026-11-24: 48-58 min at L = 128 (CKConv the slowest), 110.5 at L = 256).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=runs/associative_recall/fig4.1-official
@@ -23,7 +23,7 @@ cell() {  # cell(parametrization, L, V)
 }
 FIVE="conv1d fno ckconv transferfunc h3"
 for L in 128 256; do
-  [ $L = 128 ] && export MINUTES=55 || export MINUTES=112
+  [ $L = 128 ] && export MINUTES=60 || export MINUTES=120
   for V in 40 30; do for p in $FIVE; do cell $p $L $V; done; done
   for V in 10 20; do for p in hyena $FIVE; do cell $p $L $V; done; done
 done
