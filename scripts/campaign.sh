@@ -16,3 +16,8 @@ item() {
   python3 -c "import sys; from hyena_lit.runs import make_portable; make_portable(sys.argv[1])" "$portable"
   exec 9>&-
 }
+# The papermill parameters of 31_associative_recall's official-recipe grid (Figure 4.1 under the recipe that learns):
+# the official synthetics recipe, model and operator, uncapped, one worker. recall_grid_campaign.sh and the 800-epoch
+# single-layer run of recall_official_campaign.sh share them.
+OFFICIAL_GRID=(-p recipe official-synthetics -p num_train 4000 -p num_test 500 -p d_inner 256 -p embed_dropout 0.1 -p w 10.0
+               -p longconv_gating official -p longconv_ffn_width 64 -p max_minutes_per_run 0 -p workers 1)

@@ -17,8 +17,7 @@ cell() {  # cell(parametrization, L, V)
   local run=$1_L$2_V$3_s0
   item $LOCKS grid-$run "$ROOT/$run/metrics.json" "$ROOT" -- \
     python3 -m papermill nbs/31_associative_recall.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$run.ipynb" \
-    -p recipe official-synthetics -p num_train 4000 -p num_test 500 -p d_inner 256 -p embed_dropout 0.1 -p w 10.0 \
-    -p longconv_gating official -p longconv_ffn_width 64 -p max_minutes_per_run 0 -p sweep fig4.1-official -p workers 1 \
+    "${OFFICIAL_GRID[@]}" -p sweep fig4.1-official \
     -y "parametrizations: [$1]" -y "seq_lens: [$2]" -y "vocab_sizes: [$3]"
 }
 FIVE="conv1d fno ckconv transferfunc h3"

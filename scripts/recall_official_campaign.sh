@@ -2,7 +2,8 @@
 # Issue 16: Hyena under the official synthetics recipe (400 epochs of 4000 examples) where the issue asks for it:
 # L = 256 at vocabulary 30 (the sweep official-L256 has vocabulary 40), a second seed at L = 128, vocabulary 40 (seed 0:
 # 87.8%, the one cell below 90), and single-layer recall (Appendix C: one Hyena layer of width 64 solves vocabulary 40).
-# Runs go through nbs/31_associative_recall (-p ablation True, the walk's last step). Run it before
+# Runs go through nbs/31_associative_recall (-p ablation True, the walk's last step). After its list it runs
+# scripts/recall_ablation_campaign.sh (the walk's second seeds) and single-layer recall at twice the budget. Run it before
 # scripts/recall_grid_campaign.sh: `bash scripts/recall_official_campaign.sh; bash scripts/recall_grid_campaign.sh`.
 # usage: nohup bash scripts/recall_official_campaign.sh > runs/associative_recall/.campaign/worker-<n>.log 2>&1 &
 # Any number of workers share the list (flock per run); finished runs are skipped; runs that would end after
@@ -27,6 +28,4 @@ bash scripts/recall_ablation_campaign.sh  # then the walk (its second seeds at v
 S1=runs/associative_recall/single-layer-official-800ep
 MINUTES=60 item $LOCKS single-layer-official-800ep "$S1/hyena_L128_V40_s0/metrics.json" $S1 -- \
   python3 -m papermill nbs/31_associative_recall.ipynb "$S1/sweep-$(date -u +%Y%m%d-%H%M)-hyena-L128-V40-s0.ipynb" \
-  -p recipe official-synthetics -p num_train 4000 -p num_test 500 -p d_inner 256 -p embed_dropout 0.1 -p w 10.0 \
-  -p longconv_gating official -p longconv_ffn_width 64 -p max_minutes_per_run 0 -p n_layer 1 -p epochs 800 -p warmup_epochs 80 \
-  -p sweep single-layer-official-800ep -p workers 1 -y "parametrizations: [hyena]" -y "seq_lens: [128]" -y "vocab_sizes: [40]"
+  "${OFFICIAL_GRID[@]}" -p n_layer 1 -p epochs 800 -p warmup_epochs 80 -p sweep single-layer-official-800ep -y "parametrizations: [hyena]" -y "seq_lens: [128]" -y "vocab_sizes: [40]"
