@@ -52,7 +52,8 @@ def ablation_settings(base: dict, steps: list[str] | None = None) -> list[tuple[
 
 # %% ../nbs/31_associative_recall.ipynb #c008
 def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, d_model, num_train, num_test, epochs, workers,
-                       recipe: str = "paper-synthetics", ablation_steps=(), longconv_gating: str = "paper", longconv_ffn_width: int = 0):
+                       recipe: str = "paper-synthetics", ablation_steps=(), longconv_gating: str = "paper", longconv_ffn_width: int = 0,
+                       longconv_short_filter: int = -1):
     "Raise ValueError naming the first bad sweep parameter and what is allowed."
     bad = [p for p in parametrizations if p not in LONG_CONVS]
     if bad or not parametrizations: raise ValueError(f"parametrizations must be among {list(LONG_CONVS)}, got {parametrizations}")
@@ -62,6 +63,8 @@ def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, 
         if not isinstance(v, int) or v < 1: raise ValueError(f"{name} must be a positive integer, got {v!r}")
     if longconv_gating not in GATINGS: raise ValueError(f"longconv_gating must be one of {GATINGS}, got {longconv_gating!r}")
     if not isinstance(longconv_ffn_width, int) or longconv_ffn_width < 0: raise ValueError(f"longconv_ffn_width must be an integer >= 0, got {longconv_ffn_width!r}")
+    if not isinstance(longconv_short_filter, int) or isinstance(longconv_short_filter, bool) or longconv_short_filter < -1:
+        raise ValueError(f"longconv_short_filter must be -1 (the parametrization's) or an integer >= 0, got {longconv_short_filter!r}")
     if recipe not in RECIPES: raise ValueError(f"recipe must be one of {list(RECIPES)}, got {recipe!r}")
     bad = [a for a in ablation_steps if a not in dict((n, o) for n, o, _ in ABLATION)]
     if bad: raise ValueError(f"ablation_steps must be among {[n for n, _, _ in ABLATION]}, got {bad}")
@@ -76,7 +79,7 @@ def fresh_train(num_train: int, seq_len: int, vocab_size: int, seed: int):
 def setting_model(cfg: dict, l_max: int) -> HyenaConfig:
     "The model of a setting: Figure 4.1's operator with the setting's parametrization, or the full operator (`mixer='hyena'`)."
     mixer = cfg.get("mixer") or f"longconv:{cfg['parametrization']}"
-    extra = {k: cfg[k] for k in ("w", "filter_order", "gating", "longconv_gating", "longconv_ffn_width") if k in cfg}
+    extra = {k: cfg[k] for k in ("w", "filter_order", "gating", "longconv_gating", "longconv_ffn_width", "longconv_short_filter") if k in cfg}
     return HyenaConfig(vocab_size=cfg["vocab_size"], d_model=cfg["d_model"], n_layer=cfg["n_layer"], d_inner=cfg["d_inner"], l_max=l_max,
                        emb_dim=cfg["emb_dim"], mixer=mixer, embed_dropout=cfg.get("embed_dropout", 0.0), **extra)
 

@@ -103,13 +103,15 @@ LONG_CONVS = {  # ffn: the filter takes the FFN options (emb_dim, w, ...)
 }
 
 def long_conv_operator(name: str, d_model: int, l_max: int, order: int = 2, gating: str = "paper", dropout: float = 0.0,
-                       fftconv_impl: str = "auto", **ffn_args) -> HyenaOperator:
-    "An order-2 Hyena operator whose long filters use parametrization `name` (see LONG_CONVS); `ffn_args` reach FFN filters only."
+                       fftconv_impl: str = "auto", short_filter_order: int | None = None, **ffn_args) -> HyenaOperator:
+    "An order-2 Hyena operator whose long filters use parametrization `name` (see LONG_CONVS); `ffn_args` reach FFN filters only; `short_filter_order` None: the parametrization's."
     if name not in LONG_CONVS: raise ValueError(f"unknown parametrization {name!r}; known: {', '.join(LONG_CONVS)}")
+    if short_filter_order is not None and (not isinstance(short_filter_order, int) or isinstance(short_filter_order, bool) or short_filter_order < 0):
+        raise ValueError(f"short_filter_order must be an integer >= 0 or None (the parametrization's), got {short_filter_order!r}")
     spec = LONG_CONVS[name]
     bad = set(ffn_args) - {"emb_dim", "w", "num_inner_mlps", "filter_order"}
     if bad: raise ValueError(f"unknown filter option(s) {sorted(bad)}; FFN filters take emb_dim, w, num_inner_mlps and filter_order (their width)")
     # the options go to the filter itself: HyenaOperator's own emb_dim/w/num_inner_mlps only shape its default filter
     filter_cls = partial(spec["filter_cls"], **ffn_args) if spec.get("ffn") else spec["filter_cls"]
-    return HyenaOperator(d_model, l_max, order=order, gating=gating, short_filter_order=spec["short_filter_order"],
+    return HyenaOperator(d_model, l_max, order=order, gating=gating, short_filter_order=spec["short_filter_order"] if short_filter_order is None else short_filter_order,
                          dropout=dropout, fftconv_impl=fftconv_impl, filter_cls=filter_cls)

@@ -44,6 +44,7 @@ class HyenaConfig:
     pos: str = "learned"             # attention only: "learned" absolute embeddings (GPT), "rope", "xpos" or "none"
     longconv_gating: str = "paper"   # "longconv:<name>" only: Figure 4.1's gates (Definition 3.1) or "official" (the official operator's)
     longconv_ffn_width: int | None = None  # "longconv:<name>" with an FFN filter only: its width (None: the parametrization's, 32)
+    longconv_short_filter: int | None = None  # "longconv:<name>" only: short explicit filters' length (0: none; None: the parametrization's, Hyena 3, the others none)
 
     def __post_init__(self):
         for f in ("vocab_size", "d_model", "n_layer", "d_inner", "l_max", "filter_order", "short_filter_order", "pad_vocab_multiple"):
@@ -56,6 +57,8 @@ class HyenaConfig:
             if getattr(self, f) not in GATINGS: raise ValueError(f"{f} must be one of {GATINGS}, got {getattr(self, f)!r}")
         if self.longconv_ffn_width is not None and (not isinstance(self.longconv_ffn_width, int) or self.longconv_ffn_width < 1):
             raise ValueError(f"longconv_ffn_width must be a positive integer or None, got {self.longconv_ffn_width!r}")
+        if self.longconv_short_filter is not None and (not isinstance(self.longconv_short_filter, int) or isinstance(self.longconv_short_filter, bool) or self.longconv_short_filter < 0):
+            raise ValueError(f"longconv_short_filter must be an integer >= 0 or None, got {self.longconv_short_filter!r}")
         if self.mixer not in ("hyena", "attention", *BASELINES) and not (self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
             raise ValueError(f"mixer must be 'hyena', 'attention', one of {list(BASELINES)} or one of {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}")
         for f in ("dropout", "embed_dropout"):
@@ -119,10 +122,11 @@ class Block(nn.Module):
         elif cfg.mixer in BASELINES:  # 17_baselines
             self.mixer = baseline_mixer(cfg.mixer, cfg.d_model, cfg.l_max)
         else:  # the parametrization sets filter width, short filters and gating (Sec. 4.1)
-            width = {} if cfg.longconv_ffn_width is None else {"filter_order": cfg.longconv_ffn_width}
+            opts = {} if cfg.longconv_ffn_width is None else {"filter_order": cfg.longconv_ffn_width}
+            if cfg.longconv_short_filter is not None: opts["short_filter_order"] = cfg.longconv_short_filter
             self.mixer = long_conv_operator(cfg.mixer.split(":", 1)[1], cfg.d_model, cfg.l_max, order=cfg.order, gating=cfg.longconv_gating,
                                             dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl, emb_dim=cfg.emb_dim, w=cfg.w,
-                                            num_inner_mlps=cfg.num_inner_mlps, **width)
+                                            num_inner_mlps=cfg.num_inner_mlps, **opts)
         self.norm2 = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
         self.fc1 = nn.Linear(cfg.d_model, cfg.d_inner)
         self.fc2 = nn.Linear(cfg.d_inner, cfg.d_model)

@@ -41,6 +41,7 @@ def recipe_change(p: dict) -> str:
     if p.get("embed_dropout"): parts.append(f"embedding dropout {p['embed_dropout']}")
     if p.get("parametrization") and p.get("d_inner", 128) != 128: parts.append(f"d_inner {p['d_inner']}")
     if p.get("w", 1.0) != 1.0: parts.append(f"w {p['w']}")
+    if p.get("longconv_short_filter") is not None: parts.append(f"short filters {p['longconv_short_filter']}")
     return ", ".join(parts)
 
 def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
