@@ -76,6 +76,8 @@ def _recall_row(p: dict, m: dict) -> dict:
     if mixer in ("longconv:hyena", "longconv:ckconv") and not isinstance(p.get("recipe"), dict):
         notes = "filter FFN had emb_dim 3 and w 1 (options dropped before 2026-11-23)"
     if p.get("ablation_step"): notes = f"ablation step {p['ablation_step']}" + (f"; {notes}" if notes else "")
+    if model.get("longconv_short_filter") is not None:  # an ablation of Figure 4.1's operator, not one of its six
+        notes = "; ".join(n for n in (notes, f"short filters {model['longconv_short_filter']} (ablation)") if n)
     return dict(task="associative_recall", mixer=mixer, seq_len=L, vocab_size=m["vocab_size"], n_layer=p.get("n_layer"),
                 d_model=p.get("d_model"), seed=m["seed"], recipe=_recipe_name(p, "paper-synthetics"), epochs_run=m["epochs_run"],
                 epochs_planned=m["epochs_planned"], metric="test_acc", best=m["best_test_acc"], final=m["final_test_acc"],
