@@ -16,13 +16,7 @@ __all__ = ['GATINGS', 'FFTCONV_IMPLS', 'HyenaOperator', 'block_order', 'BlockedM
 
 # %% ../nbs/12_operator.ipynb #c005
 GATINGS = ("official", "paper")
-FFTCONV_IMPLS = ("auto", "torch", "ref", "triton")  # auto: the fused Triton kernel (20_fftconv_triton) on CUDA up to its MAX_L, else torch
-
-def _triton_max_l() -> int:
-    "Longest L the fused Triton kernel takes (0 when Triton is not installed)."
-    try: from hyena_lit.fftconv_triton import MAX_L
-    except ImportError: return 0
-    return MAX_L
+FFTCONV_IMPLS = ("auto", "torch", "ref", "triton")  # auto: torch.fft (20_fftconv_triton measured the fused Triton kernel 1.9-8.6x slower on an H100); triton: opt in
 
 def _positive_int(name: str, val, minimum: int = 1):
     if not isinstance(val, int) or isinstance(val, bool) or val < minimum:
@@ -102,7 +96,7 @@ def _conv(self: HyenaOperator, v, k, D): return (fftconv_ref if self.fftconv_imp
 def _fused(self: HyenaOperator, v: Tensor, conv_inputs) -> bool:
     "Whether mix takes the fused, gated Triton convolution."
     if conv_inputs is not None or (self.training and self.dropout.p > 0): return False  # the unfused path records inputs and applies dropout
-    return self.fftconv_impl == "triton" or (self.fftconv_impl == "auto" and v.is_cuda and v.shape[-1] <= _triton_max_l())
+    return self.fftconv_impl == "triton"  # "auto" stays on torch.fft: faster on the one GPU measured (20_fftconv_triton, On a GPU node)
 
 @patch
 def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: Tensor, conv_inputs: list | None = None) -> Tensor:

@@ -14,16 +14,19 @@ cd "$(dirname "$0")/.."
 ROOT=runs/associative_recall/fig4.1-official
 LOCKS=runs/associative_recall/.campaign; mkdir -p $LOCKS
 source scripts/campaign.sh
+DEVICE=${DEVICE:-cpu}  # DEVICE=cuda on a GPU node (scripts/gpu_grid.sh): many workers share the GPU
+SKIP=${SKIP:-}         # runs to leave to other workers, by run name, e.g. SKIP="conv1d_L128_V10_s0 fno_L128_V10_s0"
 cell() {  # cell(parametrization, L, V)
   local run=$1_L$2_V$3_s0
+  case " $SKIP " in *" $run "*) return 0;; esac
   item $LOCKS grid-$run "$ROOT/$run/metrics.json" "$ROOT" -- \
     python3 -m papermill nbs/31_associative_recall.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$run.ipynb" \
-    "${OFFICIAL_GRID[@]}" -p sweep fig4.1-official \
+    "${OFFICIAL_GRID[@]}" -p sweep fig4.1-official -p device $DEVICE \
     -y "parametrizations: [$1]" -y "seq_lens: [$2]" -y "vocab_sizes: [$3]"
 }
 FIVE="conv1d fno ckconv transferfunc h3"
 for L in 128 256; do
-  [ $L = 128 ] && export MINUTES=60 || export MINUTES=120
+  [ $L = 128 ] && export MINUTES=${MINUTES_128:-60} || export MINUTES=${MINUTES_256:-120}  # a run's length (2 CPU workers; GPU: gpu_grid.sh)
   for p in $FIVE; do cell $p $L 40; done
   for p in conv1d fno; do cell $p $L 10; done  # the easy case of the explicit filters, which fail at 40
   for p in $FIVE; do cell $p $L 30; done

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Issue 16: Figure 4.1's official grid on a GPU node, inside ONE device call. WORKERS copies of recall_grid_campaign.sh
+# with DEVICE=cuda share the GPU (each run is a one-thread papermill process; one alone leaves an H100 idle most of the
+# time). Measured on an H100 (2026-11-24, 14 workers): 270-430k tokens/s per run, 4-5M together, about 8 minutes for
+# an L = 128 run of the official recipe (400 epochs of 4000 examples) and about 15 for L = 256.
+# Why one call: the device tool copies the working tree onto the machine at every call and removes the files the tree
+# does not have, so the params.json and metrics.json a run wrote during an earlier call vanish (only git-ignored
+# folders, the checkpoints, stay). The pilot of 2026-11-24 lost its runs' files that way (runs/associative_recall/
+# gpu-pilot-20261124/README.md). So: a deadline CALL_MIN minutes from now stops the workers from starting a run that
+# would not end in time; the script waits for them, then packs the finished runs (no checkpoints) into OUT/grid.tgz.
+# Unpack it into runs/associative_recall/ here before the next call, and that call's workers skip those runs.
+# usage (on the device): CALL_MIN=9 WORKERS=14 bash scripts/gpu_grid.sh "$OUT"
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:?usage: gpu_grid.sh OUT_DIR}
+L=runs/associative_recall/.campaign; mkdir -p $L
+date -u -d "+${CALL_MIN:-9} minutes" +%FT%TZ > $L/deadline
+touch $L/.start
+pids=()
+for n in $(seq ${WORKERS:-14}); do
+  DEVICE=cuda MINUTES_128=${MINUTES_128:-8} MINUTES_256=${MINUTES_256:-15} bash scripts/recall_grid_campaign.sh > $L/gpu-$n.log 2>&1 < /dev/null &
+  pids+=($!); sleep 2
+done
+wait "${pids[@]}"
+cd runs/associative_recall
+find fig4.1-official -newer .campaign/.start -type f ! -path '*checkpoint*' | tar czf "$OUT/grid.tgz" -T -
+tar czf "$OUT/logs.tgz" .campaign/gpu-*.log
+grep -h "done:\|FAILED" .campaign/gpu-*.log | sort
