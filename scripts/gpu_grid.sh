@@ -25,4 +25,4 @@ wait "${pids[@]}"
 cd runs/associative_recall
 find fig4.1-official -newer .campaign/.start -type f ! -path '*checkpoint*' | tar czf "$OUT/grid.tgz" -T -
 tar czf "$OUT/logs.tgz" .campaign/gpu-*.log
-grep -h "done:\|FAILED" .campaign/gpu-*.log | sort
+grep -h "done:\|FAILED" .campaign/gpu-*.log | sort || true
