@@ -9,6 +9,9 @@
 # gpu-pilot-20261124/README.md). So: a deadline CALL_MIN minutes from now stops the workers from starting a run that
 # would not end in time; the script waits for them, then packs the finished runs (no checkpoints) into OUT/grid.tgz.
 # Unpack it into runs/associative_recall/ here before the next call, and that call's workers skip those runs.
+# STOP_SEC (default 570): a hard stop, so the packing happens before the device's 10-minute limit ends the command:
+# runs still going then are killed and left out (a run is packed only with its metrics.json; a fresh machine would
+# not have its checkpoint anyway). MINUTES_128/MINUTES_256: the length the deadline assumes for a run.
 # usage (on the device): CALL_MIN=9 WORKERS=14 bash scripts/gpu_grid.sh "$OUT"
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,8 +24,13 @@ for n in $(seq ${WORKERS:-14}); do
   DEVICE=cuda MINUTES_128=${MINUTES_128:-8} MINUTES_256=${MINUTES_256:-15} bash scripts/recall_grid_campaign.sh > $L/gpu-$n.log 2>&1 < /dev/null &
   pids+=($!); sleep 2
 done
+( sleep ${STOP_SEC:-570}; echo "$(date -u +%FT%TZ) hard stop"; pkill -TERM -f "papermill nbs/31"; pkill -TERM -f ipykernel ) > $L/stopper.log 2>&1 < /dev/null &
+stopper=$!
 wait "${pids[@]}"
+kill $stopper 2>/dev/null
 cd runs/associative_recall
-find fig4.1-official -newer .campaign/.start -type f ! -path '*checkpoint*' | tar czf "$OUT/grid.tgz" -T -
+{ for m in $(find fig4.1-official -name metrics.json -newer .campaign/.start); do
+    r=$(dirname $m); find $r -type f ! -path '*checkpoint*'; ls fig4.1-official/sweep-*-$(basename $r).ipynb; done
+  find fig4.1-official -maxdepth 1 -type f ! -name 'sweep-*' -newer .campaign/.start; } | sort -u | tar czf "$OUT/grid.tgz" -T -
 tar czf "$OUT/logs.tgz" .campaign/gpu-*.log
 grep -h "done:\|FAILED" .campaign/gpu-*.log | sort || true
