@@ -6,7 +6,8 @@
 # And do the explicit filters fail at 40 for want of their long filter or of the short ones? One run per item, the
 # official grid's parameters (campaign.sh OFFICIAL_GRID) plus longconv_short_filter, one sweep folder per value:
 # fig4.1-official-short-filters (3: every parametrization gets Hyena's) and fig4.1-official-no-short-filters (0).
-# First CKConv and Conv1d with them and Hyena without (2026-11-24), then the middle tier (H3, TransferFunc) with them.
+# First CKConv and Conv1d with them and Hyena without (2026-11-24), then the middle tier (H3, TransferFunc) with them,
+# then FNO, the last parametrization without them in the grid.
 # usage: as recall_grid_campaign.sh (any number of workers, flock per run, runs/associative_recall/.campaign/deadline).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,3 +26,4 @@ cell conv1d 128 40 3 fig4.1-official-short-filters   # the explicit filter with 
 cell hyena 128 40 0 fig4.1-official-no-short-filters # Hyena without its short filters (CKConv with the decay window)
 cell h3 128 40 3 fig4.1-official-short-filters       # S4D with the short filters: H3's own shift-and-diagonal design
 cell transferfunc 128 40 3 fig4.1-official-short-filters
+cell fno 128 40 3 fig4.1-official-short-filters
