@@ -14,7 +14,7 @@ import triton.language as tl
 __all__ = ['ONE_TILE_MAX_L', 'MAX_L', 'PREC', 'SHARED_MAX', 'STREAM_N2', 'STREAM_BK', 'STREAM_WARPS', 'STREAM_STAGES',
            'GPU_CASES', 'GPU_DTYPES', 'dft_matrix', 'twiddles', 'monarch_fft', 'monarch_ifft_real', 'fft_plan',
            'filter_spectrum', 'FFTConvTriton', 'fftconv_triton', 'gated_fftconv_ref', 'check_against_float64',
-           'compile_for', 'aot_resources', 'stream_plan', 'gpu_correctness', 'operator_check', 'benchmark',
+           'compile_for', 'aot_resources', 'stream_plan', 'gpu_correctness', 'operator_check', 'benchmark', 'gpu_info',
            'gpu_report']
 
 # %% ../nbs/20_fftconv_triton.ipynb #c007
@@ -482,20 +482,23 @@ def benchmark(lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768
         if L <= MAX_L: ways["triton fused"] = lambda: fftconv_triton(u, k, D, pre, post)  # one-tile up to 2048, streamed above
         if 512 <= L <= ONE_TILE_MAX_L: ways["triton streamed"] = lambda: fftconv_triton(u, k, D, pre, post, streamed=True)
         for name, f in ways.items():
-            fwd = time_fn(lambda: f(), reps=reps, warmup=3, device=dev)
+            fwd = time_fn(f, reps=reps, warmup=3, device=dev)
             fb = time_fn(lambda: f().sum().backward(), reps=reps, warmup=3, device=dev)
             rows.append(dict(L=L, impl=name, B=B, C=C, fwd_ms=fwd["ms"], fwd_bwd_ms=fb["ms"]))
         del u, pre, post, k, D
         torch.cuda.empty_cache()
     return rows
 
+def gpu_info() -> dict:
+    "The GPU's name and the versions its numbers were measured with (device.json)."
+    return dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__, cuda=torch.version.cuda)
+
 def gpu_report(out, lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768, parts=("correctness", "operator", "bench")) -> None:
     "Write correctness.csv, operator.csv and bench.csv (those named in `parts`) under `out`, with the GPU's name and versions."
     import json, pathlib, pandas as pd
     if not torch.cuda.is_available(): raise RuntimeError("gpu_report needs a CUDA GPU")
     out = pathlib.Path(out); out.mkdir(parents=True, exist_ok=True)
-    (out / "device.json").write_text(json.dumps(dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__,
-                                                     cuda=torch.version.cuda), indent=1) + "\n")
+    (out / "device.json").write_text(json.dumps(gpu_info(), indent=1) + "\n")
     if "correctness" in parts: pd.DataFrame(gpu_correctness()).to_csv(out / "correctness.csv", index=False)
     if "operator" in parts: pd.DataFrame(operator_check()).to_csv(out / "operator.csv", index=False)
     if "bench" in parts: pd.DataFrame(benchmark(lengths, B, C)).to_csv(out / "bench.csv", index=False)

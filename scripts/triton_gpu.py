@@ -28,10 +28,9 @@ if __name__ == "__main__":
     out = pathlib.Path(sys.argv[1]); out.mkdir(parents=True, exist_ok=True)
     procs = int(sys.argv[2]) if len(sys.argv) > 2 else 12
     parts = sys.argv[3].split(",") if len(sys.argv) > 3 else ["correctness", "operator", "bench"]
-    import torch, triton, pandas as pd
-    from hyena_lit.fftconv_triton import GPU_CASES, GPU_DTYPES, benchmark, operator_check
-    (out / "device.json").write_text(json.dumps(dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__,
-                                                     cuda=torch.version.cuda), indent=1) + "\n")
+    import pandas as pd
+    from hyena_lit.fftconv_triton import GPU_CASES, GPU_DTYPES, benchmark, operator_check, gpu_info
+    (out / "device.json").write_text(json.dumps(gpu_info(), indent=1) + "\n")
     ctx = mp.get_context("spawn")
     t0 = time.time()
     with ctx.Pool(procs) as pool:
