@@ -8,7 +8,7 @@
 # the CPU gets fewer passes over it.
 # usage: nohup bash scripts/mqar_campaign.sh > runs/mqar/.campaign/worker-<n>.log 2>&1 &
 # Any number of workers share the list (flock per run); finished runs are skipped; a run that would end after
-# runs/associative_recall/.campaign/deadline is not started (one deadline for every campaign). Order: the smallest
+# runs/associative_recall/.campaign/deadline (copied when this script starts) is not started. Order: the smallest
 # panel first, widths within it, the three models side by side, so each finished (L, width) cell is a figure-2 point.
 set -uo pipefail
 cd "$(dirname "$0")/.."
