@@ -1,9 +1,10 @@
 # Sourced by the campaign scripts: one item of a campaign that any number of workers share.
 # item LOCKS NAME DONE PORTABLE -- COMMAND...: skip when DONE (a metrics.json) exists, when the run would end after the
 # time in LOCKS/deadline (now + $MINUTES, the run's expected length, default 0) or when another worker holds
-# LOCKS/NAME.lock. A run cut off by the end of a session keeps its checkpoint (one per epoch) and resumes from it when a
-# worker reaches it again, so a deadline past the session's end keeps the workers busy to the last minute; an earlier
-# one frees the cores for, say, a full CI run;
+# LOCKS/NAME.lock. A run stopped on the same machine resumes from its checkpoint (one per epoch) when a worker reaches
+# it again; but checkpoints are git-ignored, and a new session starts from a fresh checkout without them, so there a
+# run cut off by the end of the previous session starts over: set the deadline to the session's end (an earlier one
+# frees the cores for, say, a full CI run);
 # else run COMMAND with its output in LOCKS/NAME.log, then strip machine paths from the text files under PORTABLE.
 item() {
   local locks=$1 name=$2 done=$3 portable=$4; shift 5

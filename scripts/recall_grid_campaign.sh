@@ -9,7 +9,7 @@
 # usage: nohup bash scripts/recall_grid_campaign.sh > runs/associative_recall/.campaign/worker-<n>.log 2>&1 &
 # Any number of workers share the list (flock per run); finished runs are skipped; a run that would end after
 # runs/associative_recall/.campaign/deadline is not started (MINUTES: its expected length with two workers, from the
-# official-recipe runs of 2026-11-24: 48-58 min at L = 128 (CKConv the slowest), 110.5 at L = 256).
+# official-recipe runs of 2026-11-24/25: 48-82 min at L = 128 for all 400 epochs (H3 the slowest), 110.5 at L = 256).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=runs/associative_recall/fig4.1-official
@@ -30,7 +30,7 @@ FIVE="conv1d fno ckconv transferfunc h3"
 # vocabulary 10 solves in 21 epochs, so L = 256's small vocabularies are cheap and come before the five others there.
 MINUTES=${MINUTES_256:-120}; for V in 10 20; do cell hyena 256 $V; done
 for L in 128 256; do
-  [ $L = 128 ] && export MINUTES=${MINUTES_128:-60} || export MINUTES=${MINUTES_256:-120}  # a run's length (2 CPU workers; GPU: gpu_grid.sh)
+  [ $L = 128 ] && export MINUTES=${MINUTES_128:-85} || export MINUTES=${MINUTES_256:-120}  # a run's length (2 CPU workers; GPU: gpu_grid.sh)
   for p in $FIVE; do cell $p $L 40; done
   for p in conv1d fno; do cell $p $L 10; done  # the easy case of the explicit filters, which fail at 40
   for p in $FIVE; do cell $p $L 30; done
