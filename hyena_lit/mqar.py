@@ -127,11 +127,11 @@ def mqar_model_config(c: dict) -> HyenaConfig:
     "33_mechanistic's model for run `c`, with Zoology's attention (one head) and embedding dropout (0.1)."
     return dataclasses.replace(model_config(c), n_heads=1, embed_dropout=0.1)
 
-def step_seconds(c: dict, batch: tuple[Tensor, Tensor], device: str = "cpu") -> float:
-    "Seconds of one optimizer step of a fresh model of run `c` at c['batch_size'], timed on `batch` (64 sequences or fewer) and scaled linearly."
+def step_seconds(c: dict, batch: tuple[Tensor, Tensor], device: str = "cpu", repeats: int = 3) -> float:
+    "Seconds of one optimizer step of a fresh model of run `c` at c['batch_size'], timed on `batch` (64 sequences or fewer) and scaled linearly: the fastest of `repeats` timings."
     model = ScoredLM(mqar_model_config(c)).to(device)
     xb, yb = batch[0][:64].to(device), batch[1][:64].to(device)
-    return seconds_per_step(model, (xb, yb), loss_fn=scored_loss(model)) * c["batch_size"] / len(xb)
+    return min(seconds_per_step(model, (xb, yb), loss_fn=scored_loss(model)) for _ in range(repeats)) * c["batch_size"] / len(xb)
 
 def planned_epochs(c: dict, step_s: float) -> int:
     "The epochs of run `c` that fit in c['max_minutes_per_run'] (0: all of c['epochs']); a test pass counted as a third of a training pass."
