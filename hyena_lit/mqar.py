@@ -17,9 +17,10 @@ from .mechanistic import MIXERS, model_config, disjoint_test, load_task_runs
 from .runs import project_root, save_json, relative, check_run, check_sweep, int_list, number, positive_int, pick_device
 
 # %% auto #0
-__all__ = ['ZOOLOGY_SETTINGS', 'ZOOLOGY_D_MODELS', 'ZOOLOGY_LRS', 'ZOOLOGY_MQAR', 'zoology_batch_size', 'mqar_runs', 'run_name',
-           'check_mqar', 'ScoredLM', 'scored_loss', 'evaluate_mqar', 'mqar_model_config', 'step_seconds',
-           'planned_epochs', 'run_mqar', 'throughput', 'campaign_hours', 'load_mqar_runs', 'plot_figure2']
+__all__ = ['ZOOLOGY_SETTINGS', 'ZOOLOGY_D_MODELS', 'ZOOLOGY_LRS', 'ZOOLOGY_MQAR', 'ZOOLOGY_FIG2', 'zoology_batch_size',
+           'mqar_runs', 'run_name', 'check_mqar', 'ScoredLM', 'scored_loss', 'evaluate_mqar', 'mqar_model_config',
+           'step_seconds', 'planned_epochs', 'run_mqar', 'throughput', 'campaign_hours', 'load_mqar_runs',
+           'plot_figure2']
 
 # %% ../nbs/35_mqar.ipynb #c008
 ZOOLOGY_SETTINGS = ((64, 4), (128, 8), (256, 16))      # (seq_len, num_kv) of figure 2 (configs.py; (512, 64) is commented out there)
@@ -218,15 +219,25 @@ def load_mqar_runs(sweep_dir: str | Path) -> "pd.DataFrame":
     res["kept"] = res.index.isin(res.groupby(keys)["final_test_acc"].idxmax())
     return res
 
-def plot_figure2(res: "pd.DataFrame", path: str | Path | None = None):
-    "Zoology's figure 2 from `load_mqar_runs`: accuracy (best lr, mean over seeds) against d_model, one panel per sequence length, one line per mixer."
-    import matplotlib.pyplot as plt
+# Zoology's figure 2 read off its plot: final test accuracy (%), the best of its four learning rates, up to 64 epochs (early stop at 99%).
+ZOOLOGY_FIG2 = [dict(mixer=m, seq_len=L, d_model=d, zoology=v, approx=a) for m, L, d, v, a in [
+    *[("attention", L, d, 99.0, False) for L in (64, 128, 256) for d in (64, 128, 256, 512)],  # 99 or more everywhere
+    ("hyena", 64, 64, 52.0, False), ("hyena", 64, 128, 75.0, False), ("hyena", 64, 256, 84.0, False), ("hyena", 64, 512, 87.0, False),
+    ("hyena", 128, 64, 19.0, True), ("hyena", 128, 128, 64.0, True), ("hyena", 128, 256, 73.0, True), ("hyena", 128, 512, 84.0, False),
+    ("hyena", 256, 64, 6.0, True), ("hyena", 256, 128, 14.0, False), ("hyena", 256, 256, 53.0, False), ("hyena", 256, 512, 69.0, False)]]
+
+def plot_figure2(res: "pd.DataFrame", path: str | Path | None = None, reference: list | None = None):
+    "Zoology's figure 2 from `load_mqar_runs`: accuracy (best lr, mean over seeds) against d_model, one panel per sequence length, one line per mixer; `reference` (records like ZOOLOGY_FIG2's) dashed, at the widths trained."
+    import matplotlib.pyplot as plt, pandas as pd
+    reference = pd.DataFrame(reference) if reference is not None else None
     best = res[res.kept].groupby(["seq_len", "num_kv", "mixer", "d_model"], as_index=False)["final_test_acc"].mean()
     panels = sorted(set(zip(best.seq_len, best.num_kv)))
     fig, axs = plt.subplots(1, len(panels), figsize=(2.8 * len(panels), 2.6), squeeze=False, sharey=True)
     for ax, (L, kv) in zip(axs[0], panels):
         for m, g in best[(best.seq_len == L) & (best.num_kv == kv)].groupby("mixer"):
-            ax.plot(g.d_model, g.final_test_acc, marker="o", label=m)
+            line, = ax.plot(g.d_model, g.final_test_acc, marker="o", label=m)
+            r = reference[(reference.mixer == m) & (reference.seq_len == L) & reference.d_model.isin(best.d_model)] if reference is not None else []
+            if len(r): ax.plot(r.d_model, r.zoology / 100, ls="--", marker="x", color=line.get_color(), alpha=0.7, label=f"{m} (Zoology)")
         ax.set_xscale("log", base=2); ax.set_xticks(sorted(set(best.d_model))); ax.get_xaxis().set_major_formatter(plt.ScalarFormatter())
         ax.set_ylim(-0.02, 1.02); ax.set_title(f"L = {L}, {kv} pairs", fontsize=9); ax.set_xlabel("model dimension"); ax.grid(alpha=0.3)
     axs[0, 0].set_ylabel("MQAR accuracy"); axs[0, -1].legend(fontsize=7)
