@@ -16,7 +16,7 @@ ROOT=runs/mqar/cpu-100k
 LOCKS=runs/mqar/.campaign; mkdir -p $LOCKS
 [ -f runs/associative_recall/.campaign/deadline ] && cp runs/associative_recall/.campaign/deadline $LOCKS/deadline
 source scripts/campaign.sh
-export MINUTES=25  # a run is capped at 20 minutes of training, plus its data and test passes (about a minute)
+export MINUTES=35  # a run plans 20 minutes of training from a step timing; beside a second worker they took up to 34 (cpu-100k, 2026-11-25)
 LRS="0.0004641588833612782 0.002154434690031882 0.01"  # Zoology's np.logspace(-4, -2, 4) without 1e-4 (35 says why)
 mqar() {  # mqar(mixer, L, pairs, width, lr)
   local run=mqar_$1_L$2_kv$3_d$4_lr$(printf "%.2e" $5)_s0
