@@ -6,16 +6,6 @@
 # if the budget is what holds Hyena back, three times the epochs moves it toward Zoology's number. Thirty, not
 # Zoology's 64: 30 epochs took 98 minutes beside a second worker (2026-11-25), which fits in one session (a run cut off by
 # the end of a session loses its checkpoint here and starts over).
-# usage: nohup bash scripts/mqar_budget_ablation.sh > runs/mqar/.campaign/worker-<n>.log 2>&1 &  (deadline as mqar_campaign.sh)
-set -uo pipefail
+# usage: nohup bash scripts/mqar_budget_ablation.sh > runs/mqar/.campaign/worker-<n>.log 2>&1 &  (deadline as mqar_campaign.sh, which runs it)
 cd "$(dirname "$0")/.."
-ROOT=runs/mqar/cpu-100k-30ep
-LOCKS=runs/mqar/.campaign; mkdir -p $LOCKS
-[ -f runs/associative_recall/.campaign/deadline ] && [ ! -f $LOCKS/deadline ] && cp runs/associative_recall/.campaign/deadline $LOCKS/deadline
-source scripts/campaign.sh
-export MINUTES=95
-run=mqar_hyena_L64_kv4_d64_lr4.64e-04_s0
-item $LOCKS 30ep-$run "$ROOT/$run/metrics.json" "$ROOT" -- \
-  python3 -m papermill nbs/35_mqar.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$run.ipynb" -p sweep cpu-100k-30ep \
-  -p num_train 100000 -p num_test 3000 -p epochs 30 -p max_minutes_per_run 0 -p workers 1 -p measure_throughput False \
-  -y "mixers: [hyena]" -y "settings: [[64, 4]]" -y "d_models: [64]" -y "lrs: [0.0004641588833612782]"
+SWEEP=cpu-100k-30ep EPOCHS=30 CAP=0 MINUTES=95 exec bash scripts/mqar_campaign.sh hyena 64 4 64 0.0004641588833612782

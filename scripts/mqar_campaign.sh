@@ -12,19 +12,21 @@
 # panel first, widths within it, the three models side by side, so each finished (L, width) cell is a figure-2 point.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ROOT=runs/mqar/cpu-100k
+SWEEP=${SWEEP:-cpu-100k} EPOCHS=${EPOCHS:-64} CAP=${CAP:-20}  # the grid of record; another sweep (an ablation) sets these
+ROOT=runs/mqar/$SWEEP
 LOCKS=runs/mqar/.campaign; mkdir -p $LOCKS
 [ -f runs/associative_recall/.campaign/deadline ] && cp runs/associative_recall/.campaign/deadline $LOCKS/deadline
 source scripts/campaign.sh
-export MINUTES=35  # a run plans 20 minutes of training from a step timing; beside a second worker they took up to 34 (cpu-100k, 2026-11-25)
+export MINUTES=${MINUTES:-35}  # a run plans 20 minutes of training from a step timing; beside a second worker they took up to 34 (cpu-100k, 2026-11-25)
 LRS="0.0004641588833612782 0.002154434690031882 0.01"  # Zoology's np.logspace(-4, -2, 4) without 1e-4 (35 says why)
 mqar() {  # mqar(mixer, L, pairs, width, lr)
   local run=mqar_$1_L$2_kv$3_d$4_lr$(printf "%.2e" $5)_s0
-  item $LOCKS $run "$ROOT/$run/metrics.json" "$ROOT" -- \
-    python3 -m papermill nbs/35_mqar.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$run.ipynb" -p sweep cpu-100k \
-    -p num_train 100000 -p num_test 3000 -p epochs 64 -p max_minutes_per_run 20 -p workers 1 -p measure_throughput False \
+  item $LOCKS $SWEEP-$run "$ROOT/$run/metrics.json" "$ROOT" -- \
+    python3 -m papermill nbs/35_mqar.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$run.ipynb" -p sweep $SWEEP \
+    -p num_train 100000 -p num_test 3000 -p epochs $EPOCHS -p max_minutes_per_run $CAP -p workers 1 -p measure_throughput False \
     -y "mixers: [$1]" -y "settings: [[$2, $3]]" -y "d_models: [$4]" -y "lrs: [$5]"
 }
+[ $# -eq 5 ] && { mqar "$@"; exit 0; }  # one run: mqar_campaign.sh MIXER L PAIRS WIDTH LR
 for LK in "64 4" "128 8" "256 16"; do
   for d in 64 128; do for m in attention hyena mamba; do for lr in $LRS; do mqar $m $LK $d $lr; done; done; done
 done
