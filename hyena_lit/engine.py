@@ -34,6 +34,7 @@ class Recipe:
     eps: float = 1e-8
     weight_decay: float = 0.1
     decay_all: bool = False            # True: 1-D parameters (norms, biases) are decayed too
+    param_hints: bool = True           # False: the modules' hints (p._optim) set no lr or decay; an lr-0 hint still freezes
     groups: tuple = ()                 # ((name pattern, {"lr": ..., "weight_decay": ...}), ...); lr 0 freezes
     schedule: str = "cosine"           # one of SCHEDULES
     warmup_epochs: float = 0.0         # epoch budgets: warmup in whole epochs
@@ -59,6 +60,8 @@ class Recipe:
         if len(self.betas) != 2 or not all(num(b) and 0 <= b < 1 for b in self.betas):
             raise ValueError(f"recipe {self.name!r}: betas must be two numbers in [0, 1), got {self.betas!r}")
         if self.schedule not in SCHEDULES: raise ValueError(f"recipe {self.name!r}: schedule must be one of {SCHEDULES}, got {self.schedule!r}")
+        for f in ("decay_all", "param_hints"):
+            if not isinstance(getattr(self, f), bool): raise ValueError(f"recipe {self.name!r}: {f} must be True or False, got {getattr(self, f)!r}")
         if self.precision not in PRECISIONS: raise ValueError(f"recipe {self.name!r}: precision must be one of {PRECISIONS}, got {self.precision!r}")
         for f in ("epochs", "steps", "warmup_steps"):
             v = getattr(self, f)
@@ -153,7 +156,9 @@ def param_groups(model: nn.Module, r: Recipe) -> list[dict]:
     for name, p in model.named_parameters():
         if not p.requires_grad: continue
         opts = {"lr": r.lr, "weight_decay": r.weight_decay if (p.ndim >= 2 or r.decay_all) else 0.0}
-        opts.update(getattr(p, "_optim", None) or {})
+        hint = getattr(p, "_optim", None) or {}
+        if r.param_hints: opts.update(hint)
+        elif hint.get("lr") == 0: opts["lr"] = 0.0  # frozen either way (a buffer where hints are not read)
         for pat, over in r.groups:
             if fnmatch.fnmatchcase(name, pat): opts.update(over)
         if opts["lr"] == 0: p.requires_grad_(False); continue

@@ -24,7 +24,7 @@ class HyenaConfig:
     vocab_size: int = 50257          # GPT-2 tokenizer
     d_model: int = 768
     n_layer: int = 12
-    d_inner: int = 3072              # MLP hidden width ("FFN width" in Table A.4)
+    d_inner: int = 3072              # MLP hidden width ("FFN width" in Table A.4); 0: blocks without an MLP (Zoology's MQAR models)
     l_max: int = 2048                # longest sequence the filters are built for
     order: int = 2
     filter_order: int = 64           # width of the filter FFN
@@ -47,9 +47,11 @@ class HyenaConfig:
     longconv_short_filter: int | None = None  # "longconv:<name>" only: short explicit filters' length (0: none; None: the parametrization's, Hyena 3, the others none)
 
     def __post_init__(self):
-        for f in ("vocab_size", "d_model", "n_layer", "d_inner", "l_max", "filter_order", "short_filter_order", "pad_vocab_multiple"):
+        for f in ("vocab_size", "d_model", "n_layer", "l_max", "filter_order", "short_filter_order", "pad_vocab_multiple"):
             v = getattr(self, f)
             if not isinstance(v, int) or isinstance(v, bool) or v < 1: raise ValueError(f"{f} must be a positive integer, got {v!r}")
+        if not isinstance(self.d_inner, int) or isinstance(self.d_inner, bool) or self.d_inner < 0:
+            raise ValueError(f"d_inner must be an integer >= 0 (0: no MLP), got {self.d_inner!r}")
         if not isinstance(self.order, int) or self.order < 2: raise ValueError(f"order must be an integer >= 2, got {self.order!r}")
         if not isinstance(self.emb_dim, int) or self.emb_dim < 3 or self.emb_dim % 2 == 0:
             raise ValueError(f"emb_dim must be an odd integer >= 3, got {self.emb_dim!r}")
@@ -108,7 +110,7 @@ SIZES = {  # Table A.4
 
 # %% ../nbs/13_model.ipynb #c010
 class Block(nn.Module):
-    "Pre-norm residual block: h + mixer(LN(h)), then h + MLP(LN(h))."
+    "Pre-norm residual block: h + mixer(LN(h)), then h + MLP(LN(h)) (no MLP when cfg.d_inner is 0)."
     def __init__(self, cfg: HyenaConfig):
         super().__init__()
         self.norm1 = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
@@ -127,12 +129,16 @@ class Block(nn.Module):
             self.mixer = long_conv_operator(cfg.mixer.split(":", 1)[1], cfg.d_model, cfg.l_max, order=cfg.order, gating=cfg.longconv_gating,
                                             dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl, emb_dim=cfg.emb_dim, w=cfg.w,
                                             num_inner_mlps=cfg.num_inner_mlps, **opts)
-        self.norm2 = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
-        self.fc1 = nn.Linear(cfg.d_model, cfg.d_inner)
-        self.fc2 = nn.Linear(cfg.d_inner, cfg.d_model)
+        self.has_mlp = cfg.d_inner > 0
+        if self.has_mlp:
+            self.norm2 = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
+            self.fc1 = nn.Linear(cfg.d_model, cfg.d_inner)
+            self.fc2 = nn.Linear(cfg.d_inner, cfg.d_model)
         self.drop = nn.Dropout(cfg.dropout)
 
-    def mlp(self, h: Tensor) -> Tensor: return self.drop(self.fc2(F.gelu(self.fc1(self.norm2(h)), approximate="tanh")))
+    def mlp(self, h: Tensor) -> Tensor:
+        if not self.has_mlp: return torch.zeros_like(h)
+        return self.drop(self.fc2(F.gelu(self.fc1(self.norm2(h)), approximate="tanh")))
 
     def forward(self, h: Tensor, cache: dict | None = None) -> Tensor:  # (B, L, D)
         h = h + self.drop(self.mixer(self.norm1(h), cache))

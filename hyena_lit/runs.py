@@ -201,19 +201,20 @@ def check_run(run_dir: str | Path, wanted: dict, finished_ok: bool = False):
             raise ValueError(f"{relative(d)} was made with other settings ({conflicts_text(bad)}): use another run or sweep name")
 
 # %% ../nbs/18a_runs.ipynb #c013b
-def check_sweep(sweep_dir: str | Path, shared: dict, key: str | None = None) -> dict:
+def check_sweep(sweep_dir: str | Path, shared: dict, key: str | None = None, defaults: dict | None = None) -> dict:
     """Refuse before any work if the settings `shared` by every run of a sweep differ from those it was made with;
     otherwise record them in `sweep_dir/sweep.json` (at the first call) and return them. `key`: where a run's
-    params.json keeps its settings (lm runs: "train"), for sweeps made before sweep.json."""
+    params.json keeps its settings (lm runs: "train"), for sweeps made before sweep.json. `defaults`: the values of
+    settings added after a sweep began (what its runs used), read where sweep.json or a params.json lacks them."""
     d = Path(sweep_dir); f = d / "sweep.json"
     if f.exists():
-        bad = params_conflicts(json.loads(f.read_text()), shared)
+        bad = params_conflicts({**(defaults or {}), **json.loads(f.read_text())}, shared)
         if bad: raise ValueError(f"sweep {relative(d)} was made with other shared settings ({conflicts_text(bad)}): "
                                  "use another sweep name, or the sweep's own settings")
         return shared
     for p in sorted(d.glob("*/params.json")):
         saved = json.loads(p.read_text()); saved = saved.get(key, {}) if key else saved
-        bad = params_conflicts(saved, shared)
+        bad = params_conflicts({**(defaults or {}), **saved}, shared)
         if bad: raise ValueError(f"sweep {relative(d)} holds {p.parent.name}, made with other shared settings ({conflicts_text(bad)}): "
                                  "use another sweep name, or the sweep's own settings")
     d.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SWEEP=${SWEEP:-cpu-100k} EPOCHS=${EPOCHS:-64} CAP=${CAP:-20}  # the grid of record; another sweep (an ablation) sets these
+# the model options of nbs/35_mqar (the defaults: the grid of record's; Zoology's Hyena: 0 3 0 False), e.g. SWEEP=cpu-100k-nomlp MLP_RATIO=0
+MODEL=(-p mlp_ratio ${MLP_RATIO:-2} -p emb_dim ${EMB_DIM:-5} -p l_max_pad ${L_MAX_PAD:-64} -p param_hints ${PARAM_HINTS:-True})
 ROOT=runs/mqar/$SWEEP
 LOCKS=runs/mqar/.campaign; mkdir -p $LOCKS
 [ -f runs/associative_recall/.campaign/deadline ] && cp runs/associative_recall/.campaign/deadline $LOCKS/deadline
@@ -23,7 +25,7 @@ mqar() {  # mqar(mixer, L, pairs, width, lr)
   local run=mqar_$1_L$2_kv$3_d$4_lr$(printf "%.2e" $5)_s0
   item $LOCKS $SWEEP-$run "$ROOT/$run/metrics.json" "$ROOT" -- \
     python3 -m papermill nbs/35_mqar.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$run.ipynb" -p sweep $SWEEP \
-    -p num_train 100000 -p num_test 3000 -p epochs $EPOCHS -p max_minutes_per_run $CAP -p workers 1 -p measure_throughput False \
+    -p num_train 100000 -p num_test 3000 -p epochs $EPOCHS -p max_minutes_per_run $CAP -p workers 1 -p measure_throughput False "${MODEL[@]}" \
     -y "mixers: [$1]" -y "settings: [[$2, $3]]" -y "d_models: [$4]" -y "lrs: [$5]"
 }
 [ $# -eq 5 ] && { mqar "$@"; exit 0; }  # one run: mqar_campaign.sh MIXER L PAIRS WIDTH LR
