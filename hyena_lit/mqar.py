@@ -4,8 +4,9 @@
 
 # %% ../nbs/35_mqar.ipynb #c003
 from __future__ import annotations
-import dataclasses, json, math, shutil, statistics
+import dataclasses, json, math, os, shutil, statistics
 from pathlib import Path
+from typing import Callable
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -19,8 +20,8 @@ from .runs import project_root, save_json, relative, check_run, check_sweep, int
 # %% auto #0
 __all__ = ['ZOOLOGY_SETTINGS', 'ZOOLOGY_D_MODELS', 'ZOOLOGY_LRS', 'ZOOLOGY_MQAR', 'MODEL_DEFAULTS', 'ZOOLOGY_FIG2',
            'zoology_batch_size', 'mqar_runs', 'run_name', 'check_mqar', 'ScoredLM', 'scored_loss', 'evaluate_mqar',
-           'mqar_model_config', 'step_seconds', 'planned_epochs', 'run_mqar', 'throughput', 'campaign_hours',
-           'load_mqar_runs', 'plot_figure2']
+           'mqar_model_config', 'step_seconds', 'planned_epochs', 'cell_name', 'cell_epochs', 'run_mqar', 'throughput',
+           'campaign_hours', 'load_mqar_runs', 'plot_figure2']
 
 # %% ../nbs/35_mqar.ipynb #c008
 ZOOLOGY_SETTINGS = ((64, 4), (128, 8), (256, 16))      # (seq_len, num_kv) of figure 2 (configs.py; (512, 64) is commented out there)
@@ -148,6 +149,28 @@ def planned_epochs(c: dict, step_s: float) -> int:
     epoch_s = step_s * (math.ceil(c["num_train"] / c["batch_size"]) + math.ceil(c["num_test"] / c["batch_size"]) / 3)
     return max(1, min(c["epochs"], int(60 * c["max_minutes_per_run"] / epoch_s)))
 
+def cell_name(c: dict) -> str:
+    "A cell of the grid: every learning rate of one (mixer, L, kv, width, seed)."
+    return run_name(c).replace(f"_lr{c['lr']:.2e}", "")
+
+def cell_epochs(c: dict, step_s: Callable[[], float]) -> int:
+    """The epochs of run `c`: all of c['epochs'] without a cap; under one, the epochs its cell's first run planned
+    (`planned_epochs` from `step_s()`), kept in <sweep>/plans/<cell>.json, so every learning rate of a cell trains as long."""
+    if c["max_minutes_per_run"] <= 0: return c["epochs"]
+    f = Path(c["dir"]).parent / "plans" / f"{cell_name(c)}.json"
+    if not f.exists():
+        f.parent.mkdir(parents=True, exist_ok=True)
+        tmp = f.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(dict(epochs=planned_epochs(c, step_s()), planned_by=Path(c["dir"]).name,
+                                       max_minutes_per_run=c["max_minutes_per_run"]), indent=1))
+        try: os.link(tmp, f)             # atomic: if another worker planned the cell meanwhile, its plan stands
+        except FileExistsError: pass
+        finally: tmp.unlink()
+    plan = json.loads(f.read_text())
+    if plan["max_minutes_per_run"] != c["max_minutes_per_run"]:
+        raise ValueError(f"{relative(f)} was planned for a {plan['max_minutes_per_run']}-minute cap, this run asks {c['max_minutes_per_run']}")
+    return plan["epochs"]
+
 # %% ../nbs/35_mqar.ipynb #c023
 def run_mqar(cfg: dict) -> dict:
     "Train one MQAR run under `zoology-mqar`; params.json first, history.csv each epoch, metrics.json last, under cfg['dir']. Resumable, idempotent."
@@ -168,7 +191,7 @@ def run_mqar(cfg: dict) -> dict:
     n_params = sum(p.numel() for p in model.parameters())
     p = d / "params.json"
     if p.exists(): ep = json.loads(p.read_text())["epochs_used"]  # a resumed run keeps its plan
-    else: ep = planned_epochs(cfg, step_seconds(cfg, train, device) if cfg["max_minutes_per_run"] > 0 else 0.0)
+    else: ep = cell_epochs(cfg, lambda: step_seconds(cfg, train, device))
     recipe = get_recipe("zoology-mqar", lr=cfg["lr"], epochs=ep, batch_size=cfg["batch_size"], early_stop=cfg["early_stop"],
                         param_hints=cfg.get("param_hints", True))
     if not p.exists():
