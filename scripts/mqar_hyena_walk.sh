@@ -8,16 +8,19 @@
 #   cpu-100k-onegroup  one AdamW group: the Hyena filter's own lr (1e-3) and decay (0), and its
 #                      positional features' lr (1e-5), are hints Zoology's trainer never reads PARAM_HINTS=False
 #   cpu-100k-zoology   all four: no MLP, one group, 3 positional features, filters of length L
+#   cpu-100k-10ep      none: the grid's own Hyena at lr 1e-2 for 10 epochs (the cap gave that run 5), the control
+#                      of the other steps at that rate
 # The one-group difference is largest at lr 1e-2 (ours trains the filter at 1e-3 whatever the rate), so that rate
 # comes first, then 4.6e-4 (the grid's best for Hyena), then 2.2e-3: Zoology keeps the best rate of a cell.
 # usage: nohup bash scripts/mqar_hyena_walk.sh > runs/mqar/.campaign/worker-<n>.log 2>&1 &  (deadline as mqar_campaign.sh)
 cd "$(dirname "$0")/.."
 HI=0.01 MID=0.002154434690031882 LO=0.0004641588833612782
-export EPOCHS=10 CAP=0 MINUTES=${MINUTES:-30}  # a run's length beside one other worker: 10 epochs of about 2-3 minutes
+export EPOCHS=10 CAP=0 MINUTES=${MINUTES:-40}  # a run's length beside one other worker: 10 epochs of about 4 minutes (2026-11-25)
 walk() { env "${@:2}" bash scripts/mqar_campaign.sh hyena 64 4 64 $1; }
 walk $LO SWEEP=cpu-100k-nomlp MLP_RATIO=0
 walk $HI SWEEP=cpu-100k-onegroup PARAM_HINTS=False
 walk $HI SWEEP=cpu-100k-zoology MLP_RATIO=0 PARAM_HINTS=False EMB_DIM=3 L_MAX_PAD=0
+walk $HI SWEEP=cpu-100k-10ep
 walk $LO SWEEP=cpu-100k-onegroup PARAM_HINTS=False
 walk $LO SWEEP=cpu-100k-zoology MLP_RATIO=0 PARAM_HINTS=False EMB_DIM=3 L_MAX_PAD=0
 walk $MID SWEEP=cpu-100k-zoology MLP_RATIO=0 PARAM_HINTS=False EMB_DIM=3 L_MAX_PAD=0
