@@ -9,7 +9,7 @@ from pathlib import Path
 import torch
 from .model import HyenaConfig, HyenaLM
 from .synthetics import generate, assert_disjoint, evaluate_scored, test_metrics, IGNORE
-from .engine import fit, get_recipe, seconds_per_step
+from .engine import Recipe, RECIPES, fit, get_recipe, seconds_per_step
 from .tasks import model_vocab, VectorLM, regression_loss, evaluate_regression
 from .baselines import saved_activation_bytes
 from .runs import project_root, save_json
@@ -17,8 +17,9 @@ from .runs import relative, check_run, check_sweep
 
 
 # %% auto #0
-__all__ = ['MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 'settings_for', 'run_name', 'model_config', 'disjoint_test',
-           'run_task', 'load_task_runs', 'run_task_steps', 'training_memory_gib', 'memory_table']
+__all__ = ['MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 'RUN_DEFAULTS', 'settings_for', 'run_name', 'model_config',
+           'sweep_recipe', 'recipe_numbers', 'run_recipe', 'run_options', 'shared_settings', 'disjoint_test',
+           'run_test_set', 'run_task', 'load_task_runs', 'run_task_steps', 'training_memory_gib', 'memory_table']
 
 # %% ../nbs/33_mechanistic.ipynb #c008
 MIXERS = ("hyena", "attention", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv", "mamba")
@@ -71,7 +72,49 @@ def model_config(c: dict) -> HyenaConfig:
     l_max = max([c["seq_len"] + 64, *c.get("test_lens", [])])
     return HyenaConfig(vocab_size=model_vocab(c["task"], max(c["seq_len"], *c.get("test_lens", [0])), c["vocab_size"]),
                        d_model=c["d_model"], n_layer=c["n_layer"], d_inner=c["d_inner"], l_max=l_max, emb_dim=5, mixer=mixer,
-                       n_heads=4, pos=pos or "learned")
+                       n_heads=4, pos=pos or "learned", embed_dropout=c.get("embed_dropout"))
+
+# %% ../nbs/33_mechanistic.ipynb #c009s
+RUN_DEFAULTS = {"embed_dropout": None, "recall_score": "all"}  # run options added after sweeps began, at the values those sweeps' runs had
+
+def sweep_recipe(preset: str, recipe: str = "", epochs=None, batch_size=None, lr=None, weight_decay=None, warmup_epochs=None) -> Recipe:
+    """The recipe every run of a sweep of `preset` trains under: the named `recipe` ("": Table A.1's, `paper-synthetics`, as the
+    sweeps made before the option) with each of the five numbers that is not None in place of the recipe's. Raises ValueError."""
+    if preset not in PRESETS: raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
+    by_epochs = [n for n, r in RECIPES.items() if r.epochs]
+    if not isinstance(recipe, str) or (recipe and recipe not in by_epochs):
+        raise ValueError(f"recipe must be '' (Table A.1's numbers) or a named recipe with an epoch budget, one of {by_epochs} "
+                         f"(known recipes: {list(RECIPES)}), got {recipe!r}")
+    if recipe and PRESETS[preset].get("protocol") == "mamba":
+        raise ValueError(f"preset {preset!r} follows the Mamba paper's protocol (its own lr and steps per model): recipe must be '', got {recipe!r}")
+    nums = dict(epochs=epochs, batch_size=batch_size, lr=lr, weight_decay=weight_decay, warmup_epochs=warmup_epochs)
+    return get_recipe(recipe or "paper-synthetics", **{k: v for k, v in nums.items() if v is not None})
+
+def recipe_numbers(r: Recipe, recipe: str = "") -> dict:
+    "What a run's settings keep of its sweep's recipe `r`: the five numbers `run_task` rebuilds it from, and its name if one was given."
+    return dict(epochs=r.epochs, batch_size=r.batch_size, lr=r.lr, weight_decay=r.weight_decay, warmup_epochs=r.warmup_epochs,
+                **({"recipe": recipe} if recipe else {}))
+
+def run_recipe(cfg: dict, epochs: int, warmup_epochs: int) -> Recipe:
+    "Run `cfg`'s recipe at its (time-capped) `epochs`: the sweep's named recipe (Table A.1's where the run names none) with the run's numbers."
+    return get_recipe(cfg.get("recipe") or "paper-synthetics", epochs=epochs, warmup_epochs=warmup_epochs, lr=cfg["lr"],
+                      weight_decay=cfg["weight_decay"], batch_size=cfg["batch_size"])
+
+def run_options(preset: str, embed_dropout=None, recall_score: str = "all") -> dict:
+    "The model and test options of every run of a sweep of `preset`, checked; those at RUN_DEFAULTS are left out, as the runs before them had none."
+    if embed_dropout is not None and (isinstance(embed_dropout, bool) or not isinstance(embed_dropout, (int, float)) or not 0 <= embed_dropout < 1):
+        raise ValueError(f"embed_dropout must be None (the model's: none) or a number in [0, 1), got {embed_dropout!r}")
+    if recall_score not in ("all", "last"): raise ValueError(f"recall_score must be 'all' (every position) or 'last' (the answer alone), got {recall_score!r}")
+    if recall_score == "last" and "associative_recall" not in PRESETS[preset]["tasks"]:
+        raise ValueError(f"recall_score 'last' scores associative recall's answer, and preset {preset!r} trains {PRESETS[preset]['tasks']}: leave it 'all'")
+    return {k: v for k, v in dict(embed_dropout=embed_dropout, recall_score=recall_score).items() if v != RUN_DEFAULTS[k]}
+
+def shared_settings(common: dict, preset: str) -> dict:
+    "What every run of a sweep shares, for check_sweep: `common` less the machine, the run options in full, the recipe's name (Table A.1's if none), the preset."
+    out = {k: v for k, v in common.items() if k not in ("device", "threads")}
+    for k, v in RUN_DEFAULTS.items(): out.setdefault(k, v)
+    if PRESETS[preset].get("protocol") != "mamba": out.setdefault("recipe", "paper-synthetics")
+    return out | {"preset": preset}
 
 # %% ../nbs/33_mechanistic.ipynb #c011
 def _epochs_for(model, train, cfg, loss_fn=None) -> tuple[int, int]:
@@ -92,6 +135,11 @@ def disjoint_test(task: str, n: int, train_x: torch.Tensor, seed: int, **kw) -> 
         if sum(map(len, xs)) >= n: return torch.cat(xs)[:n], torch.cat(ys)[:n]
     raise ValueError(f"could not draw {n} test examples of {task} {kw} unseen in training: the task's space is too small")
 
+def run_test_set(cfg: dict, train_x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    "Run `cfg`'s test set, none of it in training; associative recall scored at every position, or with recall_score 'last' at the answer alone."
+    kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], **({"score": "last"} if cfg.get("recall_score") == "last" else {}))
+    return disjoint_test(cfg["task"], cfg["num_test"], train_x, seed=10_000 + cfg["seed"], **kw)
+
 # %% ../nbs/33_mechanistic.ipynb #c011s1
 def run_task(cfg: dict) -> dict:
     "Train one setting and write params.json, history.csv, metrics.json under cfg['dir']. Idempotent."
@@ -101,7 +149,7 @@ def run_task(cfg: dict) -> dict:
     torch.set_num_threads(cfg.get("threads", 1))
     kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"])
     train = generate(cfg["task"], cfg["num_train"], seed=cfg["seed"], **kw)
-    test = disjoint_test(cfg["task"], cfg["num_test"], train[0], seed=10_000 + cfg["seed"], **kw)
+    test = run_test_set(cfg, train[0])
     assert_disjoint(train[0], test[0])
     torch.manual_seed(cfg["seed"])
     mcfg = model_config(cfg)
@@ -112,7 +160,7 @@ def run_task(cfg: dict) -> dict:
     if (d / "params.json").exists():
         saved = json.loads((d / "params.json").read_text()); ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
     else: ep, wu = _epochs_for(make(), train, cfg, loss_fn=regression_loss if regression else None)
-    recipe = get_recipe("paper-synthetics", epochs=ep, warmup_epochs=wu, lr=cfg["lr"], weight_decay=cfg["weight_decay"], batch_size=cfg["batch_size"])
+    recipe = run_recipe(cfg, ep, wu)
     if not (d / "params.json").exists():
         save_json({**cfg, "dir": relative(d), "epochs_used": ep, "warmup_epochs_used": wu, "params": n_params, "model": mcfg.to_dict(),
                    "recipe": recipe.to_dict()}, d / "params.json")
