@@ -24,3 +24,12 @@ item() {
 # single-layer run of recall_official_campaign.sh share them.
 OFFICIAL_GRID=(-p recipe official-synthetics -p num_train 4000 -p num_test 500 -p d_inner 256 -p embed_dropout 0.1 -p w 10.0
                -p longconv_gating official -p longconv_ffn_width 64 -p max_minutes_per_run 0 -p workers 1)
+# official_cell SWEEP PARAMETRIZATION L V SEED: one run of 31_associative_recall under OFFICIAL_GRID into
+# runs/associative_recall/SWEEP (lock SWEEP-<run>; DEVICE cpu unless set), the item of the recall campaigns.
+official_cell() {
+  local root=runs/associative_recall/$1 run=$2_L$3_V$4_s$5
+  item runs/associative_recall/.campaign $1-$run "$root/$run/metrics.json" "$root" -- \
+    python3 -m papermill nbs/31_associative_recall.ipynb "$root/sweep-$(date -u +%Y%m%d-%H%M)-$run.ipynb" \
+    "${OFFICIAL_GRID[@]}" -p sweep $1 -p device ${DEVICE:-cpu} \
+    -y "parametrizations: [$2]" -y "seq_lens: [$3]" -y "vocab_sizes: [$4]" -y "seeds: [$5]"
+}

@@ -12,18 +12,13 @@
 # official-recipe runs of 2026-11-24/25: 48-82 min at L = 128 for all 400 epochs (H3 the slowest), 110.5 at L = 256).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ROOT=runs/associative_recall/fig4.1-official
 LOCKS=runs/associative_recall/.campaign; mkdir -p $LOCKS
 source scripts/campaign.sh
 DEVICE=${DEVICE:-cpu}  # DEVICE=cuda on a GPU node (scripts/gpu_grid.sh): many workers share the GPU
 SKIP=${SKIP:-}         # runs to leave to other workers, by run name, e.g. SKIP="conv1d_L128_V10_s0 fno_L128_V10_s0"
 cell() {  # cell(parametrization, L, V[, seed]): seed 0 unless given
-  local seed=${4:-0} run=$1_L$2_V$3_s${4:-0}
-  case " $SKIP " in *" $run "*) return 0;; esac
-  item $LOCKS grid-$run "$ROOT/$run/metrics.json" "$ROOT" -- \
-    python3 -m papermill nbs/31_associative_recall.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$run.ipynb" \
-    "${OFFICIAL_GRID[@]}" -p sweep fig4.1-official -p device $DEVICE \
-    -y "parametrizations: [$1]" -y "seq_lens: [$2]" -y "vocab_sizes: [$3]" -y "seeds: [$seed]"
+  case " $SKIP " in *" $1_L$2_V$3_s${4:-0} "*) return 0;; esac
+  official_cell fig4.1-official $1 $2 $3 ${4:-0}
 }
 FIVE="conv1d fno ckconv transferfunc h3"
 # Hyena first at every length (the paper's question): its cells at vocabularies 30 and 40 come from the walk, and at L = 128

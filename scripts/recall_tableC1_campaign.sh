@@ -9,16 +9,7 @@
 # usage: nohup bash scripts/recall_tableC1_campaign.sh > runs/associative_recall/.campaign/worker-<n>.log 2>&1 &
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ROOT=runs/associative_recall/tableC1-official
 LOCKS=runs/associative_recall/.campaign; mkdir -p $LOCKS
 source scripts/campaign.sh
-DEVICE=${DEVICE:-cpu}
-c1() {  # c1(vocabulary)
-  local run=hyena_L2048_V$1_s0
-  item $LOCKS tableC1-$run "$ROOT/$run/metrics.json" "$ROOT" -- \
-    python3 -m papermill nbs/31_associative_recall.ipynb "$ROOT/sweep-$(date -u +%Y%m%d-%H%M)-$run.ipynb" \
-    "${OFFICIAL_GRID[@]}" -p sweep tableC1-official -p device $DEVICE \
-    -y "parametrizations: [hyena]" -y "seq_lens: [2048]" -y "vocab_sizes: [$1]" -y "seeds: [0]"
-}
-MINUTES=${MINUTES_V10:-120} c1 10
-for V in 20 30 40; do MINUTES=${MINUTES_LONG:-1440} c1 $V; done
+MINUTES=${MINUTES_V10:-120} official_cell tableC1-official hyena 2048 10 0
+for V in 20 30 40; do MINUTES=${MINUTES_LONG:-1440} official_cell tableC1-official hyena 2048 $V 0; done
