@@ -65,17 +65,30 @@ class GSS(_Mixer):
         return self.out_proj(self.y(s) * F.gelu(self.v(u)))
 
 class AFTConv(_Mixer):
-    "Causal AFT-conv: sigmoid(q_t) * sum_j e^{w_j + k_{t-j}} v_{t-j} / sum_j e^{w_j + k_{t-j}} over a window of lags j < `window`."
-    def __init__(self, d_model: int, l_max: int, window: int = 64, recompute: bool = True):
+    "Causal AFT-conv: sigmoid(q_t) * sum_j e^{w_j + k_{t-j}} v_{t-j} / sum_j e^{w_j + k_{t-j}} over a window of lags j < `window`; `impl='conv'` (default: a depthwise convolution of shifted exponentials, the stream where they underflow) or `'stream'` (one lag at a time: the reference)."
+    def __init__(self, d_model: int, l_max: int, window: int = 64, impl: str = "conv", recompute: bool = True):
         super().__init__()
-        self.d_model, self.l_max, self.window, self.recompute = d_model, l_max, window, recompute
+        if impl not in ("conv", "stream"): raise ValueError(f"impl must be 'conv' or 'stream', got {impl!r}")
+        self.d_model, self.l_max, self.window, self.impl, self.recompute = d_model, l_max, window, impl, recompute
         self.qkv = nn.Linear(d_model, 3 * d_model)
         self.w = nn.Parameter(torch.zeros(window, d_model))  # position bias per lag and channel; zero = causal window average
         self.out_proj = nn.Linear(d_model, d_model)
     def forward(self, u: Tensor, cache=None) -> Tensor:
-        self._check(u); L = u.shape[1]
+        self._check(u)
         q, k, v = self.qkv(u).chunk(3, -1)
-        return self.out_proj(torch.sigmoid(q) * _recompute(self._window_mean, k, v, self.w, enabled=self.recompute))
+        y = self._window_mean_conv(k, v, self.w) if self.impl == "conv" else None
+        if y is None: y = _recompute(self._window_mean, k, v, self.w, enabled=self.recompute)
+        return self.out_proj(torch.sigmoid(q) * y)
+    def _window_mean_conv(self, k: Tensor, v: Tensor, w: Tensor) -> Tensor | None:
+        "The window mean as one depthwise convolution of (e^{k - max k} v, e^{k - max k}) with taps e^{w - max w}; None if a denominator is below tiny / eps (underflow)."
+        C, W = k.shape[2], min(self.window, k.shape[1])
+        ek = torch.exp(k - k.amax(1, keepdim=True).detach())      # the shifts cancel in the ratio
+        taps = torch.exp(w[:W] - w[:W].amax(0).detach())           # (W, C), lag j
+        x = F.pad(torch.cat([ek * v, ek], -1).transpose(1, 2), (W - 1, 0))  # (B, 2C, W - 1 + L)
+        num, den = F.conv1d(x, taps.flip(0).T.repeat(2, 1)[:, None], groups=2 * C).chunk(2, 1)  # tap W - 1 - j = lag j
+        fi = torch.finfo(den.dtype)
+        if den.device.type != "meta" and den.min() < fi.tiny / fi.eps: return None  # (meta tensors, for memory accounting, have no values)
+        return (num / den).transpose(1, 2)
     def _window_mean(self, k: Tensor, v: Tensor, w: Tensor) -> Tensor:
         L = k.shape[1]
         m = torch.full_like(k, -float("inf")); num = torch.zeros_like(v); den = torch.zeros_like(k)
