@@ -19,12 +19,15 @@ from .baselines import BASELINES, baseline_mixer
 __all__ = ['SIZES', 'HyenaConfig', 'Block', 'HyenaLM', 'count_params']
 
 # %% ../nbs/13_model.ipynb #c005
+_MLP_ACTIVATIONS = {"gelu": lambda x: F.gelu(x, approximate="tanh"), "tanh": torch.tanh}  # HyenaConfig.mlp_activation
+
 @dataclass
 class HyenaConfig:
     vocab_size: int = 50257          # GPT-2 tokenizer
     d_model: int = 768
     n_layer: int = 12
     d_inner: int = 3072              # MLP hidden width ("FFN width" in Table A.4); 0: blocks without an MLP (Zoology's MQAR models)
+    mlp_activation: str = "gelu"     # the MLP's nonlinearity: "gelu" (GPT's, tanh approximation) or "tanh" (Zoology's MQAR blocks of 2023)
     l_max: int = 2048                # longest sequence the filters are built for
     order: int = 2
     filter_order: int = 64           # width of the filter FFN
@@ -52,6 +55,8 @@ class HyenaConfig:
             if not isinstance(v, int) or isinstance(v, bool) or v < 1: raise ValueError(f"{f} must be a positive integer, got {v!r}")
         if not isinstance(self.d_inner, int) or isinstance(self.d_inner, bool) or self.d_inner < 0:
             raise ValueError(f"d_inner must be an integer >= 0 (0: no MLP), got {self.d_inner!r}")
+        if self.mlp_activation not in _MLP_ACTIVATIONS:
+            raise ValueError(f"mlp_activation must be one of {tuple(_MLP_ACTIVATIONS)}, got {self.mlp_activation!r}")
         if not isinstance(self.order, int) or self.order < 2: raise ValueError(f"order must be an integer >= 2, got {self.order!r}")
         if not isinstance(self.emb_dim, int) or self.emb_dim < 3 or self.emb_dim % 2 == 0:
             raise ValueError(f"emb_dim must be an odd integer >= 3, got {self.emb_dim!r}")
@@ -134,11 +139,12 @@ class Block(nn.Module):
             self.norm2 = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
             self.fc1 = nn.Linear(cfg.d_model, cfg.d_inner)
             self.fc2 = nn.Linear(cfg.d_inner, cfg.d_model)
+            self.act = _MLP_ACTIVATIONS[cfg.mlp_activation]
         self.drop = nn.Dropout(cfg.dropout)
 
     def mlp(self, h: Tensor) -> Tensor:
         if not self.has_mlp: return torch.zeros_like(h)
-        return self.drop(self.fc2(F.gelu(self.fc1(self.norm2(h)), approximate="tanh")))
+        return self.drop(self.fc2(self.act(self.fc1(self.norm2(h)))))
 
     def forward(self, h: Tensor, cache: dict | None = None) -> Tensor:  # (B, L, D)
         h = h + self.drop(self.mixer(self.norm1(h), cache))

@@ -38,14 +38,16 @@ def zoology_batch_size(seq_len: int) -> int:
     return {1024: 64, 512: 128, 256: 256}.get(seq_len, 512)
 
 # %% ../nbs/35_mqar.ipynb #c011
-MODEL_DEFAULTS = dict(mlp_ratio=2, emb_dim=5, l_max_pad=64, param_hints=True)  # what the sweeps made before these options used
+MODEL_DEFAULTS = dict(mlp_ratio=2, emb_dim=5, l_max_pad=64, param_hints=True, mlp_activation="gelu", weight_decay=0.1)  # what the sweeps made before these options used
 
 def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: list, vocab_size: int, num_train: int, num_test: int,
               epochs: int, early_stop: float | None, batch_size: int, max_minutes_per_run: float, device: str = "cpu", n_layer: int = 2,
-              mlp_ratio: int = 2, emb_dim: int = 5, l_max_pad: int = 64, param_hints: bool = True) -> list[dict]:
+              mlp_ratio: int = 2, emb_dim: int = 5, l_max_pad: int = 64, param_hints: bool = True, mlp_activation: str = "gelu",
+              weight_decay: float = 0.1) -> list[dict]:
     """Check every parameter (Zoology's bounds: L even, V > L, 4 kv <= L) and expand them into one dict per run: mixer x (L, kv) x d_model x lr x seed.
     The model options (MODEL_DEFAULTS) are the same for every run: MLP width mlp_ratio * d (0: none), Hyena's filter features
-    `emb_dim` and length L + `l_max_pad`, and whether the filter's optimizer hints count (`param_hints`)."""
+    `emb_dim` and length L + `l_max_pad`, the MLP's `mlp_activation`, whether the filter's optimizer hints count (`param_hints`)
+    and AdamW's `weight_decay`."""
     def distinct(name, vals):
         if len(set(map(json.dumps, vals))) != len(vals): raise ValueError(f"{name} has repeated entries (two runs would share a folder): {vals!r}")
     if not isinstance(mixers, (list, tuple)) or not mixers: raise ValueError(f"mixers must be a non-empty list of names among {MIXERS}, got {mixers!r}")
@@ -70,13 +72,15 @@ def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: li
     positive_int("mlp_ratio", mlp_ratio, 0); positive_int("l_max_pad", l_max_pad, 0); positive_int("emb_dim", emb_dim, 3)
     if emb_dim % 2 == 0: raise ValueError(f"emb_dim must be odd (time, then cosine and sine pairs), got {emb_dim}")
     if not isinstance(param_hints, bool): raise ValueError(f"param_hints must be True or False, got {param_hints!r}")
+    if mlp_activation not in ("gelu", "tanh"): raise ValueError(f"mlp_activation must be 'gelu' or 'tanh', got {mlp_activation!r}")
+    number("weight_decay", weight_decay, 0)
     positive_int("num_train", num_train); positive_int("num_test", num_test); positive_int("epochs", epochs); positive_int("n_layer", n_layer)
     if early_stop is not None: number("early_stop", early_stop, 0, 1, lo_open=True)
     positive_int("batch_size", batch_size, 0)
     number("max_minutes_per_run", max_minutes_per_run, 0)
     pick_device(device)
     return [dict(task="mqar", mixer=m, seq_len=L, num_kv=kv, vocab_size=vocab_size, d_model=d, d_inner=mlp_ratio * d, n_layer=n_layer, lr=float(lr), seed=s,
-                 emb_dim=emb_dim, l_max=L + l_max_pad, param_hints=param_hints, num_train=num_train, num_test=num_test, epochs=epochs, early_stop=early_stop, batch_size=batch_size or zoology_batch_size(L),
+                 emb_dim=emb_dim, l_max=L + l_max_pad, param_hints=param_hints, mlp_activation=mlp_activation, weight_decay=weight_decay, num_train=num_train, num_test=num_test, epochs=epochs, early_stop=early_stop, batch_size=batch_size or zoology_batch_size(L),
                  max_minutes_per_run=max_minutes_per_run, device=device, threads=1)
             for m in mixers for L, kv in settings for d in d_models for lr in lrs for s in seeds]
 
@@ -134,8 +138,8 @@ def evaluate_mqar(model: ScoredLM, x: Tensor, y: Tensor, batch_size: int = 256) 
 
 # %% ../nbs/35_mqar.ipynb #c020
 def mqar_model_config(c: dict) -> HyenaConfig:
-    "33_mechanistic's model for run `c`, with Zoology's attention (one head) and embedding dropout (0.1), and the run's Hyena filter features and length."
-    return dataclasses.replace(model_config(c), n_heads=1, embed_dropout=0.1, **{k: c[k] for k in ("emb_dim", "l_max") if k in c})
+    "33_mechanistic's model for run `c`, with Zoology's attention (one head) and embedding dropout (0.1), and the run's Hyena filter features and length and MLP nonlinearity."
+    return dataclasses.replace(model_config(c), n_heads=1, embed_dropout=0.1, **{k: c[k] for k in ("emb_dim", "l_max", "mlp_activation") if k in c})
 
 def step_seconds(c: dict, batch: tuple[Tensor, Tensor], device: str = "cpu", repeats: int = 3) -> float:
     "Seconds of one optimizer step of a fresh model of run `c` at c['batch_size'], timed on `batch` (64 sequences or fewer) and scaled linearly: the fastest of `repeats` timings."
@@ -193,7 +197,7 @@ def run_mqar(cfg: dict) -> dict:
     if p.exists(): ep = json.loads(p.read_text())["epochs_used"]  # a resumed run keeps its plan
     else: ep = cell_epochs(cfg, lambda: step_seconds(cfg, train, device))
     recipe = get_recipe("zoology-mqar", lr=cfg["lr"], epochs=ep, batch_size=cfg["batch_size"], early_stop=cfg["early_stop"],
-                        param_hints=cfg.get("param_hints", True))
+                        param_hints=cfg.get("param_hints", True), weight_decay=cfg.get("weight_decay", 0.1))
     if not p.exists():
         save_json({**{k: v for k, v in cfg.items() if k != "stop_after"}, "dir": relative(d), "epochs_used": ep, "params": n_params,
                    "model": mcfg.to_dict(), "recipe": recipe.to_dict()}, p)

@@ -13,8 +13,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SWEEP=${SWEEP:-cpu-100k} EPOCHS=${EPOCHS:-64} CAP=${CAP:-20}  # the grid of record; another sweep (an ablation) sets these
-# the model options of nbs/35_mqar (the defaults: the grid of record's; Zoology's Hyena: 0 3 0 False), e.g. SWEEP=cpu-100k-nomlp MLP_RATIO=0
-MODEL=(-p mlp_ratio ${MLP_RATIO:-2} -p emb_dim ${EMB_DIM:-5} -p l_max_pad ${L_MAX_PAD:-64} -p param_hints ${PARAM_HINTS:-True})
+# the model and optimizer options of nbs/35_mqar (the defaults: the grid of record's; Zoology's Hyena: 0 3 0 False; Zoology's
+# blocks and optimizer of October 2023: MLP_RATIO=4 MLP_ACT=tanh WEIGHT_DECAY=0.01 BATCH=1024 EARLY_STOP=None), e.g.
+# SWEEP=cpu-100k-nomlp MLP_RATIO=0
+MODEL=(-p mlp_ratio ${MLP_RATIO:-2} -p emb_dim ${EMB_DIM:-5} -p l_max_pad ${L_MAX_PAD:-64} -p param_hints ${PARAM_HINTS:-True}
+       -p mlp_activation ${MLP_ACT:-gelu} -p weight_decay ${WEIGHT_DECAY:-0.1} -p batch_size ${BATCH:-0} -p early_stop ${EARLY_STOP:-0.99})
 ROOT=runs/mqar/$SWEEP
 LOCKS=runs/mqar/.campaign; mkdir -p $LOCKS
 [ -f runs/associative_recall/.campaign/deadline ] && cp runs/associative_recall/.campaign/deadline $LOCKS/deadline
