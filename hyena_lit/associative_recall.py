@@ -53,13 +53,13 @@ def ablation_settings(base: dict, steps: list[str] | None = None) -> list[tuple[
 # %% ../nbs/31_associative_recall.ipynb #c008
 def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, d_model, num_train, num_test, epochs, workers,
                        recipe: str = "paper-synthetics", ablation_steps=(), longconv_gating: str = "paper", longconv_ffn_width: int = 0,
-                       longconv_short_filter: int = -1):
+                       longconv_short_filter: int = -1, threads: int = 1):
     "Raise ValueError naming the first bad sweep parameter and what is allowed."
     bad = [p for p in parametrizations if p not in LONG_CONVS]
     if bad or not parametrizations: raise ValueError(f"parametrizations must be among {list(LONG_CONVS)}, got {parametrizations}")
     for name, vals, lo in (("seq_lens", seq_lens, 2), ("vocab_sizes", vocab_sizes, 4), ("seeds", seeds, 0)):
         if not vals or any(not isinstance(v, int) or v < lo for v in vals): raise ValueError(f"{name} must be a non-empty list of integers >= {lo}, got {vals}")
-    for name, v in (("n_layer", n_layer), ("d_model", d_model), ("num_train", num_train), ("num_test", num_test), ("epochs", epochs), ("workers", workers)):
+    for name, v in (("n_layer", n_layer), ("d_model", d_model), ("num_train", num_train), ("num_test", num_test), ("epochs", epochs), ("workers", workers), ("threads", threads)):
         if not isinstance(v, int) or v < 1: raise ValueError(f"{name} must be a positive integer, got {v!r}")
     if longconv_gating not in GATINGS: raise ValueError(f"longconv_gating must be one of {GATINGS}, got {longconv_gating!r}")
     if not isinstance(longconv_ffn_width, int) or longconv_ffn_width < 0: raise ValueError(f"longconv_ffn_width must be an integer >= 0, got {longconv_ffn_width!r}")

@@ -25,11 +25,12 @@ item() {
 OFFICIAL_GRID=(-p recipe official-synthetics -p num_train 4000 -p num_test 500 -p d_inner 256 -p embed_dropout 0.1 -p w 10.0
                -p longconv_gating official -p longconv_ffn_width 64 -p max_minutes_per_run 0 -p workers 1)
 # official_cell SWEEP PARAMETRIZATION L V SEED: one run of 31_associative_recall under OFFICIAL_GRID into
-# runs/associative_recall/SWEEP (lock SWEEP-<run>; DEVICE cpu unless set), the item of the recall campaigns.
+# runs/associative_recall/SWEEP (lock SWEEP-<run>; DEVICE cpu unless set; THREADS torch threads, 1 unless set: THREADS=2
+# for one worker alone on both cores, whose runs then end in about half the time), the item of the recall campaigns.
 official_cell() {
   local root=runs/associative_recall/$1 run=$2_L$3_V$4_s$5
   item runs/associative_recall/.campaign $1-$run "$root/$run/metrics.json" "$root" -- \
     python3 -m papermill nbs/31_associative_recall.ipynb "$root/sweep-$(date -u +%Y%m%d-%H%M)-$run.ipynb" \
-    "${OFFICIAL_GRID[@]}" -p sweep $1 -p device ${DEVICE:-cpu} \
+    "${OFFICIAL_GRID[@]}" -p sweep $1 -p device ${DEVICE:-cpu} -p threads ${THREADS:-1} \
     -y "parametrizations: [$2]" -y "seq_lens: [$3]" -y "vocab_sizes: [$4]" -y "seeds: [$5]"
 }

@@ -1,31 +1,38 @@
 #!/usr/bin/env bash
 # Keep unfinished runs across sessions. A session's workers stop when it ends; a run they leave unfinished resumes from
-# its checkpoint (one per epoch) when a worker reaches it again, but only if its folder is still there. Between two
-# sessions the campaigns' git-ignored folders (runs/*/.campaign) have survived while an untracked run folder did not
-# (2026-11-25), so this copies unfinished runs into a git-ignored folder and back:
+# its checkpoint (one per epoch) when a worker reaches it again, but only if its folder, checkpoint included, is still
+# there. What outlives a session has varied: on 2026-11-25 (morning) the git-ignored campaign folders (runs/*/.campaign)
+# survived while an untracked run folder did not; that evening the untracked files of two unfinished runs (params.json,
+# history.csv, the sweep notebook) survived while every git-ignored file did not, their checkpoints (*.pt,
+# *.safetensors) included. So this packs each unfinished run, checkpoint and all, into one tar file in runs/parked/,
+# which git does not ignore (a file there is untracked: never commit it; `git add` runs by path, never runs/ whole):
 #   bash scripts/park_runs.sh park     at a session's end, workers stopped (kill them, or SIGSTOP papermill and kernel):
-#                                      every run folder under runs/ with a checkpoint and no metrics.json -> runs/.parked/
+#                                      every run folder under runs/ with a checkpoint and no metrics.json ->
+#                                      runs/parked/<its path, / as __>.tgz (a later park of the same run replaces it)
 #   bash scripts/park_runs.sh restore  at a session's start, before any worker: a parked run whose folder is missing, or
-#                                      holds fewer finished epochs, is copied back; parked copies of finished runs are removed
+#                                      holds fewer finished epochs, is unpacked back; parked copies of finished runs are removed
 set -euo pipefail
-cd "$(dirname "$0")/.."
-PARK=runs/.parked
+cd "$(dirname "$0")/../runs"
+PARK=parked
 epochs() { [ -f "$1/history.csv" ] && echo $(( $(wc -l < "$1/history.csv") - 1 )) || echo 0; }  # finished epochs of a run folder
 case "${1:-}" in
   park)
-    find runs -path "$PARK" -prune -o -type d -name checkpoint -print | while read -r ck; do
-      run=${ck%/checkpoint}; [ -f "$run/metrics.json" ] && continue
-      mkdir -p "$PARK/${run#runs/}"; rm -rf "$PARK/${run#runs/}"; mkdir -p "$(dirname "$PARK/${run#runs/}")"
-      cp -a "$run" "$PARK/${run#runs/}"; echo "parked $run ($(epochs "$run") epochs)"
+    mkdir -p $PARK
+    find . -path "./$PARK" -prune -o -path "./.parked" -prune -o -type d -name checkpoint -print | sort | while read -r ck; do
+      run=${ck#./}; run=${run%/checkpoint}; [ -f "$run/metrics.json" ] && continue
+      tar czf "$PARK/${run//\//__}.tgz.part" "$run" && mv "$PARK/${run//\//__}.tgz.part" "$PARK/${run//\//__}.tgz"
+      echo "parked runs/$run ($(epochs "$run") epochs, $(du -h "$PARK/${run//\//__}.tgz" | cut -f1))"
     done ;;
   restore)
-    [ -d "$PARK" ] || { echo "nothing parked"; exit 0; }
-    find "$PARK" -type d -name checkpoint | while read -r ck; do
-      p=${ck%/checkpoint}; run=runs/${p#$PARK/}
-      if [ -f "$run/metrics.json" ]; then rm -rf "$p"; echo "finished since: $run"; continue; fi
-      if [ ! -d "$run" ] || [ "$(epochs "$run")" -lt "$(epochs "$p")" ]; then
-        rm -rf "$run"; mkdir -p "$(dirname "$run")"; cp -a "$p" "$run"; echo "restored $run ($(epochs "$run") epochs)"
-      else echo "kept $run ($(epochs "$run") epochs, parked $(epochs "$p"))"; fi
+    [ -d $PARK ] && ls $PARK/*.tgz > /dev/null 2>&1 || { echo "nothing parked"; exit 0; }
+    for t in $PARK/*.tgz; do
+      run=$(basename "$t" .tgz); run=${run//__//}
+      if [ -f "$run/metrics.json" ]; then rm -f "$t"; echo "finished since: runs/$run"; continue; fi
+      tmp=$(mktemp -d); tar xzf "$t" -C "$tmp"
+      if [ ! -d "$run" ] || [ "$(epochs "$run")" -lt "$(epochs "$tmp/$run")" ] || [ ! -d "$run/checkpoint" ]; then
+        rm -rf "$run"; mkdir -p "$(dirname "$run")"; mv "$tmp/$run" "$run"; echo "restored runs/$run ($(epochs "$run") epochs)"
+      else echo "kept runs/$run ($(epochs "$run") epochs, parked $(epochs "$tmp/$run"))"; fi
+      rm -rf "$tmp"
     done ;;
   *) echo "usage: bash scripts/park_runs.sh park|restore" >&2; exit 2 ;;
 esac
