@@ -206,9 +206,12 @@ def only(runs, row, root, a: str, threshold: float, per: list = ("seq_len",)):
     return (ok if out else None), "; ".join(out), used
 
 # %% ../nbs/90_scoreboard.ipynb #s019
-def ranked(runs, row, root, tiers: list):
-    "Mean over the (L, V) cells every listed operator has (best run per cell): each tier's weakest beats the next tier's strongest."
+def ranked(runs, row, root, tiers: list, same: dict | None = None):
+    """Mean over the (L, V) cells every listed operator has (best run per cell): each tier's weakest beats the next tier's strongest.
+    `same`: mixer names that are one operator, {other name: name in `tiers`} (the official Hyena is `hyena` in the walk
+    of 31_associative_recall and `longconv:hyena` in its grid)."""
     v = _values(runs, row["field"], root)
+    v = v.assign(mixer=v.mixer.replace(same or {}))
     ops = [m for t in tiers for m in t]
     v = v[v.mixer.isin(ops)]
     cell = v.groupby(["mixer", "seq_len", "vocab_size"]).value.max().unstack("mixer")
