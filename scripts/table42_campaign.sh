@@ -10,6 +10,7 @@
 # scored at the answer; the same tensors as 33 draws, checked): 99.8% best test accuracy. Its model is 31's official
 # Hyena operator; the runs here are 33's HyenaLM with the mixer swapped (attention: 4 heads, learned positions).
 # usage: nohup bash scripts/table42_campaign.sh > runs/mechanistic/.campaign/table42-worker-<n>.log 2>&1 &
+#    or one worker on both cores, each run ending in about half the time: THREADS=2 SCALE=15 nohup bash scripts/table42_campaign.sh ...
 # Any number of workers share the list (flock per run); finished runs are skipped; a run that would end after
 # runs/mechanistic/.campaign/deadline is not started (scripts/campaign.sh).
 # MINUTES, a run's expected length: 400 epochs x 125 steps = 50,000 steps at the engine's seconds_per_step (an AdamW
@@ -37,7 +38,7 @@ mixer() {  # mixer(name, minutes measured beside two training jobs)
   case " $SKIP " in *" $m "*) return 0;; esac
   export MINUTES=$(( $2 * SCALE / 100 ))
   item $LOCKS table42-$m "$ROOT/$run/metrics.json" "$ROOT" -- \
-    python3 -m papermill nbs/33_mechanistic.ipynb "$ROOT/run-$(date -u +%Y%m%d-%H%M)-$m.ipynb" "${T42[@]}" -p device $DEVICE -y "mixers: [$m]"
+    python3 -m papermill nbs/33_mechanistic.ipynb "$ROOT/run-$(date -u +%Y%m%d-%H%M)-$m.ipynb" "${T42[@]}" -p device $DEVICE -p threads ${THREADS:-1} -y "mixers: [$m]"
 }
 mixer attention 470
 mixer gss 480
