@@ -11,7 +11,7 @@ import torch
 from .model import HyenaConfig, HyenaLM
 from .longconvs import LONG_CONVS
 from .operator import GATINGS
-from .synthetics import generate, assert_disjoint, evaluate_last
+from .synthetics import generate, assert_disjoint, evaluate_last, evaluate_recall
 from .engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
 from .runs import project_root, save_json
 from .runs import relative, check_run, check_sweep
@@ -125,7 +125,7 @@ def run_setting(cfg: dict) -> dict:
         def resample(epoch):
             x, y = draw(epoch); assert_disjoint(x, test[0].cpu())
             return x.to(dev), y.to(dev)
-    evaluate = lambda m: dict(zip(("test_loss", "test_acc"), evaluate_last(m, *test)))
+    evaluate = lambda m: dict(zip(("test_loss", "test_acc", "test_acc_context"), evaluate_recall(m, *test)))  # the answer, and the lookups inside the sequences
     hist = fit(model, train, recipe, d, evaluate=evaluate, seed=seed, resample=resample, progress=False)
     import pandas as pd, shutil
     pd.DataFrame(hist).to_csv(d / "history.csv", index=False)

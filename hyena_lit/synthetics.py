@@ -13,7 +13,7 @@ from .engine import IGNORE  # -100: a target the loss and the metrics skip
 
 # %% auto #0
 __all__ = ['TASKS', 'register', 'generate', 'assert_disjoint', 'recall_vocab', 'associative_recall', 'evaluate_last',
-           'evaluate_sums', 'evaluate_scored', 'test_metrics']
+           'evaluate_sums', 'evaluate_scored', 'test_metrics', 'recall_context_mask', 'evaluate_recall']
 
 # %% ../nbs/30_synthetics.ipynb #c004
 TASKS: dict[str, Callable] = {}
@@ -99,3 +99,26 @@ def evaluate_scored(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[
 def test_metrics(evaluate, x: Tensor, y: Tensor):
     "`model -> {'test_loss', 'test_acc'}` from an `evaluate(model, x, y) -> (loss, acc)`: what the engine's `fit` calls each epoch."
     return lambda model: dict(zip(("test_loss", "test_acc"), evaluate(model, x, y)))
+
+# %% ../nbs/30_synthetics.ipynb #c017s
+def recall_context_mask(x: Tensor) -> Tensor:
+    "Positions of associative-recall inputs `x` (B, 2n + 2: n pairs, '=>', the query) whose next token is the value of a key seen earlier in the sequence."
+    n = (x.shape[1] - 2) // 2
+    keys = x[:, 0:2 * n:2]  # (B, n): the key of each pair
+    onehot = F.one_hot(keys, int(x.max()) + 1)
+    seen = (onehot.cumsum(1) - onehot).gather(2, keys[..., None])[..., 0] > 0  # this pair's key occurred in an earlier pair
+    mask = torch.zeros_like(x, dtype=torch.bool)
+    mask[:, 0:2 * n:2] = seen
+    return mask
+
+def evaluate_recall(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float, float]:
+    """Associative recall's test in one pass: the answer's loss and accuracy (`y` scores the last position, as
+    `evaluate_last`) and the accuracy at every in-context lookup of the sequences (`recall_context_mask`)."""
+    nxt = torch.cat([x[:, 1:], y[:, -1:]], 1)  # the token that follows each input position
+    both = torch.stack([y, torch.where(recall_context_mask(x), nxt, IGNORE)], -1)  # (B, T, 2): the answer, the lookups
+    def sums(logits, t):
+        a, c = logits[:, -1], t[..., 1] != IGNORE
+        return (F.cross_entropy(a, t[:, -1, 0], reduction="sum"), (a.argmax(-1) == t[:, -1, 0]).sum(), len(t),
+                (logits.argmax(-1)[c] == t[..., 1][c]).sum(), c.sum())
+    loss, correct, n, c_ok, c_n = evaluate_sums(model, x, both, sums, batch_size)
+    return loss / n, correct / n, c_ok / max(c_n, 1)
