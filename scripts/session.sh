@@ -23,7 +23,7 @@ case "${1:-}" in
     for c in associative_recall mqar mechanistic; do mkdir -p runs/$c/.campaign; echo "$deadline" > runs/$c/.campaign/deadline; done
     echo "deadline $deadline (now $(date -u +%FT%TZ)); unfinished runs:"; unfinished ;;
   end)
-    pkill -TERM -f "scripts/[a-z0-9_]*campaign\.sh|scripts/mqar_hyena_walk\.sh" || true
+    pkill -TERM -f "scripts/[A-Za-z0-9_]*campaign\.sh|scripts/mqar_hyena_walk\.sh" || true
     pkill -TERM -f "papermill nbs/" || true; sleep 3; pkill -TERM -f ipykernel_launcher || true; sleep 2
     bash scripts/park_runs.sh park
     echo "unfinished runs:"; unfinished ;;
