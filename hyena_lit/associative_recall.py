@@ -11,7 +11,7 @@ import torch
 from .model import HyenaConfig, HyenaLM
 from .longconvs import LONG_CONVS
 from .operator import GATINGS
-from .synthetics import generate, assert_disjoint, evaluate_last, evaluate_recall
+from .synthetics import generate, assert_disjoint, evaluate_last, evaluate_recall, recall_targets
 from .engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
 from .runs import project_root, save_json
 from .runs import relative, check_run, check_sweep
@@ -60,7 +60,7 @@ def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, 
     for name, vals, lo in (("seq_lens", seq_lens, 2), ("vocab_sizes", vocab_sizes, 4), ("seeds", seeds, 0)):
         if not vals or any(not isinstance(v, int) or v < lo for v in vals): raise ValueError(f"{name} must be a non-empty list of integers >= {lo}, got {vals}")
     for name, v in (("n_layer", n_layer), ("d_model", d_model), ("num_train", num_train), ("num_test", num_test), ("epochs", epochs), ("workers", workers), ("threads", threads)):
-        if not isinstance(v, int) or v < 1: raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1: raise ValueError(f"{name} must be a positive integer, got {v!r}")
     if longconv_gating not in GATINGS: raise ValueError(f"longconv_gating must be one of {GATINGS}, got {longconv_gating!r}")
     if not isinstance(longconv_ffn_width, int) or longconv_ffn_width < 0: raise ValueError(f"longconv_ffn_width must be an integer >= 0, got {longconv_ffn_width!r}")
     if not isinstance(longconv_short_filter, int) or isinstance(longconv_short_filter, bool) or longconv_short_filter < -1:
@@ -125,7 +125,8 @@ def run_setting(cfg: dict) -> dict:
         def resample(epoch):
             x, y = draw(epoch); assert_disjoint(x, test[0].cpu())
             return x.to(dev), y.to(dev)
-    evaluate = lambda m: dict(zip(("test_loss", "test_acc", "test_acc_context"), evaluate_recall(m, *test)))  # the answer, and the lookups inside the sequences
+    test_targets = recall_targets(*test)  # the answer, and the lookups inside the test sequences: computed once
+    evaluate = lambda m: dict(zip(("test_loss", "test_acc", "test_acc_context"), evaluate_recall(m, test[0], test_targets)))
     hist = fit(model, train, recipe, d, evaluate=evaluate, seed=seed, resample=resample, progress=False)
     import pandas as pd, shutil
     pd.DataFrame(hist).to_csv(d / "history.csv", index=False)

@@ -216,10 +216,12 @@ def ranked(runs, row, root, tiers: list, same: dict | None = None):
     v = v[v.mixer.isin(ops)]
     cell = v.groupby(["mixer", "seq_len", "vocab_size"]).value.max().unstack("mixer")
     if cell.empty or set(ops) - set(cell.columns): return None, "", []
-    mean = cell.dropna().mean()
+    full = cell.dropna()
+    mean = full.mean()
     ok = all(min(mean[m] for m in t) > max(mean[m] for m in u) for t, u in zip(tiers, tiers[1:]))
     text = " > ".join(", ".join(f"{m.split(':')[-1]} {mean[m]:.1f}" for m in t) for t in tiers)
-    return ok, f"mean over {len(cell.dropna())} cells: {text} {'✓' if ok else '✗'}", list(v.src)
+    used = v[v.set_index(["seq_len", "vocab_size"]).index.isin(full.index)]  # the runs of the cells in the mean
+    return ok, f"mean over {len(full)} cells: {text} {'✓' if ok else '✗'}", list(used.src)
 
 def widens(runs, row, root, a: str, b: str, along: str, per: list):
     "In every `per` group, the gap (a's weakest - b's strongest) is larger at the largest `along` value than at the smallest."

@@ -13,7 +13,8 @@ from .engine import IGNORE  # -100: a target the loss and the metrics skip
 
 # %% auto #0
 __all__ = ['TASKS', 'register', 'generate', 'assert_disjoint', 'recall_vocab', 'associative_recall', 'evaluate_last',
-           'evaluate_sums', 'evaluate_scored', 'test_metrics', 'recall_context_mask', 'evaluate_recall']
+           'evaluate_sums', 'evaluate_scored', 'test_metrics', 'recall_context_mask', 'recall_targets',
+           'evaluate_recall']
 
 # %% ../nbs/30_synthetics.ipynb #c004
 TASKS: dict[str, Callable] = {}
@@ -105,20 +106,27 @@ def recall_context_mask(x: Tensor) -> Tensor:
     "Positions of associative-recall inputs `x` (B, 2n + 2: n pairs, '=>', the query) whose next token is the value of a key seen earlier in the sequence."
     n = (x.shape[1] - 2) // 2
     keys = x[:, 0:2 * n:2]  # (B, n): the key of each pair
-    onehot = F.one_hot(keys, int(x.max()) + 1)
-    seen = (onehot.cumsum(1) - onehot).gather(2, keys[..., None])[..., 0] > 0  # this pair's key occurred in an earlier pair
+    seen = torch.zeros_like(keys, dtype=torch.bool)
+    for k in keys.unique():  # one key at a time: memory of one (B, n) count, whatever the vocabulary
+        hit = keys == k
+        seen |= hit & (hit.cumsum(1, dtype=torch.int32) > 1)  # this pair's key occurred in an earlier pair
     mask = torch.zeros_like(x, dtype=torch.bool)
     mask[:, 0:2 * n:2] = seen
     return mask
 
+def recall_targets(x: Tensor, y: Tensor) -> Tensor:
+    "(B, T, 2) targets of `evaluate_recall`: the answer (`y`, scored at the last position) and the in-context lookups (-100 elsewhere)."
+    nxt = torch.cat([x[:, 1:], y[:, -1:]], 1)  # the token that follows each input position
+    return torch.stack([y, torch.where(recall_context_mask(x), nxt, IGNORE)], -1)
+
 def evaluate_recall(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float, float]:
     """Associative recall's test in one pass: the answer's loss and accuracy (`y` scores the last position, as
-    `evaluate_last`) and the accuracy at every in-context lookup of the sequences (`recall_context_mask`)."""
-    nxt = torch.cat([x[:, 1:], y[:, -1:]], 1)  # the token that follows each input position
-    both = torch.stack([y, torch.where(recall_context_mask(x), nxt, IGNORE)], -1)  # (B, T, 2): the answer, the lookups
+    `evaluate_last`) and the accuracy at every in-context lookup of the sequences (`recall_context_mask`; NaN if there
+    are none). `y` may be `recall_targets(x, y)`, computed once for a test set scored every epoch."""
+    both = y if y.dim() == 3 else recall_targets(x, y)
     def sums(logits, t):
         a, c = logits[:, -1], t[..., 1] != IGNORE
         return (F.cross_entropy(a, t[:, -1, 0], reduction="sum"), (a.argmax(-1) == t[:, -1, 0]).sum(), len(t),
                 (logits.argmax(-1)[c] == t[..., 1][c]).sum(), c.sum())
     loss, correct, n, c_ok, c_n = evaluate_sums(model, x, both, sums, batch_size)
-    return loss / n, correct / n, c_ok / max(c_n, 1)
+    return loss / n, correct / n, c_ok / c_n if c_n else float("nan")

@@ -6,24 +6,35 @@
 # history.csv, the sweep notebook) survived while every git-ignored file did not, their checkpoints (*.pt,
 # *.safetensors) included. So this packs each unfinished run, checkpoint and all, into one tar file in runs/parked/,
 # which git does not ignore (a file there is untracked: never commit it; `git add` runs by path, never runs/ whole):
-#   bash scripts/park_runs.sh park     at a session's end, workers stopped (kill them, or SIGSTOP papermill and kernel):
-#                                      every run folder under runs/ with a checkpoint and no metrics.json ->
-#                                      runs/parked/<its path, / as __>.tgz (a later park of the same run replaces it)
-#   bash scripts/park_runs.sh restore  at a session's start, before any worker: a parked run whose folder is missing, or
-#                                      holds fewer finished epochs, is unpacked back; parked copies of finished runs are removed
+#   bash scripts/park_runs.sh park     at a session's end, workers stopped (scripts/session.sh end does both): every run
+#                                      folder under runs/ with a checkpoint and no metrics.json -> runs/parked/<its path,
+#                                      / as __>.tgz, unless the parked copy there has more finished epochs
+#   bash scripts/park_runs.sh restore  at a session's start, before any worker: a parked run whose folder is missing,
+#                                      holds fewer finished epochs or has no checkpoint is unpacked back; parked copies of
+#                                      finished runs are removed
 set -euo pipefail
 cd "$(dirname "$0")/../runs"
 PARK=parked
 epochs() { [ -f "$1/history.csv" ] && echo $(( $(wc -l < "$1/history.csv") - 1 )) || echo 0; }  # finished epochs of a run folder
+parked_epochs() { local n; n=$(tar xzOf "$1" "$2/history.csv" 2>/dev/null | wc -l); echo $(( n > 0 ? n - 1 : 0 )); }
+running() { pgrep -f "papermill nbs/" > /dev/null; }  # a worker's run would race a restore, and its folder changes under a park
 case "${1:-}" in
   park)
+    running && { echo "a papermill run is still going: stop the workers first (scripts/session.sh end)" >&2; exit 1; }
     mkdir -p $PARK
-    find . -path "./$PARK" -prune -o -path "./.parked" -prune -o -type d -name checkpoint -print | sort | while read -r ck; do
+    # a run killed between save_checkpoint's two renames has only checkpoint.old, its last good epoch: make it the checkpoint
+    find . -path "./$PARK" -prune -o -type d -name checkpoint.old -print | while read -r old; do
+      [ -d "${old%.old}" ] || mv "$old" "${old%.old}"; done
+    find . -path "./$PARK" -prune -o -type d -name checkpoint -print | sort | while read -r ck; do
       run=${ck#./}; run=${run%/checkpoint}; [ -f "$run/metrics.json" ] && continue
-      tar czf "$PARK/${run//\//__}.tgz.part" "$run" && mv "$PARK/${run//\//__}.tgz.part" "$PARK/${run//\//__}.tgz"
-      echo "parked runs/$run ($(epochs "$run") epochs, $(du -h "$PARK/${run//\//__}.tgz" | cut -f1))"
+      t="$PARK/${run//\//__}.tgz"
+      if [ -f "$t" ] && [ "$(parked_epochs "$t" "$run")" -gt "$(epochs "$run")" ]; then
+        echo "kept the parked runs/$run ($(parked_epochs "$t" "$run") epochs; the folder has $(epochs "$run"))"; continue; fi
+      if tar czf "$t.part" "$run"; then mv "$t.part" "$t"; echo "parked runs/$run ($(epochs "$run") epochs, $(du -h "$t" | cut -f1))"
+      else rm -f "$t.part"; echo "FAILED to park runs/$run" >&2; fi
     done ;;
   restore)
+    running && { echo "a papermill run is going: restore before any worker starts" >&2; exit 1; }
     [ -d $PARK ] && ls $PARK/*.tgz > /dev/null 2>&1 || { echo "nothing parked"; exit 0; }
     for t in $PARK/*.tgz; do
       run=$(basename "$t" .tgz); run=${run//__//}

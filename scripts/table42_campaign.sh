@@ -10,7 +10,7 @@
 # scored at the answer; the same tensors as 33 draws, checked): 99.8% best test accuracy. Its model is 31's official
 # Hyena operator; the runs here are 33's HyenaLM with the mixer swapped (attention: 4 heads, learned positions).
 # usage: nohup bash scripts/table42_campaign.sh > runs/mechanistic/.campaign/table42-worker-<n>.log 2>&1 &
-#    or one worker on both cores, each run ending in about half the time: THREADS=2 SCALE=15 nohup bash scripts/table42_campaign.sh ...
+#    or one worker on both cores: THREADS=2 (and a SCALE for the two-thread speed, not measured for these mixers) nohup bash ...
 # Any number of workers share the list (flock per run); finished runs are skipped; a run that would end after
 # runs/mechanistic/.campaign/deadline is not started (scripts/campaign.sh).
 # MINUTES, a run's expected length: 400 epochs x 125 steps = 50,000 steps at the engine's seconds_per_step (an AdamW
