@@ -69,7 +69,7 @@ def _tiny_runs(tmp_path, board, ids, drop_folders=False):
     return root, tmp_path / "paper.csv"
 
 
-IDS = ["H-TC.1-Hyena-V10", "H-T4.2-30k-Transformer", "H-T4.4-hyena-matches-gpt"]
+IDS = ["H-TC.1-Hyena-V20", "H-T4.2-30k-Transformer", "H-T4.4-hyena-matches-gpt"]
 
 
 def test_tiny_copy_builds(tmp_path, rebuilt):
@@ -82,7 +82,7 @@ def test_tiny_copy_builds(tmp_path, rebuilt):
 def test_fails_when_a_run_is_missing(tmp_path, rebuilt):
     root, paper = _tiny_runs(tmp_path, rebuilt["board"], IDS, drop_folders=True)  # the index still lists the runs, their folders are gone
     res = build_scoreboard(root, paper=paper)
-    assert any("H-TC.1-Hyena-V10: its run runs/associative_recall/tableC1-cpu/hyena_L2048_V10_s0 is missing" == p for p in res["problems"])
+    assert any("H-TC.1-Hyena-V20: its run runs/associative_recall/tableC1-cpu/hyena_L2048_V20_s0 is missing" == p for p in res["problems"])
     with pytest.raises(ValueError, match="is missing"):
         build_scoreboard(root, tmp_path / "out", write=True, paper=paper)
     assert not (tmp_path / "out").exists()
@@ -91,12 +91,12 @@ def test_fails_when_a_run_is_missing(tmp_path, rebuilt):
 def test_fails_when_a_row_differs_without_a_reason_or_runs_without_one(tmp_path, rebuilt):
     root, paper = _tiny_runs(tmp_path, rebuilt["board"], IDS)
     p = pd.read_csv(paper, dtype=str, keep_default_na=False)
-    p.loc[p.id == "H-TC.1-Hyena-V10", "reason"] = ""
+    p.loc[p.id == "H-TC.1-Hyena-V20", "reason"] = ""
     p.loc[p.id == "H-T4.2-30k-Transformer", "selector"] = 'experiment == "no such experiment"'
     p.to_csv(paper, index=False)
     assert build_scoreboard(root, paper=paper)["problems"] == [
         "H-T4.2-30k-Transformer: no run matches its selector and it gives no reason for not running",
-        "H-TC.1-Hyena-V10: differs without a reason"]
+        "H-TC.1-Hyena-V20: differs without a reason"]
 
 
 def _parameters(nb: Path) -> set:
