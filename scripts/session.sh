@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The campaigns' start and end of a session, in one place (the steps the closing notes used to list by hand).
 #   bash scripts/session.sh start HH:MM   restore the runs the last session parked (scripts/park_runs.sh), set the campaigns'
-#                                         deadline (UTC, today) in runs/{associative_recall,mqar,mechanistic}/.campaign/, and
+#                                         deadline (UTC; today, or tomorrow once HH:MM has passed; or any date -d time) in runs/{associative_recall,mqar,mechanistic}/.campaign/, and
 #                                         list the unfinished runs (params.json, no metrics.json): what the workers resume
 #   bash scripts/session.sh end           stop this checkout's workers (campaign scripts, their papermill runs and those
 #                                         runs' kernels), wait until they are gone, then park every unfinished run so that
@@ -23,7 +23,10 @@ mine() {  # pids of this user's processes matching the pattern whose working dir
 case "${1:-}" in
   start)
     at=${2:?usage: bash scripts/session.sh start HH:MM (UTC)}
-    deadline=$(date -u -d "$at" +%FT%TZ)
+    deadline=$(date -u -d "$at" +%FT%TZ) || { echo "not a time: $at" >&2; exit 2; }
+    # a bare HH:MM that has passed today is tomorrow's (a session that crosses midnight UTC)
+    if [[ $at =~ ^[0-9]{1,2}:[0-9]{2}$ ]] && [ "$(date -u -d "$deadline" +%s)" -le "$(date -u +%s)" ]; then
+      deadline=$(date -u -d "tomorrow $at" +%FT%TZ); fi
     [ "$(date -u -d "$deadline" +%s)" -gt "$(date -u +%s)" ] || echo "warning: the deadline $deadline has passed: no run will start" >&2
     bash scripts/park_runs.sh restore
     for c in associative_recall mqar mechanistic; do mkdir -p runs/$c/.campaign; echo "$deadline" > runs/$c/.campaign/deadline; done
