@@ -55,8 +55,8 @@ def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
                              operator=r.get("mixer", r.get("parametrization")), seq_len=r["seq_len"], vocab_size=r["vocab_size"],
                              n_layer=r.get("n_layer", p.get("n_layer", 2)), seed=r["seed"], metric=r.get("metric", "accuracy"),
                              best=r["best_test_acc"], final=r["final_test_acc"], solved_epoch=r.get("solved_epoch"),
-                             epochs_run=r["epochs_run"], epochs_planned=r["epochs_planned"], seconds=r["seconds"], tokens_per_second=r.get("tokens_per_second"), params=r.get("params"),
+                             epochs_run=r["epochs_run"], epochs_planned=r["epochs_planned"], seconds=r["seconds"], tokens_per_second=r.get("tokens_per_second"), device=p.get("device", "cpu"), params=r.get("params"),
                              max_minutes_per_run=p.get("max_minutes_per_run"), recipe=recipe_change(p), test_len_acc=r.get("test_len_acc")))
     cols = ["experiment", "sweep", "run", "task", "operator", "seq_len", "vocab_size", "n_layer", "seed", "metric", "best", "final",
-            "solved_epoch", "epochs_run", "epochs_planned", "seconds", "tokens_per_second", "params", "max_minutes_per_run", "recipe", "test_len_acc"]
+            "solved_epoch", "epochs_run", "epochs_planned", "seconds", "tokens_per_second", "device", "params", "max_minutes_per_run", "recipe", "test_len_acc"]
     return pd.DataFrame(rows, columns=cols)
