@@ -13,6 +13,9 @@
 # runs still going then are killed and left out (a run is packed only with its metrics.json; a fresh machine would
 # not have its checkpoint anyway). MINUTES_128/MINUTES_256: the length the deadline assumes for a run.
 # usage (on the device): CALL_MIN=9 WORKERS=14 bash scripts/gpu_grid.sh "$OUT"
+# NOTE (2026-11-26): the device image of that day had no papermill, so this launcher cannot run there without wheels;
+# scripts/gpu_grid_direct.py trains the same cells through run_setting directly and brings unfinished runs back with
+# their checkpoints (runs/associative_recall/gpu-h200-20261126: 16 L = 256 cells on an H200 in two calls).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?usage: gpu_grid.sh OUT_DIR}
