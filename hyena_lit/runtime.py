@@ -12,7 +12,7 @@ from .operator import HyenaOperator
 from .attention import CausalSelfAttention
 
 # %% auto #0
-__all__ = ['time_fn', 'pin_malloc', 'peak_memory', 'Attention', 'Projections', 'build', 'bench_call',
+__all__ = ['time_fn', 'time_fns', 'pin_malloc', 'peak_memory', 'Attention', 'Projections', 'build', 'bench_call',
            'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'floor_ms']
 
 # %% ../nbs/50_runtime.ipynb #c009
@@ -29,6 +29,22 @@ def time_fn(fn, reps: int = 5, warmup: int = 1, device: torch.device = torch.dev
     ts.sort()
     q = lambda p: ts[min(len(ts) - 1, int(p * len(ts)))]
     return dict(ms=q(0.5), p20=q(0.2), p80=q(0.8), reps=reps)
+
+def time_fns(fns: dict, reps: int = 5, warmup: int = 1, device: torch.device = torch.device("cpu")) -> dict:
+    """`time_fn` for several functions compared with each other ({name: fn} -> {name: timing}), their calls interleaved
+    (a, b, a, b, ...): a burst of load on the machine then falls on all of them alike, not on one function's block."""
+    for fn in fns.values():
+        for _ in range(warmup): fn()
+    _sync(device)
+    ts = {k: [] for k in fns}
+    for _ in range(reps):
+        for k, fn in fns.items():
+            t0 = time.perf_counter(); fn(); _sync(device); ts[k].append(1e3 * (time.perf_counter() - t0))
+    out = {}
+    for k, t in ts.items():
+        t.sort(); q = lambda p: t[min(len(t) - 1, int(p * len(t)))]
+        out[k] = dict(ms=q(0.5), p20=q(0.2), p80=q(0.8), reps=reps)
+    return out
 
 def _vm(key: str) -> int:
     with open("/proc/self/status") as f:
