@@ -21,14 +21,7 @@ def _sync(device: torch.device):
 
 def time_fn(fn, reps: int = 5, warmup: int = 1, device: torch.device = torch.device("cpu")) -> dict:
     "Median and 20/80th percentile wall time of `fn()` in ms over `reps` calls after `warmup` calls."
-    for _ in range(warmup): fn()
-    _sync(device)
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter(); fn(); _sync(device); ts.append(1e3 * (time.perf_counter() - t0))
-    ts.sort()
-    q = lambda p: ts[min(len(ts) - 1, int(p * len(ts)))]
-    return dict(ms=q(0.5), p20=q(0.2), p80=q(0.8), reps=reps)
+    return time_fns({"fn": fn}, reps, warmup, device)["fn"]
 
 def time_fns(fns: dict, reps: int = 5, warmup: int = 1, device: torch.device = torch.device("cpu")) -> dict:
     """`time_fn` for several functions compared with each other ({name: fn} -> {name: timing}), their calls interleaved
