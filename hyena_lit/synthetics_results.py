@@ -11,7 +11,7 @@ from .runs import project_root
 
 # %% auto #0
 __all__ = ['PAPER_TABLE_4_2', 'PAPER_TABLE_C_1', 'PAPER_TABLE_A_2', 'PAPER_TABLE_11', 'PAPER_TABLE_11_PARAMS', 'recipe_change',
-           'collect_synthetics']
+           'collect_synthetics', 'query_variants', 'answer_probes', 'nyquist_density', 'probe_checkpoint']
 
 # %% ../nbs/34_synthetics_results.ipynb #c008
 PAPER_TABLE_4_2 = pd.DataFrame(  # associative recall, vocabulary 30, test accuracy %; None = "does not fit in memory" (X)
@@ -60,3 +60,66 @@ def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
     cols = ["experiment", "sweep", "run", "task", "operator", "seq_len", "vocab_size", "n_layer", "seed", "metric", "best", "final",
             "solved_epoch", "epochs_run", "epochs_planned", "seconds", "tokens_per_second", "device", "params", "max_minutes_per_run", "recipe", "test_len_acc"]
     return pd.DataFrame(rows, columns=cols)
+
+# %% ../nbs/34_synthetics_results.ipynb #c017g16
+def query_variants(x, sep_id: int) -> dict:
+    """Four endings of associative-recall inputs `x` (B, 2n + 2: n pairs, '=>', the query), each answered by the same
+    value: the task's (`sep_off`), and three that pull apart the separator and the query's phase (is the query where
+    keys sit, at even positions, or one off). The two endings that need one more token repeat the last value, a token
+    every pair has (`sep_on` drops the first pair to stay within the task's length); convolutions see only the phase
+    relative to the pairs, not the absolute position."""
+    import torch
+    n = (x.shape[1] - 2) // 2
+    pairs, q, sep = x[:, :2 * n], x[:, -1:], torch.full_like(x[:, -1:], sep_id)
+    return {"sep_off": x,                                                  # ... k v => q  (the task: the query one off the keys' phase)
+            "nosep_on": torch.cat([pairs, q], 1),                          # ... k v q     (the query where a key would be)
+            "sep_on": torch.cat([pairs[:, 2:], pairs[:, -1:], sep, q], 1),  # ... k v v => q (the first pair dropped: the length stays)
+            "nosep_off": torch.cat([pairs, pairs[:, -1:], q], 1)}          # ... k v v q    (the last value repeated: one off, no separator)
+
+def answer_probes(model, x, y, sep_id: int, batch_size: int = 100) -> dict:
+    "Accuracy (%) of `model` at the answer of each `query_variants` ending, and at the in-context lookups of the task's inputs."
+    import torch
+    from hyena_lit.synthetics import evaluate_recall
+    model.eval(); out = {}
+    with torch.no_grad():
+        for k, xv in query_variants(x, sep_id).items():
+            hits = [(model(xb)[:, -1].argmax(-1) == yb[:, -1]) for xb, yb in zip(xv.split(batch_size), y.split(batch_size))]
+            out[k] = round(100 * torch.cat(hits).float().mean().item(), 1)
+    out["context"] = round(100 * float(evaluate_recall(model, x, y, batch_size)[2]), 1)
+    return out
+
+def nyquist_density(model, L: int) -> float:
+    """Power of the model's long filters at 0.45-0.5 cycles per step (an alternating sign from one lag to the next)
+    over their mean power, averaged over channels and layers: 1 for white noise, 0 for filters that cannot alternate."""
+    import torch
+    dens = []
+    with torch.no_grad():
+        for name, f in model.named_modules():
+            if name.endswith("mixer.filter"):
+                h = f(L).reshape(-1, L)
+                P, fr = torch.fft.rfft(h, dim=-1).abs() ** 2, torch.fft.rfftfreq(L)
+                dens.append((P[:, fr >= 0.45].mean(-1) / P.mean(-1)).mean().item())
+    return round(sum(dens) / len(dens), 2)
+
+def probe_checkpoint(run_dir: str | Path) -> dict:
+    """`answer_probes` and `nyquist_density` of an associative-recall run's checkpoint (`run_dir/checkpoint`, the weights
+    of its `state.pt` epoch) on the run's own test set, beside the accuracies its history recorded at that epoch and the
+    filters' density at the run's initialization (`run_setting` seeds the model with the run's seed)."""
+    import torch
+    from hyena_lit.associative_recall import setting_model
+    from hyena_lit.engine import load_weights
+    from hyena_lit.model import HyenaLM
+    from hyena_lit.synthetics import generate, recall_vocab
+    run = Path(run_dir); ck = run / "checkpoint"
+    if not (ck / "model.safetensors").exists(): raise FileNotFoundError(f"{run} has no checkpoint/model.safetensors to probe")
+    cfg = json.loads((run / "params.json").read_text())
+    L, V, seed = cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
+    x, y = generate("associative_recall", cfg["num_test"], L, V, seed=10_000 + seed, score="last")  # run_setting's test set
+    torch.manual_seed(seed); model = HyenaLM(setting_model(cfg, l_max=x.shape[1]))
+    init = nyquist_density(model, x.shape[1])
+    load_weights(model, ck)
+    epoch = int(torch.load(ck / "state.pt", map_location="cpu", weights_only=False)["epoch"])
+    hist = pd.read_csv(run / "history.csv").set_index("epoch").loc[epoch]
+    return dict(run=run.name, parametrization=cfg["parametrization"], seq_len=L, vocab_size=V, seed=seed, checkpoint_epoch=epoch,
+                **answer_probes(model, x, y, recall_vocab(V)[3]["=>"]), history_answer=round(100 * hist.test_acc, 1),
+                history_context=round(100 * hist.test_acc_context, 1), nyquist_init=init, nyquist_trained=nyquist_density(model, x.shape[1]))
