@@ -69,6 +69,8 @@ def query_variants(x, sep_id: int) -> dict:
     every pair has (`sep_on` drops the first pair to stay within the task's length); convolutions see only the phase
     relative to the pairs, not the absolute position."""
     import torch
+    if x.dim() != 2 or x.shape[1] < 4 or x.shape[1] % 2 or not (x[:, -2] == sep_id).all():
+        raise ValueError(f"x must be associative-recall inputs (B, 2n + 2) with the separator {sep_id} before the query, got shape {tuple(x.shape)}")
     n = (x.shape[1] - 2) // 2
     pairs, q, sep = x[:, :2 * n], x[:, -1:], torch.full_like(x[:, -1:], sep_id)
     return {"sep_off": x,                                                  # ... k v => q  (the task: the query one off the keys' phase)
@@ -99,6 +101,7 @@ def nyquist_density(model, L: int) -> float:
                 h = f(L).reshape(-1, L)
                 P, fr = torch.fft.rfft(h, dim=-1).abs() ** 2, torch.fft.rfftfreq(L)
                 dens.append((P[:, fr >= 0.45].mean(-1) / P.mean(-1)).mean().item())
+    if not dens: raise ValueError("the model has no long filters (modules named *.mixer.filter) to measure")
     return round(sum(dens) / len(dens), 2)
 
 def probe_checkpoint(run_dir: str | Path) -> dict:
