@@ -81,14 +81,14 @@ def query_variants(x, sep_id: int) -> dict:
 def answer_probes(model, x, y, sep_id: int, batch_size: int = 100) -> dict:
     "Accuracy (%) of `model` at the answer of each `query_variants` ending, and at the in-context lookups of the task's inputs."
     import torch
-    from hyena_lit.synthetics import evaluate_recall
-    model.eval(); out = {}
-    with torch.no_grad():
-        for k, xv in query_variants(x, sep_id).items():
-            hits = [(model(xb)[:, -1].argmax(-1) == yb[:, -1]) for xb, yb in zip(xv.split(batch_size), y.split(batch_size))]
-            out[k] = round(100 * torch.cat(hits).float().mean().item(), 1)
-    out["context"] = round(100 * float(evaluate_recall(model, x, y, batch_size)[2]), 1)
-    return out
+    from hyena_lit.synthetics import IGNORE, evaluate_recall, evaluate_scored
+    _, answer, context = evaluate_recall(model, x, y, batch_size)  # the task: the answer and the lookups, in one pass
+    acc = {"sep_off": float(answer)}
+    for k, xv in query_variants(x, sep_id).items():
+        if k == "sep_off": continue
+        last = torch.full_like(xv, IGNORE); last[:, -1] = y[:, -1]  # the same answer, scored at the ending's last position
+        acc[k] = float(evaluate_scored(model, xv, last, batch_size)[1])
+    return {k: round(100 * v, 1) for k, v in {**acc, "context": float(context)}.items()}
 
 def nyquist_density(model, L: int) -> float:
     """Power of the model's long filters at 0.45-0.5 cycles per step (an alternating sign from one lag to the next)
