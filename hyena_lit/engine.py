@@ -4,7 +4,7 @@
 
 # %% ../nbs/18_engine.ipynb #c002
 from __future__ import annotations
-import fnmatch, json, math, shutil, time
+import fnmatch, json, math, os, shutil, time
 from contextlib import nullcontext
 from dataclasses import dataclass, asdict, fields, replace
 from pathlib import Path
@@ -16,10 +16,10 @@ from torch.utils.data import DataLoader, Dataset, Sampler
 from tqdm.auto import tqdm
 
 # %% auto #0
-__all__ = ['SCHEDULES', 'PRECISIONS', 'RECIPES', 'IGNORE', 'Recipe', 'register_recipe', 'get_recipe', 'recipe_diff',
-           'lr_multiplier', 'budget', 'make_schedule', 'param_groups', 'make_optimizer', 'TensorPairs', 'EpochBatches',
-           'epoch_loader', 'save_checkpoint', 'load_checkpoint', 'load_weights', 'scored_cross_entropy',
-           'locate_nonfinite', 'fit', 'seconds_per_step']
+__all__ = ['SCHEDULES', 'PRECISIONS', 'RECIPES', 'IGNORE', 'STOP_AT_ENV', 'Recipe', 'register_recipe', 'get_recipe',
+           'recipe_diff', 'lr_multiplier', 'budget', 'make_schedule', 'param_groups', 'make_optimizer', 'TensorPairs',
+           'EpochBatches', 'epoch_loader', 'save_checkpoint', 'load_checkpoint', 'load_weights', 'scored_cross_entropy',
+           'locate_nonfinite', 'Interrupted', 'past_deadline', 'fit', 'seconds_per_step']
 
 # %% ../nbs/18_engine.ipynb #c004
 SCHEDULES = ("cosine", "linear", "cosine-from-init", "constant")
@@ -311,6 +311,17 @@ def _train_epoch(model, opt, sched, loader, r: Recipe, loss_fn, device, where: C
         n += len(xb); tokens += xb.numel()
     return tot, n, tokens, lr
 
+# %% ../nbs/18_engine.ipynb #c021b
+STOP_AT_ENV = "HYENA_LIT_STOP_AT"
+
+class Interrupted(Exception):
+    "A run stopped at its deadline, after its checkpoint was written: the same command resumes it."
+
+def past_deadline() -> bool:
+    "True once the clock passes the deadline in $HYENA_LIT_STOP_AT (Unix seconds; the launcher's `--stop-at`)."
+    at = os.environ.get(STOP_AT_ENV, "")
+    return bool(at) and time.time() >= float(at)
+
 # %% ../nbs/18_engine.ipynb #c022
 def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = None, *,
         evaluate: Callable[[nn.Module], dict] | None = None, loss_fn: Callable | None = None, resample: Callable | None = None,
@@ -359,6 +370,7 @@ def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = No
             save_checkpoint(ck, model, opt, sched=sched.state_dict(), gen=gen.get_state(), history=history, epoch=epoch + 1, elapsed=elapsed)
             _write_history(history, Path(run_dir))
         if rec["stop"]: break
+        if ck is not None and past_deadline(): bar.close(); raise Interrupted(f"deadline reached after epoch {epoch + 1}")
     bar.close()
     return history
 
@@ -395,8 +407,10 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
         history.append(rec)
         bar.set_postfix(loss=f"{rec['loss']:.3f}")
         capped = max_seconds is not None and elapsed >= max_seconds and step + 1 < r.steps
-        if ck is not None and ((step + 1) % ckpt_every == 0 or step + 1 == end or capped or rec.get("stop")):
+        late = ck is not None and past_deadline()
+        if ck is not None and ((step + 1) % ckpt_every == 0 or step + 1 == end or capped or rec.get("stop") or late):
             save_checkpoint(ck, model, opt, sched=sched.state_dict(), step=step + 1, history=history, elapsed=elapsed)
+        if late and not rec.get("stop") and step + 1 < r.steps: bar.close(); raise Interrupted(f"deadline reached after step {step + 1}")
         if rec.get("stop"): break
         if capped: rec["stop"] = "time cap"; break
         t0 = time.perf_counter()  # evaluation and checkpoints stay out of the throughput

@@ -8,13 +8,15 @@ import json, re
 from pathlib import Path
 import pandas as pd
 from datetime import datetime, timezone
+from fastcore.basics import patch_to
 
 # %% auto #0
 __all__ = ['COLUMNS', 'DEFECTS', 'NOT_COMPARED', 'EXTENDABLE', 'CPU_LIMITS', 'TEXT_SUFFIXES', 'project_root', 'new_run_dir',
            'save_json', 'is_finished', 'relative', 'run_folders', 'run_row', 'load_runs', 'write_index',
-           'params_conflicts', 'conflicts_text', 'check_run', 'check_sweep', 'extend_run', 'positive_int', 'number',
-           'one_of', 'int_list', 'pick_device', 'pick_threads', 'measured_flops_per_second', 'budget_estimate',
-           'describe_budget', 'check_budget', 'portable_text', 'absolute_paths', 'make_portable']
+           'params_conflicts', 'conflicts_text', 'check_run', 'check_sweep', 'extend_run', 'RunInUse', 'provenance',
+           'RunFolder', 'unfinished_runs', 'pack_runs', 'unpack_runs', 'main', 'positive_int', 'number', 'one_of',
+           'int_list', 'pick_device', 'pick_threads', 'measured_flops_per_second', 'budget_estimate', 'describe_budget',
+           'check_budget', 'portable_text', 'absolute_paths', 'make_portable']
 
 # %% ../nbs/18a_runs.ipynb #c004
 def project_root(start: Path | None = None) -> Path:
@@ -250,6 +252,157 @@ def extend_run(run_dir: str | Path, wanted: dict, key: str | None = None, allowe
     save_json(p, d / "params.json")          # the record first: a crash after it leaves an unfinished run that says why
     (d / "metrics.json").replace(old)
     return seg
+
+# %% ../nbs/18a_runs.ipynb #c013h
+import fcntl, os, platform, shutil
+from .engine import Interrupted
+
+class RunInUse(RuntimeError):
+    "Another process holds the run folder's lock."
+
+def provenance(device: str = "cpu") -> dict:
+    "When and where a run started, as `params.json` records it."
+    import torch
+    from hyena_lit import __version__
+    dev = str(device)
+    gpu = dev.startswith("cuda") and torch.cuda.is_available()
+    name = torch.cuda.get_device_name(torch.device(dev)) if gpu else (platform.processor() or platform.machine())
+    return dict(started=datetime.now(timezone.utc).isoformat(timespec="seconds"), device=dev, device_name=name,
+                torch=torch.__version__, hyena_lit=__version__)
+
+def _lock(d: Path):
+    "An exclusive, non-blocking lock on `d/.lock` (released when the file closes, also when the process dies)."
+    f = open(d / ".lock", "a+")
+    try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.seek(0)
+        owner = f.read().strip() or "unknown"
+        f.close()
+        raise RunInUse(f"run folder {relative(d)} is in use by process {owner}") from None
+    f.seek(0)
+    f.truncate()
+    f.write(str(os.getpid()))
+    f.flush()
+    return f
+
+# %% ../nbs/18a_runs.ipynb #c013i
+class RunFolder:
+    "The life of one run folder (see above): `with RunFolder(run_dir, settings) as run: ... run.finish(metrics)`."
+    def __init__(self, run_dir: str | Path, settings: dict, *, key: str | None = None, keep_checkpoint: bool = False,
+                 device: str = "cpu"):
+        self.dir, self.settings, self.key = Path(run_dir), dict(settings), key
+        self.keep_checkpoint, self.device = keep_checkpoint, str(device)
+
+    @property
+    def finished(self) -> bool: return is_finished(self.dir)
+    @property
+    def metrics(self) -> dict: return json.loads((self.dir / "metrics.json").read_text())
+    @property
+    def saved(self) -> dict:
+        "params.json as the run's first start wrote it ({} before)."
+        p = self.dir / "params.json"
+        return json.loads(p.read_text()) if p.exists() else {}
+
+    def __enter__(self) -> "RunFolder":
+        self.made = not self.dir.exists()
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._lockfile = _lock(self.dir)
+        try:
+            saved = self.saved
+            bad = params_conflicts(saved.get(self.key, {}) if self.key else saved, self.settings) if saved else {}
+            if bad: raise ValueError(f"{relative(self.dir)} was made with other settings ({conflicts_text(bad)}): "
+                                     "use another run or sweep name")
+        except BaseException: self._release(); raise
+        return self
+
+    def start(self, **derived) -> dict:
+        "Write params.json (settings, `derived`, provenance) at the first start; a resumed run keeps what it saved."
+        if self.saved: return self.saved
+        body = {self.key: self.settings} if self.key else dict(self.settings)
+        p = {**body, "dir": relative(self.dir), **derived, "provenance": provenance(self.device)}
+        save_json(p, self.dir / "params.json")
+        return p
+
+# %% ../nbs/18a_runs.ipynb #c013j
+@patch_to(RunFolder)
+def finish(self, metrics: dict, history: list[dict] | None = None) -> dict:
+    "history.csv, then metrics.json last (the run is finished from here), then the checkpoint policy."
+    if not self.saved: raise RuntimeError(f"{relative(self.dir)}: finish() before start() (no params.json)")
+    if history is not None:
+        pd.DataFrame(history).to_csv(self.dir / "history.csv.tmp", index=False)
+        (self.dir / "history.csv.tmp").replace(self.dir / "history.csv")
+    save_json(metrics, self.dir / "metrics.json")
+    if not self.keep_checkpoint: shutil.rmtree(self.dir / "checkpoint", ignore_errors=True)
+    return metrics
+
+@patch_to(RunFolder)
+def _release(self):
+    self._lockfile.close()
+    if self.made and not (self.dir / "params.json").exists() and not any(self.dir.glob("checkpoint*")):
+        shutil.rmtree(self.dir, ignore_errors=True)  # nothing began here: leave no folder behind
+
+@patch_to(RunFolder)
+def __exit__(self, typ, exc, tb) -> bool:
+    if typ is not None and typ is not Interrupted and not self.finished:
+        if (self.dir / "checkpoint").exists(): (self.dir / "failed.txt").write_text(f"{typ.__name__}: {exc}\n")
+        elif self.made: shutil.rmtree(self.dir, ignore_errors=True)
+    if self.dir.exists(): (self.dir / ".lock").unlink(missing_ok=True)
+    self._release()
+    return typ is Interrupted  # a deadline: the run stays unfinished and resumes later
+
+# %% ../nbs/18a_runs.ipynb #c013m
+import tarfile
+
+def unfinished_runs(root: str | Path | None = None) -> list[Path]:
+    "Run folders under `root` (default: runs/) that started (params.json) and did not finish (no metrics.json)."
+    root = Path(root) if root is not None else project_root() / "runs"
+    return sorted(p.parent for p in root.rglob("params.json")
+                  if not is_finished(p.parent) and ".ipynb_checkpoints" not in p.parts)
+
+def pack_runs(archive: str | Path, runs: list[Path] | None = None, root: str | Path | None = None) -> list[Path]:
+    "Write the unfinished runs under `root` (or `runs`) with their checkpoints to the .tar.gz `archive`."
+    base = Path(root).resolve().parent if root is not None else project_root()
+    runs = unfinished_runs(root) if runs is None else [Path(r) for r in runs]
+    with tarfile.open(archive, "w:gz") as tar:
+        for r in runs: tar.add(r.resolve(), arcname=str(r.resolve().relative_to(base)))
+    return runs
+
+def unpack_runs(archive: str | Path, root: str | Path | None = None) -> list[Path]:
+    "Extract `archive` (from `pack_runs`) under `root`'s parent; refuses paths outside runs/ and folders already used."
+    base = Path(root).resolve().parent if root is not None else project_root()
+    top = Path(root).name if root is not None else "runs"
+    with tarfile.open(archive, "r:gz") as tar:
+        members = tar.getmembers()
+        folders = sorted({Path(*Path(m.name).parts[:-1]) for m in members if Path(m.name).name == "params.json"})
+        for m in members:
+            if Path(m.name).is_absolute() or ".." in Path(m.name).parts or Path(m.name).parts[0] != top:
+                raise ValueError(f"{archive}: member {m.name!r} lies outside {top}/; not a packed runs archive")
+        for f in folders:
+            if (base / f / "params.json").exists() or is_finished(base / f):
+                raise FileExistsError(f"{archive}: {f} already holds a run here; move it away or finish it first")
+        tar.extractall(base, filter="data")
+    return [base / f for f in folders]
+
+# %% ../nbs/18a_runs.ipynb #c013o
+def main(argv: list[str] | None = None):
+    "`python -m hyena_lit.runs pack|unpack ARCHIVE [--root runs]`, and `index` (rebuild runs/index.csv)."
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m hyena_lit.runs", description="Run folders: index, pack, unpack.")
+    ap.add_argument("command", choices=["pack", "unpack", "index"])
+    ap.add_argument("archive", nargs="?", help="the .tar.gz to write (pack) or read (unpack)")
+    ap.add_argument("--root", default=None, help="the runs folder (default: the project's runs/)")
+    a = ap.parse_args(argv)
+    if a.command != "index" and not a.archive: ap.error(f"{a.command} needs an ARCHIVE path")
+    if a.command == "unpack" and not Path(a.archive).is_file(): ap.error(f"archive {a.archive} does not exist")
+    try:
+        if a.command == "pack": done = pack_runs(a.archive, root=a.root)
+        elif a.command == "unpack": done = unpack_runs(a.archive, root=a.root)
+        else: done = list(write_index(a.root)["run"])
+    except (ValueError, FileExistsError, tarfile.TarError) as e: ap.error(str(e))
+    print(f"{a.command}: {len(done)} run(s)")
+    for d in done if a.command != "index" else []: print(" ", relative(d))
+
+if __name__ == "__main__" and "__file__" in globals(): main()  # a module run, not the notebook
 
 # %% ../nbs/18a_runs.ipynb #c015
 import math, os
