@@ -14,7 +14,7 @@ from .operator import GATINGS
 from .synthetics import generate, assert_disjoint, evaluate_last, evaluate_recall, recall_targets
 from .engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
 from .runs import project_root, save_json
-from .runs import relative, check_run, check_sweep
+from .runs import relative, check_run, check_sweep, RunFolder
 
 # %% auto #0
 __all__ = ['ABLATION', 'ablation_settings', 'check_sweep_params', 'setting_name', 'fresh_train', 'setting_model',
@@ -92,53 +92,51 @@ def setting_recipe(cfg: dict) -> Recipe:
     return get_recipe(cfg.get("recipe", "paper-synthetics"), **{**top, **over})
 
 # %% ../nbs/31_associative_recall.ipynb #c011b
-def run_setting(cfg: dict) -> dict:
-    "Train one associative-recall setting described by `cfg`; write params/history/metrics under cfg['dir']. Idempotent."
-    d = Path(cfg["dir"]); d.mkdir(parents=True, exist_ok=True)
-    if (d / "metrics.json").exists(): return json.loads((d / "metrics.json").read_text())
-    torch.set_num_threads(cfg.get("threads", 1))
-    dev = torch.device(cfg.get("device", "cpu"))
-    L, V, seed = cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
-    train = generate("associative_recall", cfg["num_train"], L, V, seed=seed)
-    test = generate("associative_recall", cfg["num_test"], L, V, seed=10_000 + seed, score="last")
-    assert_disjoint(train[0], test[0])
-    train, test = tuple(t.to(dev) for t in train), tuple(t.to(dev) for t in test)
-    torch.manual_seed(seed)
-    mcfg = setting_model(cfg, l_max=train[0].shape[1])
-    model = HyenaLM(mcfg).to(dev)
-    recipe = setting_recipe(cfg)
-    params_path = d / "params.json"
-    if params_path.exists():
-        saved = json.loads(params_path.read_text())
-        recipe = Recipe.from_dict(saved["recipe"]) if isinstance(saved.get("recipe"), dict) else \
-            replace(recipe, epochs=saved["epochs_used"], warmup_epochs=saved["warmup_epochs_used"])
-    else:
-        if cfg.get("max_minutes_per_run", 0) > 0:  # time a few training steps (after a warm-up one) to size the run
-            epoch_s = seconds_per_step(HyenaLM(mcfg).to(dev), (train[0][:recipe.batch_size], train[1][:recipe.batch_size])) * math.ceil(cfg["num_train"] / recipe.batch_size)
-            ep = max(2, min(recipe.epochs, int(60 * cfg["max_minutes_per_run"] / epoch_s)))
-            recipe = replace(recipe, epochs=ep, warmup_epochs=max(1, round(recipe.warmup_epochs * ep / recipe.epochs)))
-        save_json({**cfg, "dir": relative(d), "epochs_used": recipe.epochs, "warmup_epochs_used": recipe.warmup_epochs, "params": model.num_params(),
-                   "model": mcfg.to_dict(), "recipe": recipe.to_dict(), "torch": torch.__version__}, params_path)
-    resample = None
-    if cfg.get("fresh_data"):
-        draw = fresh_train(cfg["num_train"], L, V, seed)
-        def resample(epoch):
-            x, y = draw(epoch); assert_disjoint(x, test[0].cpu())
-            return x.to(dev), y.to(dev)
-    test_targets = recall_targets(*test)  # the answer, and the lookups inside the test sequences: computed once
-    evaluate = lambda m: dict(zip(("test_loss", "test_acc", "test_acc_context"), evaluate_recall(m, test[0], test_targets)))
-    hist = fit(model, train, recipe, d, evaluate=evaluate, seed=seed, resample=resample, progress=False)
-    import pandas as pd, shutil
-    pd.DataFrame(hist).to_csv(d / "history.csv", index=False)
-    best = max(hist, key=lambda r: r["test_acc"])
-    solved = next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None)
-    m = dict(parametrization=cfg["parametrization"], seq_len=L, vocab_size=V, seed=seed, recipe=recipe.name, final_test_acc=hist[-1]["test_acc"],
-             best_test_acc=best["test_acc"], best_epoch=best["epoch"], solved_epoch=solved, epochs_run=len(hist), epochs_planned=recipe.epochs,
-             seconds=hist[-1]["seconds"], tokens_per_second=sum(r["tokens_per_second"] for r in hist) / len(hist),
-             final_train_loss=hist[-1]["train_loss"], params=model.num_params())
-    save_json(m, d / "metrics.json")
-    shutil.rmtree(d / "checkpoint", ignore_errors=True)
-    return m
+def run_setting(cfg: dict) -> dict | None:
+    "Train one associative-recall setting `cfg` in the run folder cfg['dir'] (a `RunFolder`: resumable, idempotent)."
+    with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu"), keep_checkpoint=cfg.get("keep_checkpoint", False)) as run:
+        if run.finished: return run.metrics
+        torch.set_num_threads(cfg.get("threads", 1))
+        dev = torch.device(cfg.get("device", "cpu"))
+        L, V, seed = cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
+        train = generate("associative_recall", cfg["num_train"], L, V, seed=seed)
+        test = generate("associative_recall", cfg["num_test"], L, V, seed=10_000 + seed, score="last")
+        assert_disjoint(train[0], test[0])
+        train, test = tuple(t.to(dev) for t in train), tuple(t.to(dev) for t in test)
+        torch.manual_seed(seed)
+        mcfg = setting_model(cfg, l_max=train[0].shape[1])
+        model = HyenaLM(mcfg).to(dev)
+        recipe, saved = setting_recipe(cfg), run.saved
+        if saved:
+            recipe = Recipe.from_dict(saved["recipe"]) if isinstance(saved.get("recipe"), dict) else \
+                replace(recipe, epochs=saved["epochs_used"], warmup_epochs=saved["warmup_epochs_used"])
+        else:
+            if cfg.get("max_minutes_per_run", 0) > 0:  # time a few training steps (after a warm-up one) to size the run
+                batch = (train[0][:recipe.batch_size], train[1][:recipe.batch_size])
+                epoch_s = seconds_per_step(HyenaLM(mcfg).to(dev), batch) * math.ceil(cfg["num_train"] / recipe.batch_size)
+                ep = max(2, min(recipe.epochs, int(60 * cfg["max_minutes_per_run"] / epoch_s)))
+                recipe = replace(recipe, epochs=ep, warmup_epochs=max(1, round(recipe.warmup_epochs * ep / recipe.epochs)))
+            run.start(epochs_used=recipe.epochs, warmup_epochs_used=recipe.warmup_epochs, params=model.num_params(),
+                      model=mcfg.to_dict(), recipe=recipe.to_dict(), torch=torch.__version__)
+        resample = None
+        if cfg.get("fresh_data"):
+            draw = fresh_train(cfg["num_train"], L, V, seed)
+            def resample(epoch):
+                x, y = draw(epoch)
+                assert_disjoint(x, test[0].cpu())
+                return x.to(dev), y.to(dev)
+        test_targets = recall_targets(*test)  # the answer, and the lookups inside the test sequences: computed once
+        keys = ("test_loss", "test_acc", "test_acc_context")
+        evaluate = lambda m: dict(zip(keys, evaluate_recall(m, test[0], test_targets)))
+        hist = fit(model, train, recipe, run.dir, evaluate=evaluate, seed=seed, resample=resample, progress=False)
+        best = max(hist, key=lambda r: r["test_acc"])
+        solved = next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None)
+        m = dict(parametrization=cfg["parametrization"], seq_len=L, vocab_size=V, seed=seed, recipe=recipe.name,
+                 final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"], best_epoch=best["epoch"],
+                 solved_epoch=solved, epochs_run=len(hist), epochs_planned=recipe.epochs, seconds=hist[-1]["seconds"],
+                 tokens_per_second=sum(r["tokens_per_second"] for r in hist) / len(hist),
+                 final_train_loss=hist[-1]["train_loss"], params=model.num_params())
+        return run.finish(m, hist)
 
 # %% ../nbs/31_associative_recall.ipynb #c015
 def load_sweep(sweep_dir: str | Path) -> "pd.DataFrame":

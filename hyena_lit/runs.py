@@ -171,7 +171,7 @@ def write_index(root: str | Path | None = None) -> pd.DataFrame:
     return idx
 
 # %% ../nbs/18a_runs.ipynb #c012
-NOT_COMPARED = ("dir", "out_dir", "threads", "workers", "device", "max_steps", "train", "progress", "force", "extend")
+NOT_COMPARED = ("dir", "out_dir", "threads", "workers", "device", "max_steps", "train", "progress", "force", "extend", "keep_checkpoint")
 
 def _canon(v): return json.loads(json.dumps(v, default=str))
 
