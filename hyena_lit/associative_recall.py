@@ -14,7 +14,7 @@ from .operator import GATINGS
 from .synthetics import generate, assert_disjoint, evaluate_last, evaluate_recall, recall_targets
 from .engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
 from .runs import project_root, save_json
-from .runs import relative, check_run, check_sweep, RunFolder
+from .runs import relative, check_run, check_sweep, RunFolder, is_finished, finished_in
 
 # %% auto #0
 __all__ = ['ABLATION', 'ablation_settings', 'check_sweep_params', 'setting_name', 'fresh_train', 'setting_model',
@@ -143,7 +143,7 @@ def load_sweep(sweep_dir: str | Path) -> "pd.DataFrame":
     "One row per finished run under `sweep_dir` (from metrics.json and params.json)."
     import pandas as pd
     rows = []
-    for m in sorted(Path(sweep_dir).glob("*/metrics.json")):
+    for m in (d / "metrics.json" for d in finished_in(sweep_dir)):
         p = json.loads((m.parent / "params.json").read_text())
         rows.append({**json.loads(m.read_text()), "epochs_used": p["epochs_used"], "max_minutes_per_run": p.get("max_minutes_per_run", 0),
                      "ablation_step": p.get("ablation_step", ""), "run": m.parent.name})

@@ -10,7 +10,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from .engine import Recipe, RECIPES, register_recipe, get_recipe, fit, load_weights
-from .runs import project_root, save_json, relative, check_run, is_finished, positive_int, number, one_of, pick_device
+from .runs import project_root, save_json, relative, check_run, is_finished, positive_int, number, one_of, pick_device, RunFolder, finished_in
 from .dna_data import DATA_DIR, DNA_TASKS, GenomeSet, load_genomes, task_classes, draw_segments, assert_no_leak
 from .dna_models import DNA_MODELS, DNA_SIZES, dna_lm, LastPosition
 import pandas as pd
@@ -138,44 +138,44 @@ def slw_batches(batch_at, seq_len: int, steps: int, slw_from: int):
 # %% ../nbs/82_dna.ipynb #c022
 def run_dna(p: dict, run_dir: Path, device: str = "cpu") -> dict:
     "Train one DNA setting `p` (the notebook's parameters) through `fit`; write params.json, history.csv, metrics.json."
-    dev = pick_device(device); torch.set_num_threads(p["threads"]); torch.manual_seed(p["seed"])
-    gs = GenomeSet(load_dna_data(p["data"], p["min_contig"]), n_regions=p["n_regions"], seed=0)
-    L, task, seed = p["seq_len"], p["task"], p["seed"]
-    r = dna_recipe(task, p["model"], L, p["steps"], p["tokens_per_step"], p["epochs"], p["batch_size"], p["lr"], p.get("micro_batch", 0))
-    n, d, _ = DNA_SIZES[p["size"]]
-    l_max = json.loads((project_root() / p["init_from"] / "params.json").read_text())["seq_len"] if p["init_from"] else L
-    lm = dna_lm(p["model"], n, d, max(L, l_max))
-    if p["init_from"]: load_weights(lm, project_root() / p["init_from"] / "checkpoint")
-    save_json(dict(p, recipe=r.to_dict(), params=sum(q.numel() for q in lm.parameters()), genomes=[(g.species, g.strain, g.n_bases) for g in gs.genomes]), run_dir / "params.json")
-    t0 = time.perf_counter()
-    if task == "pretrain":
-        test_at = gs.pretrain_batches("test", L, 16, seed=10_000 + seed)
-        test = [test_at(i) for i in range(max(1, p["n_test"] // 16))]
-        model = lm.to(dev)
-        batches = slw_batches(gs.pretrain_batches("train", L, r.batch_size, seed), L, r.steps, p.get("slw_from", 0))
-        hist = fit(model, batches, r, run_dir, evaluate=lambda m: dict(test_bpb=_bits_per_base(m, test, dev)),
-                   seed=seed, device=dev, progress=False, ckpt_every=r.eval_every)
-        metrics = dict(test_bpb=hist[-1]["test_bpb"], best_test_bpb=min(h["test_bpb"] for h in hist if "test_bpb" in h), metric="test_bpb",
-                       epochs_run=len(hist), epochs_planned=r.steps, tokens=hist[-1]["tokens"], notes="steps, not epochs",
-                       **{f"markov{k}_bpb": markov_bpb(gs, test, k) for k in (0, 3, 5)})
-    else:
-        classes = task_classes(gs.genomes, task)
-        model = LastPosition(lm, len(classes)).to(dev)
-        n_ep = p["steps_per_epoch"] * r.batch_size
-        draw = lambda epoch: draw_segments(gs, task, "train", L, n_ep, seed=seed * 1000 + epoch)[:2]
-        test = draw_segments(gs, task, "test", L, p["n_test"], seed=10_000 + seed)
-        assert_no_leak(gs, draw_segments(gs, task, "train", L, n_ep, seed=seed * 1000)[2], test[2], L)
-        hist = fit(model, draw(0), r, run_dir, evaluate=lambda m: dict(test_acc=_accuracy(m, test[0], test[1], dev)), loss_fn=F.cross_entropy,
-                   resample=draw, seed=seed, device=dev, progress=False)
-        metrics = dict(test_acc=hist[-1]["test_acc"], best_test_acc=max(h["test_acc"] for h in hist), classes=list(classes),
-                       chance=1 / len(classes), metric="test_acc", final_test_acc=hist[-1]["test_acc"], epochs_run=len(hist),
-                       epochs_planned=r.epochs, tokens=len(hist) * n_ep * L, **kmer_baseline(draw(0), test[:2], p["kmer_k"]))
-    pd.DataFrame(hist).to_csv(run_dir / "history.csv", index=False)
-    metrics = dict(metrics, task=task, model=p["model"], seq_len=L, params=sum(q.numel() for q in lm.parameters()), n_layer=n, d_model=d,
-                   vocab_size=lm.cfg.vocab_size, best=metrics[f"best_{metrics['metric']}"], final=metrics[metrics["metric"]],
-                   seconds=time.perf_counter() - t0, recipe=r.name)
-    save_json(metrics, run_dir / "metrics.json")
-    return metrics
+    with RunFolder(run_dir, p, device=device, keep_checkpoint=True) as run:  # a pretraining run's weights start others
+        if run.finished: raise FileExistsError(f"{relative(run_dir)} is a finished run (metrics.json): it is never trained again")
+        dev = pick_device(device); torch.set_num_threads(p["threads"]); torch.manual_seed(p["seed"])
+        gs = GenomeSet(load_dna_data(p["data"], p["min_contig"]), n_regions=p["n_regions"], seed=0)
+        L, task, seed = p["seq_len"], p["task"], p["seed"]
+        r = dna_recipe(task, p["model"], L, p["steps"], p["tokens_per_step"], p["epochs"], p["batch_size"], p["lr"], p.get("micro_batch", 0))
+        n, d, _ = DNA_SIZES[p["size"]]
+        l_max = json.loads((project_root() / p["init_from"] / "params.json").read_text())["seq_len"] if p["init_from"] else L
+        lm = dna_lm(p["model"], n, d, max(L, l_max))
+        if p["init_from"]: load_weights(lm, project_root() / p["init_from"] / "checkpoint")
+        run.start(recipe=r.to_dict(), params=sum(q.numel() for q in lm.parameters()), genomes=[(g.species, g.strain, g.n_bases) for g in gs.genomes])
+        t0 = time.perf_counter()
+        if task == "pretrain":
+            test_at = gs.pretrain_batches("test", L, 16, seed=10_000 + seed)
+            test = [test_at(i) for i in range(max(1, p["n_test"] // 16))]
+            model = lm.to(dev)
+            batches = slw_batches(gs.pretrain_batches("train", L, r.batch_size, seed), L, r.steps, p.get("slw_from", 0))
+            hist = fit(model, batches, r, run.dir, evaluate=lambda m: dict(test_bpb=_bits_per_base(m, test, dev)),
+                       seed=seed, device=dev, progress=False, ckpt_every=r.eval_every)
+            metrics = dict(test_bpb=hist[-1]["test_bpb"], best_test_bpb=min(h["test_bpb"] for h in hist if "test_bpb" in h), metric="test_bpb",
+                           epochs_run=len(hist), epochs_planned=r.steps, tokens=hist[-1]["tokens"], notes="steps, not epochs",
+                           **{f"markov{k}_bpb": markov_bpb(gs, test, k) for k in (0, 3, 5)})
+        else:
+            classes = task_classes(gs.genomes, task)
+            model = LastPosition(lm, len(classes)).to(dev)
+            n_ep = p["steps_per_epoch"] * r.batch_size
+            draw = lambda epoch: draw_segments(gs, task, "train", L, n_ep, seed=seed * 1000 + epoch)[:2]
+            test = draw_segments(gs, task, "test", L, p["n_test"], seed=10_000 + seed)
+            assert_no_leak(gs, draw_segments(gs, task, "train", L, n_ep, seed=seed * 1000)[2], test[2], L)
+            hist = fit(model, draw(0), r, run.dir, evaluate=lambda m: dict(test_acc=_accuracy(m, test[0], test[1], dev)), loss_fn=F.cross_entropy,
+                       resample=draw, seed=seed, device=dev, progress=False)
+            metrics = dict(test_acc=hist[-1]["test_acc"], best_test_acc=max(h["test_acc"] for h in hist), classes=list(classes),
+                           chance=1 / len(classes), metric="test_acc", final_test_acc=hist[-1]["test_acc"], epochs_run=len(hist),
+                           epochs_planned=r.epochs, tokens=len(hist) * n_ep * L, **kmer_baseline(draw(0), test[:2], p["kmer_k"]))
+        metrics = dict(metrics, task=task, model=p["model"], seq_len=L, params=sum(q.numel() for q in lm.parameters()), n_layer=n, d_model=d,
+                       vocab_size=lm.cfg.vocab_size, best=metrics[f"best_{metrics['metric']}"], final=metrics[metrics["metric"]],
+                       seconds=time.perf_counter() - t0, recipe=r.name)
+        return run.finish(metrics, hist)
 
 # %% ../nbs/82_dna.ipynb #c022p1
 def position_bins(L: int) -> list[tuple[int, int]]:
@@ -218,7 +218,7 @@ TABLE13 = pd.DataFrame({"model": ["HyenaDNA", "Mamba", "Mamba"], "params": ["1.4
 
 def load_dna_sweep(sweep_dir: str | Path) -> pd.DataFrame:
     "One row per finished run under `sweep_dir`."
-    rows = [dict(json.loads(m.read_text()), run=m.parent.name) for m in sorted(Path(sweep_dir).glob("*/metrics.json"))]
+    rows = [dict(json.loads(m.read_text()), run=m.parent.name) for m in (d / "metrics.json" for d in finished_in(sweep_dir))]
     return pd.DataFrame(rows)
 
 def species_table(res: pd.DataFrame, task: str = "species") -> pd.DataFrame:

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .runs import project_root, relative
+from .runs import project_root, relative, is_finished
 from .dna import TABLE13, load_dna_sweep
 
 # %% auto #0
@@ -31,7 +31,7 @@ def dna_runs(sweep_dir: str | Path) -> pd.DataFrame:
 
 def unfinished(sweep_dir: str | Path) -> list[str]:
     "Run folders of the sweep without metrics.json (running, killed or failed)."
-    return sorted(d.name for d in Path(sweep_dir).iterdir() if d.is_dir() and not (d / "metrics.json").exists())
+    return sorted(d.name for d in Path(sweep_dir).iterdir() if d.is_dir() and not is_finished(d))
 
 # %% ../nbs/83_dna_results.ipynb #c011
 MODEL_ORDER = ["hyenadna", "mamba", "transformer++"]

@@ -18,7 +18,7 @@ import hyena_lit
 from .model import HyenaConfig, HyenaLM
 from .engine import load_weights, _canonical
 from .lm_data import gpt2_tokenizer, EOT
-from .runs import project_root, save_json, relative
+from .runs import project_root, save_json, relative, is_finished
 
 # %% auto #0
 __all__ = ['DTYPES', 'TASKS_DIR', 'FIXTURES', 'TASK_SPLITS', 'prepare_wsc', 'prepare_rte', 'prepare_multirc', 'prepare_record',
@@ -317,7 +317,7 @@ def parse_runs(run: str) -> list[Path]:
     "The comma-separated run folders (relative to the project root), each a finished LM run."
     runs = [Path(r.strip()) if Path(r.strip()).is_absolute() else project_root() / r.strip() for r in run.split(",") if r.strip()]
     for r in runs:
-        if not (r / "params.json").exists() or not (r / "checkpoint" / "model.safetensors").exists() or not (r / "metrics.json").exists():
+        if not (r / "params.json").exists() or not (r / "checkpoint" / "model.safetensors").exists() or not is_finished(r):
             raise ValueError(f"run {relative(r)!r} is not a finished LM run folder (params.json, checkpoint/model.safetensors, metrics.json)")
     return runs
 
@@ -354,7 +354,7 @@ CHANCE = dict(wsc=50.0, wic=50.0, rte=50.0, cb=100 / 3, multirc=50.0, record=100
 def collect_downstream(root: str | Path) -> "pd.DataFrame":
     "Every finished evaluation under `root` (runs/downstream), one row per (evaluation, run, task)."
     import pandas as pd
-    frames = [pd.read_csv(t).assign(evaluation=t.parent.parent.name) for t in sorted(Path(root).glob("*/*/table.csv")) if (t.parent / "metrics.json").exists()]
+    frames = [pd.read_csv(t).assign(evaluation=t.parent.parent.name) for t in sorted(Path(root).glob("*/*/table.csv")) if is_finished(t.parent)]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 def paper_beside(ours: "pd.DataFrame") -> "pd.DataFrame":

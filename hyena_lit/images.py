@@ -10,7 +10,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 from .engine import Recipe, RECIPES, register_recipe, get_recipe, fit
-from .runs import project_root, save_json, relative, check_run, check_sweep, positive_int, number, one_of, pick_device, pick_threads
+from .runs import project_root, save_json, relative, check_run, check_sweep, positive_int, number, one_of, pick_device, pick_threads, RunFolder, is_finished, finished_in
 from .image_models import ImageConfig, IMAGE_SIZES, MODELS, build_model
 
 # %% auto #0
@@ -262,36 +262,35 @@ def run_images(p: dict, run_dir: str | Path, data, num_classes: int) -> dict:
     cfg, r = _image_config(p, channels, side, num_classes), _resolve_recipe(p)
     aug = resolve_augment(p["augment"], r.name)
     if folder: r = imagenet_recipe(r, n_train)
-    check_run(d, dict(p, recipe=r.to_dict()))
-    d.mkdir(parents=True, exist_ok=True)
-    torch.manual_seed(p["seed"])
-    dev = torch.device(p["device"])
-    model = build_model(cfg).to(dev)
-    n_params = sum(q.numel() for q in model.parameters())
-    save_json(dict(p, recipe=r.to_dict(), augmentation=aug, config=cfg.to_dict(), params=n_params, num_train_used=n_train, num_test=len(yte),
-                   data_dir=relative(p["data_dir"]) if p["data_dir"] else ""), d / "params.json")
-    loss_fn = lambda logits, y: image_loss(logits, y, p["label_smoothing"])
-    yte, resample = yte.to(dev), None
-    if folder: train = folder_batches(files, labels, r.batch_size, side, p["seed"], aug, num_classes)
-    else:
-        mean, std = channel_stats(xtr)
-        xte = ((xte - mean) / std).to(dev)
-        train = (((xtr - mean) / std).to(dev), ytr.to(dev))
-        if aug != "none": resample = epoch_augmenter(xtr, ytr, aug, p["seed"], mean, std, num_classes, r.batch_size)  # batches move to dev in the engine
-    t0 = time.perf_counter()
-    hist = fit(model, train, r, d, evaluate=lambda m: evaluate_images(m, xte, yte, size=side), loss_fn=loss_fn, resample=resample, seed=p["seed"],
-               device=dev, progress=False)
-    wall = time.perf_counter() - t0
-    evals = [h for h in hist if "test_acc" in h]
-    epochs_run = len(hist) if not folder else hist[-1]["step"] / max(1, n_train // r.batch_size)
-    train_s = wall if folder else hist[-1]["seconds"]
-    m = dict(task=f"images:{p['dataset']}", mixer=cfg.model, seq_len=cfg.seq_len or None, vocab_size=None, n_layer=cfg.n_layer, seed=p["seed"],
-             metric="acc", epochs_run=epochs_run, epochs_planned=r.epochs or r.steps / max(1, n_train // r.batch_size),
-             best_test_acc=max(h["test_acc"] for h in evals), final_test_acc=evals[-1]["test_acc"], seconds=train_s,
-             seconds_per_epoch=train_s / max(epochs_run, 1e-9), params=n_params, recipe=r.name, wall_seconds=wall)
-    save_json(m, d / "metrics.json")
-    import shutil; shutil.rmtree(d / "checkpoint", ignore_errors=True)
-    return m
+    with RunFolder(d, dict(p, recipe=r.to_dict()), device=p["device"]) as run:
+        if run.finished: raise FileExistsError(f"{relative(d)} is a finished run (metrics.json): it is never trained again; "
+                                               "choose another run or sweep name")
+        torch.manual_seed(p["seed"])
+        dev = torch.device(p["device"])
+        model = build_model(cfg).to(dev)
+        n_params = sum(q.numel() for q in model.parameters())
+        run.start(augmentation=aug, config=cfg.to_dict(), params=n_params, num_train_used=n_train, num_test=len(yte),
+                  data_dir=relative(p["data_dir"]) if p["data_dir"] else "")
+        loss_fn = lambda logits, y: image_loss(logits, y, p["label_smoothing"])
+        yte, resample = yte.to(dev), None
+        if folder: train = folder_batches(files, labels, r.batch_size, side, p["seed"], aug, num_classes)
+        else:
+            mean, std = channel_stats(xtr)
+            xte = ((xte - mean) / std).to(dev)
+            train = (((xtr - mean) / std).to(dev), ytr.to(dev))
+            if aug != "none": resample = epoch_augmenter(xtr, ytr, aug, p["seed"], mean, std, num_classes, r.batch_size)  # batches move to dev in the engine
+        t0 = time.perf_counter()
+        hist = fit(model, train, r, run.dir, evaluate=lambda m: evaluate_images(m, xte, yte, size=side), loss_fn=loss_fn, resample=resample, seed=p["seed"],
+                   device=dev, progress=False)
+        wall = time.perf_counter() - t0
+        evals = [h for h in hist if "test_acc" in h]
+        epochs_run = len(hist) if not folder else hist[-1]["step"] / max(1, n_train // r.batch_size)
+        train_s = wall if folder else hist[-1]["seconds"]
+        m = dict(task=f"images:{p['dataset']}", mixer=cfg.model, seq_len=cfg.seq_len or None, vocab_size=None, n_layer=cfg.n_layer, seed=p["seed"],
+                 metric="acc", epochs_run=epochs_run, epochs_planned=r.epochs or r.steps / max(1, n_train // r.batch_size),
+                 best_test_acc=max(h["test_acc"] for h in evals), final_test_acc=evals[-1]["test_acc"], seconds=train_s,
+                 seconds_per_epoch=train_s / max(epochs_run, 1e-9), params=n_params, recipe=r.name, wall_seconds=wall)
+        return run.finish(m, hist)
 
 # %% ../nbs/72_images.ipynb #c028
 TABLE_4_7 = {  # model: the paper's accuracy (%), data and size (Table 4.7; sequential CIFAR: Sec. 4.1's text, A.4)
@@ -308,7 +307,7 @@ def load_image_sweep(sweep_dir: str | Path) -> "pd.DataFrame":
     epoch, the paper's number and size beside."""
     import pandas as pd
     rows = []
-    for f in sorted(Path(sweep_dir).glob("*/metrics.json")):
+    for f in (d / "metrics.json" for d in finished_in(sweep_dir)):
         m, p = json.loads(f.read_text()), json.loads((f.parent / "params.json").read_text())
         paper, cfg = TABLE_4_7[m["mixer"]], p.get("config", {})
         train_loss = pd.read_csv(f.parent / "history.csv").train_loss.iloc[-1] if (f.parent / "history.csv").exists() else float("nan")

@@ -13,7 +13,8 @@ from .engine import STOP_AT_ENV
 from .runs import project_root, is_finished, params_conflicts, conflicts_text, relative
 
 # %% auto #0
-__all__ = ['RUNNERS', 'SAVED_UNDER', 'load_cells', 'plan', 'describe_plan', 'run_cell', 'launch', 'parse_stop_at', 'main']
+__all__ = ['RUNNERS', 'SAVED_UNDER', 'load_cells', 'as_cells', 'plan', 'describe_plan', 'run_cell', 'waits_for', 'launch',
+           'parse_stop_at', 'main']
 
 # %% ../nbs/18b_launch.ipynb #lc4
 RUNNERS = {  # experiment -> "module:function" taking (params, run_dir, device, threads); imported when a cell runs
@@ -71,6 +72,17 @@ def load_cells(path: str | Path, root: str | Path | None = None, only: list[str]
         key = str(Path(*rel.parts[1:]))
         if only and not any(fnmatch.fnmatchcase(key, pat) for pat in only): continue
         out.append(dict(c, key=key, dir=root / key))
+    return out
+
+# %% ../nbs/18b_launch.ipynb #lc5c
+def as_cells(experiment: str, settings: list[dict], folder_key: str = "dir") -> list[dict]:
+    "Cells for `launch` from an experiment notebook's settings, each naming its run folder in `folder_key`."
+    runs, out = project_root() / "runs", []
+    for s in settings:
+        d = Path(s[folder_key]).resolve()
+        key = str(d.relative_to(runs)) if d.is_relative_to(runs) else str(Path(*d.parts[-3:]))
+        params = {k: v for k, v in s.items() if k not in (folder_key, "device", "threads", "workers")}
+        out.append(dict(experiment=experiment, run=f"runs/{key}", params=params, key=key, dir=d))
     return out
 
 # %% ../nbs/18b_launch.ipynb #lc7
@@ -135,6 +147,19 @@ def run_cell(c: dict, device: str = "cpu", threads: int = 1, stop_at: float | No
     status = "finished" if is_finished(c["dir"]) else "failed" if out["error"] else "stopped"
     return dict(out, status=status, seconds=round(time.time() - t0, 1), log=relative(log))
 
+def waits_for(c: dict) -> Path | None:
+    "The unfinished run that cell `c` starts from (its `init_from`, a path under runs/), or None."
+    dep = c["params"].get("init_from")
+    if not dep: return None
+    root = c["dir"].parents[len(Path(c["key"]).parts) - 1]
+    d = root / Path(*Path(dep).parts[1:])
+    return None if is_finished(d) else d
+
+def _blocked(c: dict) -> str:
+    d = waits_for(c)
+    return f"waits for {relative(d)}, which is not finished" if d is not None else ""
+
+
 # %% ../nbs/18b_launch.ipynb #lc10
 def _parallel(todo: list[dict], workers: int, address: str | None, device: str, threads: int, stop_at, bar) -> list:
     "Run `todo` as Ray tasks, at most as many at once as the cluster has slots; none starts after `stop_at`."
@@ -149,8 +174,10 @@ def _parallel(todo: list[dict], workers: int, address: str | None, device: str, 
     queue, pending, results = list(todo), {}, []
     try:
         while queue or pending:
-            while queue and len(pending) < slots and not (stop_at is not None and time.time() >= stop_at):
-                c = queue.pop(0)
+            while len(pending) < slots and not (stop_at is not None and time.time() >= stop_at):
+                c = next((c for c in queue if waits_for(c) is None), None)
+                if c is None: break
+                queue.remove(c)
                 pending[task.remote(c, "cuda" if gpu else device, threads, stop_at)] = c
             if not pending: break
             (ref,), _ = ray.wait(list(pending), num_returns=1)
@@ -160,7 +187,7 @@ def _parallel(todo: list[dict], workers: int, address: str | None, device: str, 
             bar.update(1)
     finally:
         if started: ray.shutdown()
-    return results + [dict(key=c["key"], status="not started") for c in queue]
+    return results + [dict(key=c["key"], status="not started", error=_blocked(c)) for c in queue]
 
 def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop_at: float | None = None,
            device: str = "cpu", threads: int = 1, progress: bool = True) -> pd.DataFrame:
@@ -168,11 +195,13 @@ def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop
     `address`) on Ray. Returns one row per cell run: key, status, seconds, error, log."""
     p = plan(cells)
     todo = [c for s in ("unfinished", "new") for c, st in zip(cells, p.status) if st == s]
+    todo.sort(key=lambda c: "init_from" in c["params"] and bool(c["params"]["init_from"]))  # what others start from, first
     bar = tqdm(total=len(todo), desc="cells", disable=not progress)
     if workers == 1 and address is None:
         results = []
         for c in todo:
-            results.append(run_cell(c, device, threads, stop_at))
+            results.append(run_cell(c, device, threads, stop_at) if waits_for(c) is None else
+                           dict(key=c["key"], status="not started", error=_blocked(c)))
             bar.update(1)
     else: results = _parallel(todo, workers, address, device, threads, stop_at, bar)
     bar.close()

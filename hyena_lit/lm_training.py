@@ -16,6 +16,8 @@ from .lm_data import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack
 from .flops import forward_flops, training_flops
 from .runs import project_root, save_json
 from .runs import relative, is_finished, params_conflicts, conflicts_text, extend_run, budget_estimate, describe_budget, check_budget
+from .runs import RunFolder
+from contextlib import nullcontext
 
 # %% auto #0
 __all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'eval_loss', 'final_eval_loss', 'plan_budget',
@@ -173,44 +175,38 @@ def train(cfg: TrainConfig) -> list[dict]:
     if is_finished(out):
         if rank == 0: print("extending:", extend_run(out, asdict(cfg), key="train", allowed=("tokens",)))
         if world > 1: dist.barrier()
-    saved = json.loads((out / "params.json").read_text()) if (out / "params.json").exists() else {}
-    bad = params_conflicts(saved["train"], asdict(cfg)) if saved.get("train") else {}  # a new folder has nothing to differ from
-    if bad: raise ValueError(f"{relative(out)} was started with other settings ({conflicts_text(bad)}): use another out_dir")
-    mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max), **({"order": cfg.order} if cfg.order else {}))
-    est = plan_budget(cfg, mcfg)
-    if rank == 0: print(f"{relative(out)}: {describe_budget(est)}")
-    check_budget(est, cfg.force)   # before any data is read or memory is taken
-    train_w, val_w = load_data(cfg)
-    torch.manual_seed(cfg.seed)
-    model = HyenaLM(mcfg).to(dev)
-    n_params = model.num_params()
-    recipe = cfg.to_recipe()
-    groups = param_groups(model, recipe)
-    fsdp = cfg.fsdp and world > 1
-    if fsdp: groups = _shard(model, groups)
-    wrapped = torch.nn.parallel.DistributedDataParallel(model) if world > 1 and not fsdp else model
-    if rank == 0:
-        out.mkdir(parents=True, exist_ok=True)
-        save_json(dict(train={**asdict(cfg), "out_dir": relative(out)}, model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world, steps=cfg.steps,
-                       **({"segments": saved["segments"]} if "segments" in saved else {})), out / "params.json")
-    def batch_at(step: int):
-        w = train_w[batch_indices(cfg, step, len(train_w))]
-        return w[:, :-1], w[:, 1:]
-    history = fit(model, batch_at, recipe, out, evaluate=lambda m: {"val_loss": eval_loss(m, val_w, cfg, dev)}, device=dev,
-                  stop_after=cfg.max_steps or None, progress=rank == 0, wrapped=wrapped, groups=groups, ckpt_every=cfg.ckpt_every)
-    if history and history[-1]["step"] == cfg.steps:
-        val_loss, n_val = final_eval_loss(model, val_w, cfg, dev)
-        if rank == 0:
-            secs = sum(cfg.global_batch * cfg.seq_len / r["tokens_per_second"] for r in history)
-            save_json(dict(steps=cfg.steps, tokens=history[-1]["tokens"], final_loss=history[-1]["loss"],
-                           val_loss=val_loss, val_ppl=math.exp(val_loss), val_windows=n_val, val_tokens=n_val * cfg.seq_len,
-                           params=n_params, train_flops=training_flops(forward_flops(mcfg, cfg.seq_len), history[-1]["tokens"], cfg.seq_len),
-                           train_seconds=secs, tokens_per_second=history[-1]["tokens"] / secs, world=world),
-                      out / "metrics.json")
-    if rank == 0:
-        import pandas as pd
-        pd.DataFrame(history).to_csv(out / "history.csv", index=False)
-    return history
+    settings = {**asdict(cfg), "out_dir": relative(out)}  # only rank 0 owns the folder; every rank trains
+    run = RunFolder(out, settings, key="train", keep_checkpoint=True, device=cfg.device) if rank == 0 else None
+    with run or nullcontext():
+        mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max), **({"order": cfg.order} if cfg.order else {}))
+        est = plan_budget(cfg, mcfg)
+        if rank == 0: print(f"{relative(out)}: {describe_budget(est)}")
+        check_budget(est, cfg.force)   # before any data is read or memory is taken
+        train_w, val_w = load_data(cfg)
+        torch.manual_seed(cfg.seed)
+        model = HyenaLM(mcfg).to(dev)
+        n_params = model.num_params()
+        recipe = cfg.to_recipe()
+        groups = param_groups(model, recipe)
+        fsdp = cfg.fsdp and world > 1
+        if fsdp: groups = _shard(model, groups)
+        wrapped = torch.nn.parallel.DistributedDataParallel(model) if world > 1 and not fsdp else model
+        if run: run.start(model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world, steps=cfg.steps)
+        def batch_at(step: int):
+            w = train_w[batch_indices(cfg, step, len(train_w))]
+            return w[:, :-1], w[:, 1:]
+        history = fit(model, batch_at, recipe, out, evaluate=lambda m: {"val_loss": eval_loss(m, val_w, cfg, dev)}, device=dev,
+                      stop_after=cfg.max_steps or None, progress=rank == 0, wrapped=wrapped, groups=groups, ckpt_every=cfg.ckpt_every)
+        if history and history[-1]["step"] == cfg.steps:
+            val_loss, n_val = final_eval_loss(model, val_w, cfg, dev)
+            if run:
+                secs = sum(cfg.global_batch * cfg.seq_len / r["tokens_per_second"] for r in history)
+                run.finish(dict(steps=cfg.steps, tokens=history[-1]["tokens"], final_loss=history[-1]["loss"],
+                               val_loss=val_loss, val_ppl=math.exp(val_loss), val_windows=n_val, val_tokens=n_val * cfg.seq_len,
+                               params=n_params, train_flops=training_flops(forward_flops(mcfg, cfg.seq_len), history[-1]["tokens"], cfg.seq_len),
+                               train_seconds=secs, tokens_per_second=history[-1]["tokens"] / secs, world=world), history)
+        elif run: run.write_history(history)  # a slice of the run (max_steps): the rest later
+        return history
 
 def _flag(s: str) -> bool:
     if s.lower() in ("1", "true", "yes"): return True

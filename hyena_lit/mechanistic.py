@@ -13,7 +13,7 @@ from .engine import Recipe, RECIPES, fit, get_recipe, seconds_per_step
 from .tasks import model_vocab, VectorLM, regression_loss, evaluate_regression
 from .baselines import saved_activation_bytes
 from .runs import project_root, save_json
-from .runs import relative, check_run, check_sweep
+from .runs import relative, check_run, check_sweep, RunFolder, is_finished, finished_in
 
 
 # %% auto #0
@@ -142,94 +142,82 @@ def run_test_set(cfg: dict, train_x: torch.Tensor) -> tuple[torch.Tensor, torch.
 
 # %% ../nbs/33_mechanistic.ipynb #c011s1
 def run_task(cfg: dict) -> dict:
-    "Train one setting and write params.json, history.csv, metrics.json under cfg['dir']. Idempotent."
+    "Train one setting in the run folder cfg['dir'] (a `RunFolder`: params.json, history.csv, metrics.json last)."
     if cfg.get("protocol") == "mamba": return run_task_steps(cfg)
-    d = Path(cfg["dir"]); d.mkdir(parents=True, exist_ok=True)
-    if (d / "metrics.json").exists(): return json.loads((d / "metrics.json").read_text())
-    torch.set_num_threads(cfg.get("threads", 1))
-    kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"])
-    train = generate(cfg["task"], cfg["num_train"], seed=cfg["seed"], **kw)
-    test = run_test_set(cfg, train[0])
-    assert_disjoint(train[0], test[0])
-    torch.manual_seed(cfg["seed"])
-    mcfg = model_config(cfg)
-    regression = cfg["task"] == "icl_linear"  # real-valued tokens: a linear embedding, a scalar head, mean squared error
-    make = (lambda: VectorLM(mcfg, in_dim=cfg["vocab_size"])) if regression else (lambda: HyenaLM(mcfg))
-    model = make()
-    n_params = sum(p.numel() for p in model.parameters())
-    if (d / "params.json").exists():
-        saved = json.loads((d / "params.json").read_text()); ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
-    else: ep, wu = _epochs_for(make(), train, cfg, loss_fn=regression_loss if regression else None)
-    recipe = run_recipe(cfg, ep, wu)
-    if not (d / "params.json").exists():
-        save_json({**cfg, "dir": relative(d), "epochs_used": ep, "warmup_epochs_used": wu, "params": n_params, "model": mcfg.to_dict(),
-                   "recipe": recipe.to_dict()}, d / "params.json")
-    hist = fit(model, train, recipe, d, evaluate=test_metrics(evaluate_regression if regression else evaluate_scored, *test),
-               loss_fn=regression_loss if regression else None, seed=cfg["seed"], progress=False,
-               resample=(lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw)) if cfg.get("fresh_data") else None)
-    import pandas as pd
-    pd.DataFrame(hist).to_csv(d / "history.csv", index=False)
-    best = max(hist, key=lambda r: r["test_acc"])
-    m = dict(task=cfg["task"], mixer=cfg["mixer"], seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"],
-             seed=cfg["seed"], final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"], best_epoch=best["epoch"],
-             solved_epoch=next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None), epochs_run=len(hist), epochs_planned=ep,
-             seconds=hist[-1]["seconds"], params=n_params, metric="r2" if regression else "accuracy")
-    if cfg.get("test_lens"):
-        accs = {}
-        for L in cfg["test_lens"]:
-            try:
-                xt, yt = generate(cfg["task"], cfg["num_test"], seed=20_000 + L, seq_len=L, vocab_size=cfg["vocab_size"])
-                accs[str(L)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
-            except (RuntimeError, MemoryError) as e:  # out of memory at this length
-                accs[str(L)] = f"does not fit ({type(e).__name__})"
-        m["test_len_acc"] = accs
-    save_json(m, d / "metrics.json")
-    shutil.rmtree(d / "checkpoint", ignore_errors=True)
-    return m
+    with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu")) as run:
+        if run.finished: return run.metrics
+        torch.set_num_threads(cfg.get("threads", 1))
+        kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"])
+        train = generate(cfg["task"], cfg["num_train"], seed=cfg["seed"], **kw)
+        test = run_test_set(cfg, train[0])
+        assert_disjoint(train[0], test[0])
+        torch.manual_seed(cfg["seed"])
+        mcfg = model_config(cfg)
+        regression = cfg["task"] == "icl_linear"  # real-valued tokens: a linear embedding, a scalar head, mean squared error
+        make = (lambda: VectorLM(mcfg, in_dim=cfg["vocab_size"])) if regression else (lambda: HyenaLM(mcfg))
+        model = make()
+        n_params = sum(p.numel() for p in model.parameters())
+        saved = run.saved
+        if saved: ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
+        else: ep, wu = _epochs_for(make(), train, cfg, loss_fn=regression_loss if regression else None)
+        recipe = run_recipe(cfg, ep, wu)
+        run.start(epochs_used=ep, warmup_epochs_used=wu, params=n_params, model=mcfg.to_dict(), recipe=recipe.to_dict())
+        hist = fit(model, train, recipe, run.dir, evaluate=test_metrics(evaluate_regression if regression else evaluate_scored, *test),
+                   loss_fn=regression_loss if regression else None, seed=cfg["seed"], progress=False,
+                   resample=(lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw)) if cfg.get("fresh_data") else None)
+        best = max(hist, key=lambda r: r["test_acc"])
+        m = dict(task=cfg["task"], mixer=cfg["mixer"], seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"],
+                 seed=cfg["seed"], final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"], best_epoch=best["epoch"],
+                 solved_epoch=next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None), epochs_run=len(hist), epochs_planned=ep,
+                 seconds=hist[-1]["seconds"], params=n_params, metric="r2" if regression else "accuracy")
+        if cfg.get("test_lens"):
+            accs = {}
+            for L in cfg["test_lens"]:
+                try:
+                    xt, yt = generate(cfg["task"], cfg["num_test"], seed=20_000 + L, seq_len=L, vocab_size=cfg["vocab_size"])
+                    accs[str(L)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
+                except (RuntimeError, MemoryError) as e:  # out of memory at this length
+                    accs[str(L)] = f"does not fit ({type(e).__name__})"
+            m["test_len_acc"] = accs
+        return run.finish(m, hist)
 
 def load_task_runs(sweep_dir: str | Path) -> "pd.DataFrame":
     "One row per finished run under `sweep_dir`."
     import pandas as pd
-    return pd.DataFrame([json.loads(m.read_text()) for m in sorted(Path(sweep_dir).glob("*/metrics.json"))])
+    return pd.DataFrame([json.loads(m.read_text()) for m in (d / "metrics.json" for d in finished_in(sweep_dir))])
 
 # %% ../nbs/33_mechanistic.ipynb #c011t
 def run_task_steps(cfg: dict) -> dict:
     "A run of the Mamba paper's protocol: fresh batches every step, constant lr, evaluation every 8192-step epoch, then every test length."
-    d = Path(cfg["dir"]); d.mkdir(parents=True, exist_ok=True)
-    if (d / "metrics.json").exists(): return json.loads((d / "metrics.json").read_text())
-    torch.set_num_threads(cfg.get("threads", 1))
-    task, L, V, seed = cfg["task"], cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
-    val = {T: generate(task, cfg["num_test"], seed=20_000 + T, seq_len=T, vocab_size=V) for T in sorted({L, *cfg.get("test_lens", [])})}
-    batch_at = lambda step: generate(task, cfg["batch_size"], seed=10**9 + seed * 10**7 + step, seq_len=L, vocab_size=V)  # never a validation seed
-    torch.manual_seed(seed)
-    mcfg = model_config(cfg)
-    model = HyenaLM(mcfg)
-    steps = cfg["epochs"] * cfg["steps_per_epoch"]
-    if (d / "params.json").exists(): steps = json.loads((d / "params.json").read_text())["steps_used"]
-    elif cfg.get("max_minutes_per_run", 0) > 0:
-        steps = max(1, min(steps, int(60 * cfg["max_minutes_per_run"] / seconds_per_step(HyenaLM(mcfg), batch_at(0)))))
-    recipe = get_recipe("mamba-synthetics", lr=cfg["lr"], batch_size=cfg["batch_size"], steps=steps, eval_every=min(cfg["steps_per_epoch"] // cfg.get("evals_per_epoch", 1), steps), early_stop=cfg.get("solved_at"))
-    if not (d / "params.json").exists():
-        save_json({**cfg, "dir": relative(d), "steps_used": steps, "params": sum(p.numel() for p in model.parameters()),
-                   "model": mcfg.to_dict(), "recipe": recipe.to_dict()}, d / "params.json")
-    hist = fit(model, batch_at, recipe, d, evaluate=test_metrics(evaluate_scored, *val[L]), ckpt_every=recipe.eval_every, progress=False)
-    import pandas as pd
-    pd.DataFrame(hist).to_csv(d / "history.csv", index=False)
-    evals = [r for r in hist if "test_acc" in r]
-    best = max(evals, key=lambda r: r["test_acc"])
-    accs = {}
-    for T, (xt, yt) in val.items():
-        try: accs[str(T)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
-        except (RuntimeError, MemoryError) as e: accs[str(T)] = f"does not fit ({type(e).__name__})"
-    m = dict(task=task, mixer=cfg["mixer"], seq_len=L, vocab_size=V, n_layer=cfg["n_layer"], seed=seed, final_test_acc=evals[-1]["test_acc"],
-             best_test_acc=best["test_acc"], best_epoch=best["step"] / cfg["steps_per_epoch"],
-             solved_epoch=next((r["step"] / cfg["steps_per_epoch"] for r in evals if r["test_acc"] >= 1.0), None),
-             epochs_run=hist[-1]["step"] / cfg["steps_per_epoch"], epochs_planned=cfg["epochs"], steps_run=hist[-1]["step"],
-             seconds=sum(cfg["batch_size"] * L / r["tokens_per_second"] for r in hist), params=sum(p.numel() for p in model.parameters()),
-             metric="accuracy", test_len_acc=accs)
-    save_json(m, d / "metrics.json")
-    shutil.rmtree(d / "checkpoint", ignore_errors=True)
-    return m
+    with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu")) as run:
+        if run.finished: return run.metrics
+        torch.set_num_threads(cfg.get("threads", 1))
+        task, L, V, seed = cfg["task"], cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
+        val = {T: generate(task, cfg["num_test"], seed=20_000 + T, seq_len=T, vocab_size=V) for T in sorted({L, *cfg.get("test_lens", [])})}
+        batch_at = lambda step: generate(task, cfg["batch_size"], seed=10**9 + seed * 10**7 + step, seq_len=L, vocab_size=V)  # never a validation seed
+        torch.manual_seed(seed)
+        mcfg = model_config(cfg)
+        model = HyenaLM(mcfg)
+        steps = cfg["epochs"] * cfg["steps_per_epoch"]
+        if run.saved: steps = run.saved["steps_used"]
+        elif cfg.get("max_minutes_per_run", 0) > 0:
+            steps = max(1, min(steps, int(60 * cfg["max_minutes_per_run"] / seconds_per_step(HyenaLM(mcfg), batch_at(0)))))
+        recipe = get_recipe("mamba-synthetics", lr=cfg["lr"], batch_size=cfg["batch_size"], steps=steps, eval_every=min(cfg["steps_per_epoch"] // cfg.get("evals_per_epoch", 1), steps), early_stop=cfg.get("solved_at"))
+        run.start(steps_used=steps, params=sum(p.numel() for p in model.parameters()), model=mcfg.to_dict(), recipe=recipe.to_dict())
+        hist = fit(model, batch_at, recipe, run.dir, evaluate=test_metrics(evaluate_scored, *val[L]), ckpt_every=recipe.eval_every, progress=False)
+        evals = [r for r in hist if "test_acc" in r]
+        best = max(evals, key=lambda r: r["test_acc"])
+        accs = {}
+        for T, (xt, yt) in val.items():
+            try: accs[str(T)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
+            except (RuntimeError, MemoryError) as e: accs[str(T)] = f"does not fit ({type(e).__name__})"
+        m = dict(task=task, mixer=cfg["mixer"], seq_len=L, vocab_size=V, n_layer=cfg["n_layer"], seed=seed, final_test_acc=evals[-1]["test_acc"],
+                 best_test_acc=best["test_acc"], best_epoch=best["step"] / cfg["steps_per_epoch"],
+                 solved_epoch=next((r["step"] / cfg["steps_per_epoch"] for r in evals if r["test_acc"] >= 1.0), None),
+                 epochs_run=hist[-1]["step"] / cfg["steps_per_epoch"], epochs_planned=cfg["epochs"], steps_run=hist[-1]["step"],
+                 seconds=sum(cfg["batch_size"] * L / r["tokens_per_second"] for r in hist), params=sum(p.numel() for p in model.parameters()),
+                 metric="accuracy", test_len_acc=accs)
+        return run.finish(m, hist)
 
 # %% ../nbs/33_mechanistic.ipynb #c013
 def training_memory_gib(c: dict, seq_len: int, batch_size: int = 32, flash: bool = False) -> float:

@@ -15,7 +15,7 @@ from .model import HyenaConfig, HyenaLM
 from .synthetics import generate, assert_disjoint, evaluate_sums, test_metrics, IGNORE
 from .engine import Recipe, fit, get_recipe, register_recipe, seconds_per_step
 from .mechanistic import MIXERS, model_config, disjoint_test, load_task_runs
-from .runs import project_root, save_json, relative, check_run, check_sweep, int_list, number, positive_int, pick_device
+from .runs import project_root, save_json, relative, check_run, check_sweep, int_list, number, positive_int, pick_device, RunFolder, is_finished
 
 # %% auto #0
 __all__ = ['ZOOLOGY_SETTINGS', 'ZOOLOGY_D_MODELS', 'ZOOLOGY_LRS', 'ZOOLOGY_MQAR', 'MODEL_DEFAULTS', 'ZOOLOGY_FIG2',
@@ -178,43 +178,37 @@ def cell_epochs(c: dict, step_s: Callable[[], float]) -> int:
 # %% ../nbs/35_mqar.ipynb #c023
 def run_mqar(cfg: dict) -> dict:
     "Train one MQAR run under `zoology-mqar`; params.json first, history.csv each epoch, metrics.json last, under cfg['dir']. Resumable, idempotent."
-    d = Path(cfg["dir"])
-    if (d / "metrics.json").exists(): return json.loads((d / "metrics.json").read_text())
-    check_run(d, cfg)  # a folder begun with other settings is never continued
-    d.mkdir(parents=True, exist_ok=True)
-    torch.set_num_threads(cfg.get("threads", 1))
-    device = pick_device(cfg.get("device", "cpu"))
-    kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], num_kv=cfg["num_kv"])
-    train = generate("mqar", cfg["num_train"], seed=cfg["seed"], **kw)
-    test = disjoint_test("mqar", cfg["num_test"], train[0], seed=10_000 + cfg["seed"], **kw)
-    assert_disjoint(train[0], test[0])
-    for x, y in (train, test): check_mqar(x, y, cfg["num_kv"], cfg["vocab_size"])
-    torch.manual_seed(cfg["seed"])
-    mcfg = mqar_model_config(cfg)
-    model = ScoredLM(mcfg).to(device)
-    n_params = sum(p.numel() for p in model.parameters())
-    p = d / "params.json"
-    if p.exists(): ep = json.loads(p.read_text())["epochs_used"]  # a resumed run keeps its plan
-    else: ep = cell_epochs(cfg, lambda: step_seconds(cfg, train, device))
-    recipe = get_recipe("zoology-mqar", lr=cfg["lr"], epochs=ep, batch_size=cfg["batch_size"], early_stop=cfg["early_stop"],
-                        param_hints=cfg.get("param_hints", True), weight_decay=cfg.get("weight_decay", 0.1))
-    if not p.exists():
-        save_json({**{k: v for k, v in cfg.items() if k != "stop_after"}, "dir": relative(d), "epochs_used": ep, "params": n_params,
-                   "model": mcfg.to_dict(), "recipe": recipe.to_dict()}, p)
-    cap = 2 * 60 * cfg["max_minutes_per_run"] if cfg["max_minutes_per_run"] > 0 else None  # a safety net: the plan above is the budget
-    hist = fit(model, train, recipe, d, evaluate=test_metrics(evaluate_mqar, test[0].to(device), test[1].to(device)), loss_fn=scored_loss(model),
-               seed=cfg["seed"], max_seconds=cap, stop_after=cfg.get("stop_after"), progress=False)
-    if len(hist) < ep and not hist[-1]["stop"]: return dict(unfinished=True, epochs_run=len(hist), epochs_planned=ep)  # stop_after: the rest later
-    best = max(hist, key=lambda r: r["test_acc"])
-    m = dict(task="mqar", mixer=cfg["mixer"], seq_len=cfg["seq_len"], num_kv=cfg["num_kv"], vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"],
-             d_model=cfg["d_model"], lr=cfg["lr"], seed=cfg["seed"], batch_size=cfg["batch_size"], recipe=recipe.name,
-             final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"], best_epoch=best["epoch"],
-             solved_epoch=next((r["epoch"] for r in hist if r["stop"] == "solved"), None), stop=hist[-1]["stop"] or "schedule done",
-             epochs_run=len(hist), epochs_planned=ep, seconds=hist[-1]["seconds"], tokens=len(hist) * cfg["num_train"] * cfg["seq_len"],
-             tokens_per_second=statistics.median(r["tokens_per_second"] for r in hist), params=n_params, metric="accuracy")
-    save_json(m, d / "metrics.json")
-    shutil.rmtree(d / "checkpoint", ignore_errors=True)
-    return m
+    settings = {k: v for k, v in cfg.items() if k != "stop_after"}
+    with RunFolder(cfg["dir"], settings, device=cfg.get("device", "cpu")) as run:
+        if run.finished: return run.metrics
+        torch.set_num_threads(cfg.get("threads", 1))
+        device = pick_device(cfg.get("device", "cpu"))
+        kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], num_kv=cfg["num_kv"])
+        train = generate("mqar", cfg["num_train"], seed=cfg["seed"], **kw)
+        test = disjoint_test("mqar", cfg["num_test"], train[0], seed=10_000 + cfg["seed"], **kw)
+        assert_disjoint(train[0], test[0])
+        for x, y in (train, test): check_mqar(x, y, cfg["num_kv"], cfg["vocab_size"])
+        torch.manual_seed(cfg["seed"])
+        mcfg = mqar_model_config(cfg)
+        model = ScoredLM(mcfg).to(device)
+        n_params = sum(p.numel() for p in model.parameters())
+        if run.saved: ep = run.saved["epochs_used"]  # a resumed run keeps its plan
+        else: ep = cell_epochs(cfg, lambda: step_seconds(cfg, train, device))
+        recipe = get_recipe("zoology-mqar", lr=cfg["lr"], epochs=ep, batch_size=cfg["batch_size"], early_stop=cfg["early_stop"],
+                            param_hints=cfg.get("param_hints", True), weight_decay=cfg.get("weight_decay", 0.1))
+        run.start(epochs_used=ep, params=n_params, model=mcfg.to_dict(), recipe=recipe.to_dict())
+        cap = 2 * 60 * cfg["max_minutes_per_run"] if cfg["max_minutes_per_run"] > 0 else None  # a safety net: the plan above is the budget
+        hist = fit(model, train, recipe, run.dir, evaluate=test_metrics(evaluate_mqar, test[0].to(device), test[1].to(device)), loss_fn=scored_loss(model),
+                   seed=cfg["seed"], max_seconds=cap, stop_after=cfg.get("stop_after"), progress=False)
+        if len(hist) < ep and not hist[-1]["stop"]: return dict(unfinished=True, epochs_run=len(hist), epochs_planned=ep)  # stop_after: the rest later
+        best = max(hist, key=lambda r: r["test_acc"])
+        m = dict(task="mqar", mixer=cfg["mixer"], seq_len=cfg["seq_len"], num_kv=cfg["num_kv"], vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"],
+                 d_model=cfg["d_model"], lr=cfg["lr"], seed=cfg["seed"], batch_size=cfg["batch_size"], recipe=recipe.name,
+                 final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"], best_epoch=best["epoch"],
+                 solved_epoch=next((r["epoch"] for r in hist if r["stop"] == "solved"), None), stop=hist[-1]["stop"] or "schedule done",
+                 epochs_run=len(hist), epochs_planned=ep, seconds=hist[-1]["seconds"], tokens=len(hist) * cfg["num_train"] * cfg["seq_len"],
+                 tokens_per_second=statistics.median(r["tokens_per_second"] for r in hist), params=n_params, metric="accuracy")
+        return run.finish(m, hist)
 
 # %% ../nbs/35_mqar.ipynb #c026
 def throughput(mixers: list, settings: list, d_models: list, batch_size: int = 64, vocab_size: int = 8192, n_layer: int = 2) -> "pd.DataFrame":

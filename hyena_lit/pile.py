@@ -11,7 +11,7 @@ import torch
 from .model import HyenaConfig, HyenaLM, SIZES
 from .lm_training import TrainConfig, train, load_weights, load_data, plan_budget
 from .lm_data import gpt2_tokenizer
-from .runs import project_root, save_json, relative, check_sweep, check_budget, describe_budget, params_conflicts, conflicts_text
+from .runs import project_root, save_json, relative, check_sweep, check_budget, describe_budget, params_conflicts, conflicts_text, is_finished, finished_in
 
 # %% auto #0
 __all__ = ['GPT_PARTNER', 'CPU_SIZES', 'SWEEP_SHARED', 'PAPER_TABLE_4_4', 'parse_tokens', 'tokens_label', 'plan_runs',
@@ -83,7 +83,7 @@ def run_plan(cfgs: list[TrainConfig], nproc: int = 1) -> None:
         if (d / "params.json").exists():
             bad = params_conflicts(json.loads((d / "params.json").read_text())["train"], {k: getattr(cfg, k) for k in _KEY})
             if bad: raise ValueError(f"{relative(d)} holds a run with other settings ({conflicts_text(bad)}); pick another run_name")
-        if (d / "metrics.json").exists(): print(f"{d.name}: done"); continue
+        if is_finished(d): print(f"{d.name}: done"); continue
         if nproc <= 1: train(cfg); continue
         flags = [f"--{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in asdict(cfg).items()]
         cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc_per_node={nproc}", "-m", "hyena_lit.lm_training", *flags]
@@ -97,7 +97,7 @@ def collect(root: str | Path) -> "pd.DataFrame":
     "One row per finished run under `root`."
     import pandas as pd
     rows = []
-    for m in sorted(Path(root).glob("*/metrics.json")):
+    for m in (d / "metrics.json" for d in finished_in(root)):
         met, par = json.loads(m.read_text()), json.loads((m.parent / "params.json").read_text())
         t = par["train"]
         rows.append(dict(run=m.parent.name, size=t["size"], model="GPT" if par["model"]["mixer"] == "attention" else "Hyena",

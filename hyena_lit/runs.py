@@ -12,7 +12,7 @@ from fastcore.basics import patch_to
 
 # %% auto #0
 __all__ = ['COLUMNS', 'DEFECTS', 'NOT_COMPARED', 'EXTENDABLE', 'CPU_LIMITS', 'TEXT_SUFFIXES', 'project_root', 'new_run_dir',
-           'save_json', 'is_finished', 'relative', 'run_folders', 'run_row', 'load_runs', 'write_index',
+           'save_json', 'is_finished', 'finished_in', 'relative', 'run_folders', 'run_row', 'load_runs', 'write_index',
            'params_conflicts', 'conflicts_text', 'check_run', 'check_sweep', 'extend_run', 'RunInUse', 'provenance',
            'RunFolder', 'unfinished_runs', 'pack_runs', 'unpack_runs', 'main', 'positive_int', 'number', 'one_of',
            'int_list', 'pick_device', 'pick_threads', 'measured_flops_per_second', 'budget_estimate', 'describe_budget',
@@ -31,7 +31,7 @@ def new_run_dir(experiment: str, name: str = "", root: str | Path = "", sweep: s
     root = Path(root) if root else project_root() / "runs" / experiment / sweep
     name = name or datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     d = root / name
-    if (d / "metrics.json").exists(): raise FileExistsError(f"{d} holds a finished run; pick another run_name")
+    if is_finished(d): raise FileExistsError(f"{d} holds a finished run; pick another run_name")
     d.mkdir(parents=True, exist_ok=True)
     return d
 
@@ -43,6 +43,11 @@ def save_json(obj, path: Path):
 def is_finished(run_dir: str | Path) -> bool:
     "A run folder is finished once its metrics.json exists."
     return (Path(run_dir) / "metrics.json").is_file()
+
+def finished_in(sweep_dir: str | Path) -> list[Path]:
+    "The finished run folders directly under `sweep_dir`, sorted (none if it does not exist)."
+    d = Path(sweep_dir)
+    return sorted(r for r in d.iterdir() if is_finished(r)) if d.is_dir() else []
 
 def relative(path: str | Path) -> str:
     "`path` relative to the repository root when it lies inside it (what run folders store), else as given."
@@ -328,12 +333,16 @@ class RunFolder:
 def finish(self, metrics: dict, history: list[dict] | None = None) -> dict:
     "history.csv, then metrics.json last (the run is finished from here), then the checkpoint policy."
     if not self.saved: raise RuntimeError(f"{relative(self.dir)}: finish() before start() (no params.json)")
-    if history is not None:
-        pd.DataFrame(history).to_csv(self.dir / "history.csv.tmp", index=False)
-        (self.dir / "history.csv.tmp").replace(self.dir / "history.csv")
+    if history is not None: self.write_history(history)
     save_json(metrics, self.dir / "metrics.json")
     if not self.keep_checkpoint: shutil.rmtree(self.dir / "checkpoint", ignore_errors=True)
     return metrics
+
+@patch_to(RunFolder)
+def write_history(self, history: list[dict]):
+    "history.csv, replaced atomically (a run trained in slices writes it at the end of each)."
+    pd.DataFrame(history).to_csv(self.dir / "history.csv.tmp", index=False)
+    (self.dir / "history.csv.tmp").replace(self.dir / "history.csv")
 
 @patch_to(RunFolder)
 def _release(self):
@@ -456,8 +465,8 @@ def measured_flops_per_second(device: str = "cpu", root: str | Path | None = Non
     "The median training FLOP/s of the finished language-model runs under `root` made on `device`'s kind; None if none."
     kind = str(device).split(":")[0]
     rates = []
-    for m in Path(root or project_root() / "runs").glob("**/metrics.json"):
-        r = json.loads(m.read_text())
+    for d in run_folders(root):
+        m, r = d / "metrics.json", json.loads((d / "metrics.json").read_text())
         if not (r.get("train_flops") and r.get("train_seconds")): continue
         p = m.parent / "params.json"
         dev = json.loads(p.read_text()).get("train", {}).get("device", "cpu") if p.exists() else "cpu"

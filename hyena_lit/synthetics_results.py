@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 import pandas as pd
-from .runs import project_root
+from .runs import project_root, is_finished, run_folders
 
 # %% auto #0
 __all__ = ['PAPER_TABLE_4_2', 'PAPER_TABLE_C_1', 'PAPER_TABLE_A_2', 'PAPER_TABLE_11', 'PAPER_TABLE_11_PARAMS', 'recipe_change',
@@ -48,7 +48,7 @@ def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
     "Every finished synthetic run under runs_root (associative_recall/<sweep>/<run>, mechanistic/<sweep>/<run>) as one row."
     rows = []
     for exp in ("associative_recall", "mechanistic"):
-        for m in sorted(Path(runs_root).glob(f"{exp}/*/*/metrics.json")):
+        for m in (d / "metrics.json" for d in run_folders(Path(runs_root) / exp)):
             r = json.loads(m.read_text())
             p = json.loads((m.parent / "params.json").read_text()) if (m.parent / "params.json").exists() else {}
             rows.append(dict(experiment=exp, sweep=m.parent.parent.name, run=m.parent.name, task=r.get("task", "associative_recall"),

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from hyena_lit.runs import is_finished, run_folders
+
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "experiments" / "tiny.py"
 
@@ -20,7 +22,7 @@ def test_four_cells_on_ray_then_skipped(tmp_path):
     first = launch(TINY, "--root", runs, "--workers", 2)
     assert first.returncode == 0, first.stderr[-3000:]
     assert "4 new" in first.stdout and "finished    4" in first.stdout, first.stdout
-    done = sorted(p.parent.name for p in runs.rglob("metrics.json"))
+    done = [d.name for d in run_folders(runs)]
     assert len(done) == 4, done
     for p in runs.rglob("params.json"):
         assert json.loads(p.read_text())["provenance"]["device"] == "cpu"
@@ -45,7 +47,7 @@ def test_killed_cell_resumes_exactly(tmp_path):
     os.killpg(p.pid, signal.SIGKILL)
     p.wait()
     run = next(a.rglob("params.json")).parent
-    assert not (run / "metrics.json").exists() and (run / "checkpoint").exists()
+    assert not is_finished(run) and (run / "checkpoint").exists()
     killed_at = len(pd.read_csv(run / "history.csv"))
     assert launch(grid, "--root", a).returncode == 0
     assert launch(grid, "--root", b).returncode == 0          # the same cell, never interrupted
