@@ -18,7 +18,7 @@ import hyena_lit
 from .model import HyenaConfig, HyenaLM
 from .engine import load_weights, _canonical
 from .lm_data import gpt2_tokenizer, EOT
-from .runs import project_root, save_json, relative, is_finished
+from .runs import project_root, save_json, relative, is_finished, RunFolder
 
 # %% auto #0
 __all__ = ['DTYPES', 'TASKS_DIR', 'FIXTURES', 'TASK_SPLITS', 'prepare_wsc', 'prepare_rte', 'prepare_multirc', 'prepare_record',

@@ -359,6 +359,15 @@ def __exit__(self, typ, exc, tb) -> bool:
     self._release()
     return typ is Interrupted  # a deadline: the run stays unfinished and resumes later
 
+@patch_to(RunFolder)
+def open(self) -> "RunFolder":
+    "`with`'s start, for a run that spans notebook cells: `run = RunFolder(...).open()` ... `run.close()`."
+    return self.__enter__()
+
+@patch_to(RunFolder)
+def close(self): self.__exit__(None, None, None)
+
+
 # %% ../nbs/18a_runs.ipynb #c013m
 import tarfile
 
