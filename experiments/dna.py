@@ -6,7 +6,7 @@ sweep (`cpu`) checked the pipeline end to end. A fine-tuning cell reads its pret
 from experiments._common import cell, folder
 
 MODELS = ["hyenadna", "mamba", "transformer++"]
-LR_10X = {"hyenadna": 4e-4, "mamba": 1e-3}  # ten times the fine-tuning recipe's lr of each
+LR_10X = {"hyenadna": 4e-4, "mamba": 1e-3}  # ten times each model's fine-tuning lr (dna.SPECIES_LR)
 DEFAULTS = dict(  # 82_dna's parameters
     data="genomes", size=0, steps=0, tokens_per_step=0, slw_from=1024, epochs=0, steps_per_epoch=1024, batch_size=0,
     lr=0.0, micro_batch=0, n_regions=20, min_contig=500_000, kmer_k=6, init_from="", seed=0)

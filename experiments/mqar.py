@@ -1,8 +1,8 @@
 """Zoology's Figure 2, multi-query associative recall (MQAR): 100k training sequences, lengths 64/128/256 with
 4/8/16 key-value pairs, widths 64 and 128, Hyena against attention and Mamba, the best of three learning rates per
 cell, each run capped at 20 CPU minutes. Does Hyena's gap to attention close with width, as Zoology reports? Then a
-walk on the weakest cell (Hyena, L = 64, width 64) from this reproduction's model to Zoology's, one change at a
-time, 10 whole epochs each; and a first sweep with 10k training sequences (attention overfits them)."""
+walk on one cell (Hyena, L = 64, width 64) from this reproduction's model to Zoology's, one change at a time, 10
+whole epochs each; and a first sweep with 10k training sequences (attention fits them and not the test set)."""
 from hyena_lit.mqar import ZOOLOGY_SETTINGS, mqar_runs, run_name
 from experiments._common import cell, folder
 

@@ -84,6 +84,38 @@ def test_every_finished_run_has_its_cell(grids):
     assert not bad, "runs whose cell disagrees with params.json:\n" + "\n".join(f"{r}: {t}" for r, t in bad.items())
 
 
+def accept(c: dict):
+    "The runner's own checks and configuration of cell `c`, short of data and training (notebook runners: none)."
+    p, e = c["params"], c["experiment"]
+    if e == "associative_recall":
+        from hyena_lit.associative_recall import setting_model, setting_recipe
+        setting_model(p, p["seq_len"]); setting_recipe(p)
+    elif e in ("mechanistic", "mechanistic_steps"):
+        from hyena_lit.mechanistic import model_config, run_recipe
+        model_config(p); run_recipe(p, p["epochs"], p["warmup_epochs"])
+    elif e == "mqar":
+        from hyena_lit.mqar import mqar_model_config
+        mqar_model_config(p)
+    elif e == "images":
+        from hyena_lit.images import _image_config, _resolve_recipe, check_image_params
+        run = Path(c["run"])  # the notebook's sweep and run_name name the folder
+        check_image_params(**p, device="cpu", threads=1, sweep=run.parent.name, run_name=run.name)
+        _image_config(p, 1, 8, 10); _resolve_recipe(p)
+    elif e == "dna":
+        from hyena_lit.dna import check_dna_params
+        check_dna_params(**dict(p, init_from=""), threads=1)  # a pretraining run's checkpoint/ exists once it has run
+    elif e == "lm":
+        from hyena_lit.lm_training import TrainConfig
+        TrainConfig(**p)
+
+
+def test_runners_accept_every_cell(grids):
+    for name, cs in grids.items():
+        for c in cs:
+            try: accept(c)
+            except Exception as e: raise AssertionError(f"{name}: {c['run']}: {type(e).__name__}: {e}") from e
+
+
 def counts(grids: dict) -> list[tuple]:
     "(file, cells, finished, begun but unfinished, new) per file."
     rows = []
