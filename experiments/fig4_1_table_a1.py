@@ -1,0 +1,20 @@
+"""Figure 4.1 under Table A.1's recipe (200 epochs of 2000 examples): associative recall by the Hyena operator with
+each long-convolution parametrization at lengths 128 to 1024 and vocabularies 10 to 40, each run cut to the epochs
+that fit in 3 CPU minutes. Then the full 200 epochs at L = 128, and two one-run controls at L = 128, V = 30: a fresh
+training set every epoch (are 2000 examples the limit?) and the official model's widths (MLP 256, embedding
+dropout 0.1) under Table A.1's recipe."""
+from experiments._common import recall_cells
+from experiments.fig4_1_official import PARAMETRIZATIONS
+
+TABLE_A1 = dict(  # Table A.1, its numbers written out; MLP width 128 (the table gives only the model width)
+    recipe="paper-synthetics", epochs=200, batch_size=32, lr=5e-4, weight_decay=0.1, warmup_epochs=10,
+    num_train=2000, num_test=200, n_layer=2, d_model=64, d_inner=128, emb_dim=5, embed_dropout=0.0, fresh_data=False)
+
+
+def cells(root="runs") -> list[dict]:
+    capped, full = dict(TABLE_A1, max_minutes_per_run=3.0), dict(TABLE_A1, max_minutes_per_run=0)
+    grid = recall_cells(root, "fig4.1-cpu", capped, PARAMETRIZATIONS, [128, 256, 512, 1024], [10, 20, 30, 40])
+    grid += recall_cells(root, "fig4.1-cpu-200ep", full, PARAMETRIZATIONS, [128], [20, 30, 40])
+    grid += recall_cells(root, "fig4.1-cpu-200ep-fresh", dict(full, fresh_data=True), ["hyena"], [128], [30])
+    official_widths = dict(full, d_inner=256, embed_dropout=0.1)
+    return grid + recall_cells(root, "fig4.1-cpu-200ep-official", official_widths, ["hyena"], [128], [30])

@@ -1,0 +1,14 @@
+"""The Mamba paper's selective copying (its appendix E.1) at L = 256, V = 16: can a mixer copy, in order, the
+tokens scattered among noise? Hyena, H3, attention and Mamba under the Mamba protocol with one lr, 1e-3, for every
+model, capped at 20 CPU minutes a run; then Mamba with 40 minutes."""
+from experiments._common import mechanistic_cells
+
+PROTOCOL = dict(seq_lens=[256], evals_per_epoch=16, protocol_lr=1e-3)
+
+
+def cells(root="runs") -> list[dict]:
+    mixers = ["hyena", "h3", "attention", "mamba"]
+    return (mechanistic_cells(root, "selective-copying-cpu", "selective-copying", mixers=mixers, max_minutes_per_run=20,
+                              **PROTOCOL)
+            + mechanistic_cells(root, "selective-copying-cpu-40min", "selective-copying", mixers=["mamba"],
+                                max_minutes_per_run=40, **PROTOCOL))

@@ -1,0 +1,15 @@
+"""Associative recall with one Hyena block instead of two (L = 128): can a single order-2 operator recall? Under
+Table A.1's recipe (vocabularies 20 and 40), under the official configuration (the ablation walk's last step,
+V = 40), and under the official configuration trained twice as long."""
+from experiments._common import recall_cells, walk_cells
+from experiments.ablation import BASE
+from experiments.fig4_1_official import OFFICIAL
+from experiments.fig4_1_table_a1 import TABLE_A1
+
+
+def cells(root="runs") -> list[dict]:
+    table_a1 = dict(TABLE_A1, n_layer=1, max_minutes_per_run=0)
+    official_800 = dict(OFFICIAL, n_layer=1, epochs=800, warmup_epochs=80)
+    return (recall_cells(root, "single-layer-cpu", table_a1, ["hyena"], [128], [20, 40])
+            + walk_cells(root, "single-layer-official", dict(BASE, n_layer=1), ["official"], 128, [40])
+            + recall_cells(root, "single-layer-official-800ep", official_800, ["hyena"], [128], [40]))
