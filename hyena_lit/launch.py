@@ -53,6 +53,7 @@ def load_cells(path: str | Path, root: str | Path | None = None, only: list[str]
     runs/). `only`: glob patterns on the run's path below runs/ (any may match)."""
     path = Path(path)
     if not path.is_file(): raise ValueError(f"experiment file {path} does not exist")
+    if str(project_root()) not in sys.path: sys.path.insert(0, str(project_root()))  # experiments._common
     ns = runpy.run_path(str(path))
     if not callable(ns.get("cells")): raise ValueError(f"{path} defines no cells() function")
     cells = ns["cells"]()
@@ -86,13 +87,23 @@ def as_cells(experiment: str, settings: list[dict], folder_key: str = "dir") -> 
     return out
 
 # %% ../nbs/18b_launch.ipynb #lc7
-def _measured_seconds(d: Path) -> float | None:
+def _measured(d: Path, saved: dict) -> dict:
+    "A finished run's wall seconds, tokens/s and device kind, from its metrics.json and params.json."
     m = json.loads((d / "metrics.json").read_text())
-    s = m.get("seconds", m.get("train_seconds"))
-    return float(s) if isinstance(s, (int, float)) else None
+    num = lambda v: float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    dev = (saved.get("provenance") or {}).get("device") or saved.get("device") or \
+        (saved.get("train") or {}).get("device") or "cpu"
+    return dict(seconds=num(m.get("seconds", m.get("train_seconds"))), tps=num(m.get("tokens_per_second")),
+                device=str(dev).split(":")[0])
 
-def plan(cells: list[dict]) -> pd.DataFrame:
-    "One row per cell: key, experiment, status (finished, unfinished, new), seconds (measured or expected)."
+def _tokens(p: dict) -> float | None:
+    "The tokens an epoch-budget cell trains (epochs x examples x length), when its settings say."
+    if all(isinstance(p.get(k), int) for k in ("epochs", "num_train", "seq_len")):
+        return float(p["epochs"] * p["num_train"] * p["seq_len"])
+    return None
+
+def plan(cells: list[dict], device: str = "cpu") -> pd.DataFrame:
+    "One row per cell: key, experiment, status (finished, unfinished, new), seconds (measured, or expected on `device`)."
     rows, bad = [], []
     for c in cells:
         d, under = c["dir"], SAVED_UNDER.get(c["experiment"])
@@ -100,25 +111,36 @@ def plan(cells: list[dict]) -> pd.DataFrame:
         conflict = params_conflicts(saved.get(under, {}) if under else saved, c["params"]) if saved else {}
         if conflict: bad.append(f"{c['key']} ({conflicts_text(conflict)})")
         status = "finished" if is_finished(d) else "unfinished" if saved else "new"
+        got = _measured(d, saved) if status == "finished" else dict(seconds=None, tps=None, device=None)
         rows.append(dict(key=c["key"], experiment=c["experiment"], seq_len=c["params"].get("seq_len"), status=status,
-                         seconds=_measured_seconds(d) if status == "finished" else None))
+                         tokens=_tokens(c["params"]), cap=60 * (c["params"].get("max_minutes_per_run") or 0), **got))
     if bad: raise ValueError(f"{len(bad)} run folder(s) hold other settings than their cells: " + "; ".join(bad[:5]))
-    df = pd.DataFrame(rows, columns=["key", "experiment", "seq_len", "status", "seconds"])
-    done = df[df.status == "finished"].dropna(subset=["seconds"])
-    for i in df.index[df.status != "finished"]:
-        same = done[(done.experiment == df.at[i, "experiment"]) & (done.seq_len == df.at[i, "seq_len"])]
-        same = same if len(same) else done[done.experiment == df.at[i, "experiment"]]
-        df.at[i, "seconds"] = same.seconds.median() if len(same) else None
-    return df
+    df = pd.DataFrame(rows, columns=["key", "experiment", "seq_len", "status", "tokens", "cap", "seconds", "tps", "device"])
+    for i in df.index[df.status != "finished"]:  # a time cap (max_minutes_per_run) bounds a cell
+        e = _expected(df, i, str(device).split(":")[0])
+        df.at[i, "seconds"] = min(e, df.at[i, "cap"]) if e is not None and df.at[i, "cap"] > 0 else e
+    return df.drop(columns=["tps", "cap"])
 
+def _expected(df: pd.DataFrame, i, kind: str) -> float | None:
+    "Seconds for row i: its tokens / the peers' median tokens/s, else the peers' median wall time (see above)."
+    done = df[(df.status == "finished") & (df.device == kind) & (df.experiment == df.at[i, "experiment"])]
+    same = done[done.seq_len == df.at[i, "seq_len"]]
+    same = same if len(same) else done
+    rates = same.tps.dropna()
+    if df.at[i, "tokens"] == df.at[i, "tokens"] and df.at[i, "tokens"] is not None and len(rates):
+        return float(df.at[i, "tokens"] / rates.median())
+    return float(same.seconds.median()) if same.seconds.notna().any() else None
+
+# %% ../nbs/18b_launch.ipynb #lc7b
 def describe_plan(df: pd.DataFrame, workers: int = 1) -> str:
     "The plan in one paragraph: counts by status, and the expected hours of the cells left."
     n = df.status.value_counts()
     left = df[df.status != "finished"]
     known = left.seconds.dropna()
-    cost = (f"expected {known.sum() / 3600:.2f} h of runs ({known.sum() / 3600 / max(1, workers):.2f} h on {workers} "
-            f"worker(s)) from the measured times of finished cells" + (f"; {len(left) - len(known)} cell(s) have no "
-            "measured peer" if len(known) < len(left) else "")) if len(left) else "nothing to run"
+    hours = known.sum() / 3600
+    cost = (f"expected {hours:.2f} h of runs ({hours / max(1, workers):.2f} h on {workers} worker(s)) from measured "
+            "throughput" + (f"; {len(left) - len(known)} cell(s) have no measured peer" if len(known) < len(left) else "")
+            ) if len(left) else "nothing to run"
     return (f"{len(df)} cells: {n.get('finished', 0)} finished, {n.get('unfinished', 0)} unfinished, "
             f"{n.get('new', 0)} new; {cost}")
 
@@ -193,7 +215,7 @@ def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop
            device: str = "cpu", threads: int = 1, progress: bool = True) -> pd.DataFrame:
     """Run every cell that is not finished (unfinished ones first); one worker runs in this process, more (or an
     `address`) on Ray. Returns one row per cell run: key, status, seconds, error, log."""
-    p = plan(cells)
+    p = plan(cells, device)
     todo = [c for s in ("unfinished", "new") for c, st in zip(cells, p.status) if st == s]
     todo.sort(key=lambda c: "init_from" in c["params"] and bool(c["params"]["init_from"]))  # what others start from, first
     bar = tqdm(total=len(todo), desc="cells", disable=not progress)
@@ -242,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         stop_at = parse_stop_at(a.stop_at)
         cells = load_cells(a.file, a.root, a.only)
-        p = plan(cells)
+        p = plan(cells, a.device)
     except ValueError as e: ap.error(str(e))
     print(describe_plan(p, a.workers))
     if a.dry_run:
