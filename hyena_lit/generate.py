@@ -21,7 +21,8 @@ def tokenizer_for(name: str, vocab_size: int):
     if name not in TOKENIZERS: raise ValueError(f"tokenizer must be one of {TOKENIZERS}, got {name!r}")
     if name == "auto": name = {256: "bytes", 12: "dna"}.get(vocab_size, "")
     if not name: raise ValueError(f"no tokenizer known for vocab_size={vocab_size}: pass --tokenizer")
-    if name == "bytes": return (lambda s: list(s.encode("utf-8"))), (lambda ids: bytes(ids).decode("utf-8", "replace"))
+    if name == "bytes":
+        return (lambda s: list(s.encode("utf-8"))), (lambda ids: bytes(ids).decode("utf-8", "replace"))
     enc = hyenadna_encode if name == "hyenadna" else (lambda s: encode(s).tolist())
     return enc, (lambda ids: decode(ids))
 
@@ -31,7 +32,7 @@ def generate_text(model: HyenaLM, prompt: str, max_new_tokens: int = 100, do_sam
                   temperature: float = 1.0, top_k: int | None = None, seed: int = 0, tokenizer: str = "auto") -> str:
     "The prompt and `max_new_tokens` more: greedy unless do_sample (then temperature and top_k), as HF's generate."
     if not prompt: raise ValueError("prompt must be a non-empty string")
-    if do_sample and temperature <= 0: raise ValueError(f"temperature must be > 0 when sampling, got {temperature!r}")
+    if do_sample and temperature <= 0: raise ValueError(f"temperature must be > 0 to sample, got {temperature!r}")
     enc, dec = tokenizer_for(tokenizer, model.cfg.vocab_size)
     ids = torch.tensor([enc(prompt)])
     out = model.generate(ids, max_new_tokens, temperature=temperature if do_sample else 0.0,
@@ -40,7 +41,7 @@ def generate_text(model: HyenaLM, prompt: str, max_new_tokens: int = 100, do_sam
 
 # %% ../nbs/13c_generate.ipynb #c008
 def main(argv: list[str] | None = None) -> str:
-    p = argparse.ArgumentParser(prog="python -m hyena_lit.generate", description="Generate text from a model folder.")
+    p = argparse.ArgumentParser(prog="python -m hyena_lit.generate", description="Text from a model folder.")
     p.add_argument("--model", required=True, help="a save_pretrained folder or a hub id")
     p.add_argument("--prompt", required=True)
     p.add_argument("--max_new_tokens", type=int, default=100)

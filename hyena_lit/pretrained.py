@@ -99,7 +99,8 @@ def _complete(model: HyenaLM, mine: dict, extra: list) -> dict:
             raise ValueError("the checkpoint's lm_head differs from its embedding: convert with tie_embeddings=False")
         mine["lm_head.weight"] = mine["embed.weight"]
     missing = [k for k in ours if k not in mine]
-    if missing or extra: raise ValueError(f"checkpoint and model differ: missing {missing[:6]}, not understood {extra[:6]}")
+    if missing or extra:
+        raise ValueError(f"checkpoint and model differ: missing {missing[:6]}, not understood {extra[:6]}")
     return mine
 
 # %% ../nbs/13b_pretrained.ipynb #c018
@@ -109,7 +110,8 @@ _ONLY = dict(num_heads=1, inner_factor=1, num_blocks=1, outer_mixing=False, post
 def config_from_lightning(cfg: dict, **overrides) -> HyenaConfig:
     "The HyenaConfig of a safari / hyena-dna ConvLMHeadModel config (the kwargs HyenaDNA's config.json holds)."
     layer = dict(cfg.get("layer") or {})
-    if layer.get("_name_", "hyena") != "hyena": raise ValueError(f"layer._name_ must be 'hyena', got {layer['_name_']!r}")
+    if layer.get("_name_", "hyena") != "hyena":
+        raise ValueError(f"layer._name_ must be 'hyena', got {layer['_name_']!r}")
     if cfg.get("attn_layer_idx"): raise ValueError("attn_layer_idx: models with attention layers are not converted")
     for k, only in _ONLY.items():
         if layer.get(k, only) != only: raise ValueError(f"layer.{k}={layer[k]!r} is not converted (only {only!r})")
@@ -117,7 +119,8 @@ def config_from_lightning(cfg: dict, **overrides) -> HyenaConfig:
     return HyenaConfig(**{**dict(
         vocab_size=cfg["vocab_size"], d_model=d, n_layer=cfg["n_layer"], d_inner=cfg.get("d_inner") or 4 * d,
         l_max=layer["l_max"], order=layer.get("order", 2), filter_order=layer.get("filter_order", 64),
-        emb_dim=layer.get("emb_dim", 3), w=float(layer.get("w", 1)), short_filter_order=layer.get("short_filter_order", 3),
+        emb_dim=layer.get("emb_dim", 3), w=float(layer.get("w", 1)),
+        short_filter_order=layer.get("short_filter_order", 3),
         num_inner_mlps=layer.get("num_inner_mlps", 2), pad_vocab_multiple=cfg.get("pad_vocab_size_multiple", 1),
         layer_norm_eps=cfg.get("layer_norm_epsilon", 1e-5), dropout=cfg.get("resid_dropout", 0.0),
         embed_dropout=cfg.get("embed_dropout", 0.1), filter_shift=float(layer.get("shift", 0.0))), **overrides})
@@ -132,10 +135,10 @@ def from_lightning(state: dict, config: dict, **overrides) -> HyenaLM:
 # %% ../nbs/13b_pretrained.ipynb #c020
 def config_from_hf(cfg: dict, **overrides) -> HyenaConfig:
     "The HyenaConfig of a HyenaDNA `-hf` config.json."
-    if cfg.get("hyena_order", 2) != 2: raise ValueError("hyena_order: the -hf code builds its filter for order 2 only")
-    if cfg.get("short_filter_order", 3) != 3: raise ValueError("short_filter_order: the -hf code pads for length 3 only")
+    if cfg.get("hyena_order", 2) != 2: raise ValueError("hyena_order: the -hf code builds order 2 only")
+    if cfg.get("short_filter_order", 3) != 3: raise ValueError("short_filter_order: the -hf code pads for 3 only")
     if cfg.get("layer_norm_epsilon", 1e-5) != 1e-5:
-        raise ValueError("layer_norm_epsilon: the -hf blocks keep 1e-5 while its ln_f takes the config's; not converted")
+        raise ValueError("layer_norm_epsilon: the -hf blocks keep 1e-5, its ln_f the config's; not converted")
     d = cfg["d_model"]
     return HyenaConfig(**{**dict(
         vocab_size=cfg["vocab_size"], d_model=d, n_layer=cfg["n_layer"], d_inner=cfg.get("d_inner") or 4 * d,
@@ -170,7 +173,8 @@ def _local(path_or_id: str | Path) -> Path:
     patterns = ["config.json", "*.safetensors", "*.bin", "*.ckpt"]
     return Path(snapshot_download(str(path_or_id), allow_patterns=patterns))  # a hub id; offline: HF_HUB_OFFLINE=1
 
-def load_official(path_or_id: str | Path, config: dict | None = None, trust_pickle: bool = False, **overrides) -> HyenaLM:
+def load_official(path_or_id: str | Path, config: dict | None = None, trust_pickle: bool = False,
+                  **overrides) -> HyenaLM:
     "An official Hyena / HyenaDNA checkpoint (folder or hub id) as a HyenaLM; `config` replaces its config.json."
     folder = _local(path_or_id)
     if config is None:
