@@ -168,10 +168,15 @@ def _read_state(folder: Path, trust_pickle: bool) -> dict:
     return obj.get("state_dict", obj)
 
 def _local(path_or_id: str | Path) -> Path:
+    "A local folder, or a hub id's files downloaded (config, weights) into the hub cache."
     if Path(path_or_id).is_dir(): return Path(path_or_id)
+    if not re.fullmatch(r"[\w.-]+/[\w.-]+", str(path_or_id)):
+        raise FileNotFoundError(f"{path_or_id}: no such folder, and not a hub id (owner/name)")
     from huggingface_hub import snapshot_download
-    patterns = ["config.json", "*.safetensors", "*.bin", "*.ckpt"]
-    return Path(snapshot_download(str(path_or_id), allow_patterns=patterns))  # a hub id; offline: HF_HUB_OFFLINE=1
+    try: return Path(snapshot_download(str(path_or_id), allow_patterns=["config.json", "*.safetensors", "*.bin", "*.ckpt"]))
+    except Exception as e:  # no network, no such repository
+        raise FileNotFoundError(f"{path_or_id}: no such folder, and the hub did not give it ({type(e).__name__}); "
+                                "download it where there is a network and pass the folder") from e
 
 def load_official(path_or_id: str | Path, config: dict | None = None, trust_pickle: bool = False,
                   **overrides) -> HyenaLM:

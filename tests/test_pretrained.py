@@ -126,3 +126,7 @@ def test_export_run_and_generate_cli(tmp_path):
     with torch.no_grad(): greedy = m.generate(torch.tensor([[97, 98]]), 5, temperature=0.0)[0].tolist()
     assert r.stdout.rstrip("\n") == bytes(greedy).decode("utf-8", "replace")
     with pytest.raises(FileNotFoundError, match="checkpoint"): export_run(tmp_path / "missing", tmp_path / "x")
+
+
+def test_missing_folder_is_named():
+    with pytest.raises(FileNotFoundError, match="not a hub id"): load_official(ROOT / "no" / "such" / "folder")
