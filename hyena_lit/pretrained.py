@@ -71,7 +71,8 @@ def map_state(model: HyenaLM, official: dict, prefix: str, interleaved: bool, ze
     perm = filter_channel_order(cfg.d_model, cfg.order - 1) if interleaved and cfg.order > 2 else None
     by_channel = (f"filter.ffn.{2 * (cfg.num_inner_mlps + 1)}.weight", "mixer.filter.bias", "modulation.deltas")
     for k, v in official.items():
-        name = our_key(k[len(prefix):]) if k.startswith(prefix) else None
+        if not k.startswith(prefix): continue  # the training task's other modules (Lightning), another head (-hf)
+        name = our_key(k[len(prefix):])
         if name is None or name not in ours:
             extra.append(k)
             continue
