@@ -131,3 +131,11 @@ def test_export_run_and_generate_cli(tmp_path):
 
 def test_missing_folder_is_named():
     with pytest.raises(FileNotFoundError, match="not a hub id"): load_official(ROOT / "no" / "such" / "folder")
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_converted_models_save_and_load(name, tmp_path):
+    "A converted model (permuted filter channels, untied head, window shift) keeps the official logits through a folder."
+    ref = load_file(str(FIXTURES / name / "logits.safetensors"))
+    load_official(FIXTURES / name).save_pretrained(tmp_path)
+    assert max_error(HyenaLM.from_pretrained(tmp_path, strict=True), ref, "logits_float32") <= 1e-5
