@@ -35,7 +35,9 @@ def dna_config(model: str, n_layer: int, d_model: int, seq_len: int) -> HyenaCon
 def dna_lm(model: str, n_layer: int, d_model: int, seq_len: int) -> HyenaLM:
     "A DNA language model: tokens (B, L) -> next-base logits (B, L, 12)."
     lm = HyenaLM(dna_config(model, n_layer, d_model, seq_len))
-    if model == "mamba": lm.blocks = nn.ModuleList(ResidualMixer(b.norm1, b.mixer) for b in lm.blocks)
+    if model == "mamba":
+        lm.blocks = nn.ModuleList(ResidualMixer(b.norm1, b.mixer) for b in lm.blocks)
+        lm.cfg.d_inner = 0  # what save_pretrained records: HyenaLM.from_pretrained builds MLP-free Blocks, the same keys and function
     return lm
 
 # %% ../nbs/81_dna_models.ipynb #c006

@@ -10,6 +10,7 @@ import torch
 from fastcore.basics import patch
 import torch.nn.functional as F
 from torch import nn, Tensor
+from huggingface_hub import PyTorchModelHubMixin
 from .operator import HyenaOperator, GATINGS
 from .longconvs import LONG_CONVS, long_conv_operator
 from .attention import CausalSelfAttention, ROTARY
@@ -48,6 +49,8 @@ class HyenaConfig:
     longconv_gating: str = "paper"   # "longconv:<name>" only: Figure 4.1's gates (Definition 3.1) or "official" (the official operator's)
     longconv_ffn_width: int | None = None  # "longconv:<name>" with an FFN filter only: its width (None: the parametrization's, 32)
     longconv_short_filter: int | None = None  # "longconv:<name>" only: short explicit filters' length (0: none; None: the parametrization's, Hyena 3, the others none)
+    filter_shift: float = 0.0        # added to the filters' exponential window (HyenaDNA's released inference code: 0.05; 13b_pretrained)
+    tie_embeddings: bool = True      # LM head = token embedding (HyenaDNA's -hf checkpoints keep a separate head)
 
     def __post_init__(self):
         for f in ("vocab_size", "d_model", "n_layer", "l_max", "filter_order", "short_filter_order", "pad_vocab_multiple"):
@@ -71,6 +74,7 @@ class HyenaConfig:
         for f in ("dropout", "embed_dropout"):
             v = getattr(self, f)
             if v is not None and not (isinstance(v, (int, float)) and 0 <= v < 1): raise ValueError(f"{f} must be in [0, 1), got {v!r}")
+        if not isinstance(self.tie_embeddings, bool): raise ValueError(f"tie_embeddings must be a bool, got {self.tie_embeddings!r}")
         if self.pos not in ("learned", *ROTARY): raise ValueError(f"pos must be one of {('learned', *ROTARY)}, got {self.pos!r}")
         if self.mixer == "attention" and (self.n_heads < 1 or self.d_model % self.n_heads):
             raise ValueError(f"n_heads must divide d_model={self.d_model}, got {self.n_heads!r}")
@@ -123,7 +127,7 @@ class Block(nn.Module):
             self.mixer = HyenaOperator(cfg.d_model, cfg.l_max, order=cfg.order, filter_order=cfg.filter_order,
                                        emb_dim=cfg.emb_dim, short_filter_order=cfg.short_filter_order,
                                        num_inner_mlps=cfg.num_inner_mlps, w=cfg.w, gating=cfg.gating,
-                                       dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl)
+                                       dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl, shift=cfg.filter_shift)
         elif cfg.mixer == "attention":
             self.mixer = CausalSelfAttention(cfg.d_model, cfg.n_heads, dropout=cfg.dropout, rotary=cfg.pos if cfg.pos in ROTARY else "none")
         elif cfg.mixer in BASELINES:  # 17_baselines
@@ -155,10 +159,11 @@ class Block(nn.Module):
         return h + self.mlp(h)
 
 # %% ../nbs/13_model.ipynb #c011
-class HyenaLM(nn.Module):
+class HyenaLM(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["hyena"]):  # save_pretrained, from_pretrained (13b_pretrained)
     "Hyena language model: input_ids (B, L) -> logits (B, L, vocab_size)."
-    def __init__(self, cfg: HyenaConfig):
+    def __init__(self, config: HyenaConfig):
         super().__init__()
+        cfg = HyenaConfig(**config) if isinstance(config, dict) else config  # a dict: read from config.json
         self.cfg = cfg
         self.embed = nn.Embedding(cfg.padded_vocab_size, cfg.d_model)
         self.pos = nn.Embedding(cfg.l_max, cfg.d_model) if cfg.mixer == "attention" and cfg.pos == "learned" else None  # GPTs need positions; Hyena's filters know them
@@ -166,7 +171,7 @@ class HyenaLM(nn.Module):
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layer))
         self.ln_f = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
         self.lm_head = nn.Linear(cfg.d_model, cfg.padded_vocab_size, bias=False)
-        self.lm_head.weight = self.embed.weight  # tied
+        if cfg.tie_embeddings: self.lm_head.weight = self.embed.weight  # tied
         self.apply(self._init_weights)
         for name, p in self.named_parameters():  # GPT-2 scaling of the residual branches' output projections
             if name.endswith(("mixer.out_proj.weight", "fc2.weight")):
