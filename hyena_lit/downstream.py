@@ -53,6 +53,9 @@ def load_run(path: str | Path, device: str | torch.device = "cpu", dtype: str | 
     "A finished LM run folder (params.json, checkpoint/model.safetensors, metrics.json) -> HyenaLM in eval mode."
     p = Path(path)
     if not p.is_dir(): raise FileNotFoundError(f"run folder {str(path)!r} does not exist")
+    if (p / "config.json").is_file() and (p / "model.safetensors").is_file():  # a save_pretrained folder (13b_pretrained)
+        dt = DTYPES[dtype] if isinstance(dtype, str) else dtype
+        return HyenaLM.from_pretrained(p, strict=True).to(device=device, dtype=dt).eval()
     need = {"params.json": p / "params.json", "checkpoint/model.safetensors": p / "checkpoint" / "model.safetensors"}
     if not allow_unfinished: need["metrics.json"] = p / "metrics.json"
     missing = [k for k, f in need.items() if not f.exists()]
@@ -317,6 +320,7 @@ def parse_runs(run: str) -> list[Path]:
     "The comma-separated run folders (relative to the project root), each a finished LM run."
     runs = [Path(r.strip()) if Path(r.strip()).is_absolute() else project_root() / r.strip() for r in run.split(",") if r.strip()]
     for r in runs:
+        if (r / "config.json").exists() and (r / "model.safetensors").exists(): continue  # a save_pretrained folder
         if not (r / "params.json").exists() or not (r / "checkpoint" / "model.safetensors").exists() or not is_finished(r):
             raise ValueError(f"run {relative(r)!r} is not a finished LM run folder (params.json, checkpoint/model.safetensors, metrics.json)")
     return runs

@@ -12,6 +12,7 @@ from torch import nn, Tensor
 from .operator import HyenaOperator
 from .fftconv import fftconv, rel_err
 from .hyena2d import Hyena2DConv, fftconv2d, conv2d_direct
+from huggingface_hub import PyTorchModelHubMixin
 
 # %% auto #0
 __all__ = ['MODELS', 'IMAGE_SIZES', 'PAPER_PARAMS', 'ImageConfig', 'SelfAttention', 'ImageBlock', 'ViT', 's4d_kernel',
@@ -104,10 +105,11 @@ def _trunc_normal_init(model: nn.Module, std: float = 0.02):
             nn.init.trunc_normal_(m.weight, std=std, a=-2 * std, b=2 * std)
             if m.bias is not None: nn.init.zeros_(m.bias)
 
-class ViT(nn.Module):
+class ViT(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["hyena"]):  # save_pretrained, from_pretrained
     "ViT, Hyena-ViT, or pixels as a sequence with Hyena or S4D layers (cfg.model): images (B, C, S, S) -> logits (B, num_classes)."
-    def __init__(self, cfg: ImageConfig):
+    def __init__(self, config: ImageConfig):
         super().__init__()
+        cfg = ImageConfig(**config) if isinstance(config, dict) else config  # a dict: read from config.json
         if cfg.model not in ("vit", "hyena-vit", "hyena-seq", "s4d-seq"): raise ValueError(f"ViT builds vit, hyena-vit, hyena-seq or s4d-seq, got {cfg.model!r}")
         self.cfg, D, L = cfg, cfg.d_model, cfg.seq_len
         self.patch = nn.Conv2d(cfg.channels, D, cfg.patch, stride=cfg.patch)
@@ -231,10 +233,11 @@ def _window_args(reach: float) -> dict:
     "Hyena2DFilter's window at `reach` times its default extent (decay rates divided by `reach`); 0: no window."
     return dict(modulate=False) if reach == 0 else dict(fast_decay_pct=0.3 * reach, slow_decay_pct=1.5 * reach)
 
-class IsoNet(nn.Module):
+class IsoNet(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["hyena"]):
     "Isometric 2D model (hyena-iso or s4nd-iso): images (B, C, S, S) -> logits (B, num_classes)."
-    def __init__(self, cfg: ImageConfig):
+    def __init__(self, config: ImageConfig):
         super().__init__()
+        cfg = ImageConfig(**config) if isinstance(config, dict) else config  # a dict: read from config.json
         if cfg.model not in ("hyena-iso", "s4nd-iso"): raise ValueError(f"IsoNet builds hyena-iso or s4nd-iso, got {cfg.model!r}")
         self.cfg, D, S = cfg, cfg.d_model, cfg.image_size
         self.encoder = nn.Conv2d(cfg.channels, D, 1)
