@@ -18,7 +18,7 @@ __all__ = ['IMAGE_RECIPES', 'AUGMENTS', 'RECIPE_AUGMENT', 'DATASETS', 'CIFAR_URL
            'default_recipe', 'resolve_augment', 'imagenet_recipe', 'check_image_params', 'channel_stats',
            'load_digits_data', 'load_cifar10', 'image_folder', 'read_images', 'read_normalized', 'folder_batches',
            'load_image_folder', 'transforms_v2', 'image_transform', 'augment_images', 'epoch_augmenter', 'image_loss',
-           'evaluate_images', 'run_images', 'load_image_sweep', 'results_markdown']
+           'evaluate_images', 'run_images', 'load_image_data', 'load_image_sweep', 'results_markdown']
 
 # %% ../nbs/72_images.ipynb #c008
 _DIGITS = dict(lr=1e-3, betas=(0.9, 0.999), weight_decay=0.05, schedule="cosine", warmup_epochs=1, batch_size=64, early_stop=None)
@@ -291,6 +291,21 @@ def run_images(p: dict, run_dir: str | Path, data, num_classes: int) -> dict:
                  best_test_acc=max(h["test_acc"] for h in evals), final_test_acc=evals[-1]["test_acc"], seconds=train_s,
                  seconds_per_epoch=train_s / max(epochs_run, 1e-9), params=n_params, recipe=r.name, wall_seconds=wall)
         return run.finish(m, hist)
+
+# %% ../nbs/72_images.ipynb #c024b
+def load_image_data(dataset: str, data_dir: str = "", image_size: int = 0, size: str = "", num_train: int = 0,
+                    seed: int = 0, **_) -> tuple:
+    "(data, classes) of a run's parameters: digits or CIFAR-10 in memory (a seeded subset of `num_train`), or a folder."
+    if dataset == "digits": data, n_classes = load_digits_data(seed), 10
+    elif dataset == "cifar10": data, n_classes = load_cifar10(data_dir), 10
+    else:
+        data = load_image_folder(data_dir, image_size or (IMAGE_SIZES[size].image_size if size else 224))
+        return data, len(data["classes"])
+    if num_train:
+        (xtr, ytr), test = data
+        keep = torch.randperm(len(xtr), generator=torch.Generator().manual_seed(seed))[:num_train]
+        data = ((xtr[keep], ytr[keep]), test)
+    return data, n_classes
 
 # %% ../nbs/72_images.ipynb #c028
 TABLE_4_7 = {  # model: the paper's accuracy (%), data and size (Table 4.7; sequential CIFAR: Sec. 4.1's text, A.4)

@@ -21,7 +21,7 @@ RUNNERS = {  # experiment -> "module:function" taking (params, run_dir, device, 
     "associative_recall": "hyena_lit.launch:_recall", "mechanistic": "hyena_lit.launch:_mechanistic",
     "mechanistic_steps": "hyena_lit.launch:_mechanistic", "mqar": "hyena_lit.launch:_mqar",
     "dna": "hyena_lit.launch:_dna", "lm": "hyena_lit.launch:_lm",
-    "images": None, "quickstart": None, "runtime": None, "downstream": None,  # run by their notebooks (papermill)
+    "images": "hyena_lit.launch:_images", "quickstart": None, "runtime": None, "downstream": None,  # run by their notebooks (papermill)
 }
 SAVED_UNDER = {"lm": "train"}  # where params.json keeps a cell's settings, when not at its top level
 
@@ -46,6 +46,15 @@ def _lm(params: dict, run_dir: Path, device: str, threads: int):
     from hyena_lit.lm_training import TrainConfig, train
     torch.set_num_threads(threads)
     return train(TrainConfig(**{**params, "out_dir": str(run_dir), "device": device}))
+
+def _images(params: dict, run_dir: Path, device: str, threads: int):
+    import torch
+    from hyena_lit.images import load_image_data, run_images
+    torch.set_num_threads(threads)
+    p = {**params, "device": device, "threads": threads, "sweep": run_dir.parent.name, "run_name": run_dir.name}
+    data, classes = load_image_data(**p)
+    return run_images(p, run_dir, data, classes)
+
 
 # %% ../nbs/18b_launch.ipynb #lc5
 def load_cells(path: str | Path, root: str | Path | None = None, only: list[str] | None = None) -> list[dict]:

@@ -16,7 +16,7 @@ from .lm_data import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack
 from .flops import forward_flops, training_flops
 from .runs import project_root, save_json
 from .runs import relative, is_finished, params_conflicts, conflicts_text, extend_run, budget_estimate, describe_budget, check_budget
-from .runs import RunFolder
+from .runs import RunFolder, RunInUse
 from contextlib import nullcontext
 
 # %% auto #0
@@ -217,12 +217,14 @@ def main(argv=None):
     "Command line: every TrainConfig field is a flag. Under torchrun, starts a process group (gloo on CPU, nccl on CUDA)."
     ap = argparse.ArgumentParser(description="Train a HyenaLM or GPT baseline")
     for f in fields(TrainConfig): ap.add_argument(f"--{f.name}", type=_flag if f.type in (bool, "bool") else type(f.default), default=f.default)
-    cfg = TrainConfig(**vars(ap.parse_args(argv)))
+    try: cfg = TrainConfig(**vars(ap.parse_args(argv)))
+    except ValueError as e: ap.error(str(e))  # argparse's convention: "error: ...", exit status 2, no traceback
     if int(os.environ.get("WORLD_SIZE", "1")) > 1:
         dist.init_process_group("nccl" if cfg.device.startswith("cuda") else "gloo")
         if cfg.device.startswith("cuda"): cfg.device = f"cuda:{int(os.environ['LOCAL_RANK'])}"; torch.cuda.set_device(cfg.device)
     try:
-        train(cfg)
+        try: train(cfg)
+        except (ValueError, FileExistsError, RunInUse) as e: ap.error(str(e))  # refused before any work
         if dist.is_initialized(): dist.barrier()  # ranks leave together: gloo can abort a rank whose peer tears down first
     finally:
         if dist.is_initialized(): dist.destroy_process_group()
