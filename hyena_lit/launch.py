@@ -278,7 +278,9 @@ def main(argv: list[str] | None = None) -> int:
     print(describe_plan(p, a.workers))
     if a.dry_run:
         with pd.option_context("display.max_rows", None, "display.width", 160):
-            print(p.assign(seconds=p.seconds.round(0)).to_string(index=False))
+            million = lambda t: f"{t / 1e6:,.0f}M" if t == t and t else ""  # tokens, for reading
+            print(p.assign(tokens=p.tokens.map(million), seconds=p.seconds.round(0), device=p.device.fillna(""))
+                  .to_string(index=False))
         return 0
     res = launch(cells, a.workers, a.address, stop_at, a.device, a.threads)
     print(res.status.value_counts().to_string() if len(res) else "every cell is finished")
