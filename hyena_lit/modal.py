@@ -40,11 +40,11 @@ def modal_recurrence(u: Tensor, poles: Tensor, residues: Tensor) -> tuple[Tensor
 def modal_state(u: Tensor, poles: Tensor, chunk: int = 4096) -> Tensor:
     "State after the last position, x_(T-1) = sum_s lambda^(T-1-s) u_s: u (B, C, T), poles (C, m) -> (B, C, m)."
     T = u.shape[-1]
+    V = _powers(poles, min(chunk, T)).flip(-1)  # (C, m, c): lambda^(c-1-j), the same for every full chunk
     x = u.new_zeros(*u.shape[:-1], poles.shape[-1], dtype=poles.dtype)
     for s in range(0, T, chunk):
         n = min(chunk, T - s)
-        V = _powers(poles, n).flip(-1)  # (C, m, n): lambda^(n-1-j)
-        x = x * poles ** n + torch.einsum("bcj,cmj->bcm", u[..., s:s + n].to(poles.dtype), V)
+        x = x * poles ** n + torch.einsum("bcj,cmj->bcm", u[..., s:s + n].to(poles.dtype), V[..., V.shape[-1] - n:])
     return x
 
 # %% ../nbs/13d_modal.ipynb #c014
@@ -121,7 +121,10 @@ def distil_filters(h: Tensor, d: int, steps: int = 300) -> dict:
     p0 = select_modes(mu, r, d // 2)
     R0 = fit_residues(g, p0)
     p, R = refine(g, p0, R0, steps) if steps else (p0, R0)
-    return dict(poles=p, residues=R, h0=h[..., 0].double(), err_init=rel_l2(g, p0, R0), err=rel_l2(g, p, R))
+    err0, err = rel_l2(g, p0, R0), rel_l2(g, p, R)
+    better = (err < err0)[..., None]  # Adam lowers the mean: each filter keeps the better of its two fits
+    p, R = torch.where(better, p, p0), torch.where(better, R, R0)
+    return dict(poles=p, residues=R, h0=h[..., 0].double(), err_init=err0, err=torch.minimum(err, err0))
 
 # %% ../nbs/13d_modal.ipynb #c029
 class ModalFilter(nn.Module):
