@@ -131,3 +131,10 @@ def test_attention_cache_equals_full_forward():
     assert (last - full[:, 16]).abs().max() < 1e-12 * full.abs().max()
     assert (stepped - full[:, 17:70]).abs().max() < 1e-12 * full.abs().max()
     with pytest.raises(ValueError, match="max_len"): attention_prefill(gpt, ids[:, :17], 99)
+
+
+def test_bad_inputs_are_named():
+    lm = HyenaLM(HyenaConfig.from_size("tiny", vocab_size=11, l_max=32))
+    with pytest.raises(ValueError, match="fits must have one entry per layer"): DistilledLM(lm, distil_lm(lm, 2, steps=0)[:1])
+    with pytest.raises(ValueError, match="h must have shape"): distil_filters(torch.randn(2, 3, 16), 4)
+    with pytest.raises(ValueError, match="lm must be a GPT"): attention_prefill(lm, torch.zeros(1, 4, dtype=torch.long), 8)
