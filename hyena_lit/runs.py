@@ -15,8 +15,8 @@ __all__ = ['COLUMNS', 'DEFECTS', 'NOT_COMPARED', 'EXTENDABLE', 'CPU_LIMITS', 'TE
            'save_json', 'is_finished', 'finished_in', 'relative', 'run_folders', 'run_row', 'load_runs', 'write_index',
            'params_conflicts', 'conflicts_text', 'check_run', 'check_sweep', 'extend_run', 'RunInUse', 'provenance',
            'RunFolder', 'unfinished_runs', 'pack_runs', 'unpack_runs', 'main', 'positive_int', 'number', 'one_of',
-           'int_list', 'pick_device', 'pick_threads', 'measured_flops_per_second', 'budget_estimate', 'describe_budget',
-           'check_budget', 'portable_text', 'absolute_paths', 'make_portable']
+           'int_list', 'pick_device', 'pick_threads', 'check_parameters', 'measured_flops_per_second',
+           'budget_estimate', 'describe_budget', 'check_budget', 'portable_text', 'absolute_paths', 'make_portable']
 
 # %% ../nbs/18a_runs.ipynb #c004
 def project_root(start: Path | None = None) -> Path:
@@ -466,6 +466,31 @@ def pick_threads(threads: int) -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     busy = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     return max(1, min(cores, round(cores - busy)))
+
+# %% ../nbs/18a_runs.ipynb #c016y
+import difflib
+
+_NUMBER = (int, float)
+
+def _kind_ok(default, value) -> bool:
+    if default is None or value is None: return True
+    if isinstance(default, bool) or isinstance(value, bool): return isinstance(default, bool) == isinstance(value, bool)
+    if isinstance(default, _NUMBER) and isinstance(value, _NUMBER): return isinstance(default, float) or isinstance(value, int)
+    if isinstance(default, (list, tuple)): return isinstance(value, (list, tuple))
+    return isinstance(value, type(default))
+
+def check_parameters(declared: dict, now: dict):
+    "Refuse names papermill injected that the parameters cell did not declare, and values of another kind (see above)."
+    names = [k for k in declared if not k.startswith("_")]
+    for k in now:
+        if k in declared or k.startswith("_"): continue
+        close = difflib.get_close_matches(k, names, n=1)
+        raise ValueError(f"unknown parameter {k!r}" + (f" (did you mean {close[0]!r}?)" if close else "") +
+                         f"; the parameters are: {', '.join(sorted(n for n in names if not callable(declared[n])))}")
+    for k in names:
+        if k in now and now[k] is not declared[k] and not _kind_ok(declared[k], now[k]):
+            raise ValueError(f"parameter {k} must be a {type(declared[k]).__name__} like its default "
+                             f"{declared[k]!r}, got {now[k]!r}")
 
 # %% ../nbs/18a_runs.ipynb #c016b
 CPU_LIMITS = dict(params=50_000_000, hours=24.0)
