@@ -471,6 +471,9 @@ def pick_threads(threads: int) -> int:
 import difflib
 
 _NUMBER = (int, float)
+_IPYTHON = {"In", "Out", "exit", "quit", "get_ipython"}
+
+def _literal(v) -> bool: return v is None or isinstance(v, (bool, int, float, str, list, tuple, dict))
 
 def _kind_ok(default, value) -> bool:
     if default is None or value is None: return True
@@ -481,12 +484,13 @@ def _kind_ok(default, value) -> bool:
 
 def check_parameters(declared: dict, now: dict):
     "Refuse names papermill injected that the parameters cell did not declare, and values of another kind (see above)."
-    names = [k for k in declared if not k.startswith("_")]
-    for k in now:
-        if k in declared or k.startswith("_"): continue
+    names = sorted(k for k, v in declared.items() if not k.startswith("_") and k not in _IPYTHON and not k.isupper()
+                   and _literal(v))
+    for k, v in now.items():
+        if k in declared or k.startswith("_") or not _literal(v): continue  # imports and functions are not parameters
         close = difflib.get_close_matches(k, names, n=1)
         raise ValueError(f"unknown parameter {k!r}" + (f" (did you mean {close[0]!r}?)" if close else "") +
-                         f"; the parameters are: {', '.join(sorted(n for n in names if not callable(declared[n])))}")
+                         f"; the parameters are: {', '.join(names)}")
     for k in names:
         if k in now and now[k] is not declared[k] and not _kind_ok(declared[k], now[k]):
             raise ValueError(f"parameter {k} must be a {type(declared[k]).__name__} like its default "
