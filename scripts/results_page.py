@@ -89,11 +89,25 @@ def _fig41_paper(R):
     return f"Hyena {short(R.sb('H-F4.1-hyena-L128-V40')['value'])} at every L and vocabulary; " \
            f"{R.sb('H-F4.1-ranking')['row'].removeprefix('ranking: ')}"
 
+def epochs(r: dict) -> str:
+    "The epochs a scoreboard row's run trained, from its `our scale` ('21/400 epochs of 4000' -> '21')."
+    m = re.search(r"([\d.]+)/[\d.]+ epochs", r["our_scale"])
+    return m.group(1) if m else "?"
+
+def epoch_range(rows: list[dict]) -> str:
+    es = sorted({float(epochs(r)) for r in rows if epochs(r) != "?"})
+    if not es: return "epochs not recorded"
+    f = lambda x: f"{x:g}"
+    return f"{f(es[0])} epochs" if len(es) == 1 else f"{f(es[0])}-{f(es[-1])} epochs"
+
 def _fig41_ours(R):
-    cells = [(r["column"].removeprefix("L = "), r["ours"]) for r in R.table("Figure 4.1")
+    cells = [r for r in R.table("Figure 4.1")
              if r["id"].startswith("H-F4.1-hyena-L") and r["id"].endswith("-V40") and r["ours"]]
-    return f"Hyena at vocabulary 40: {slash(o for _, o in cells)} at L = {slash(L for L, _ in cells)}; " \
-           f"{reproduced(R.table('Figure 4.1'))}"
+    groups = {}
+    for r in cells: groups.setdefault(float(epochs(r)) >= 200, []).append(r)
+    parts = [f"{slash(r['ours'] for r in g)} at L = {slash(r['column'].removeprefix('L = ') for r in g)} "
+             f"({epoch_range(g)})" for _, g in sorted(groups.items(), reverse=True)]
+    return f"Hyena at vocabulary 40: {'; '.join(parts)}; {reproduced(R.table('Figure 4.1'))}"
 
 def _ablation(R):
     "best test accuracy per (step order, step name) and vocabulary, over seeds, of the walk's sweep"
@@ -126,12 +140,13 @@ def _t42_ours(R):
 def _tc1(R, col):
     rows = [r for r in R.table("Table C.1") if r["id"].startswith("H-TC.1-Hyena-V")]
     return f"Hyena, vocabulary {slash(r['column'].removeprefix('Acc @ ') for r in rows)}: " \
-           f"{slash(r[col] or 'not run' for r in rows)}"
+           f"{slash(short(r[col]) or 'not run' for r in rows)}"
 
 def _tc1_ours(R):
     others = [r for r in R.table("Table C.1") if not r["id"].startswith("H-TC.1-Hyena")]
     rest = "the other models not run" if all(r["status"] == "not run" for r in others) else counts(others)
-    return f"{_tc1(R, 'ours')} (L = 2048); {rest}"
+    hy = [r for r in R.table("Table C.1") if r["id"].startswith("H-TC.1-Hyena-V") and r["ours"]]
+    return f"{_tc1(R, 'ours')} (L = 2048, {epoch_range(hy)}); {rest}"
 
 _T11_L = ("1024", "4096", "16384")
 def _t11(R, col):
@@ -287,13 +302,18 @@ NOTEBOOK = {"associative_recall": "nbs/31_associative_recall.ipynb", "mechanisti
 
 
 # ---------------------------------------------------------------------------------------------- rendering
+def ours(R: Runs, s: Section) -> str:
+    "The section's own cell, or 'not run' when none of its sweeps has a finished run and no scoreboard row a value."
+    ran = any(R.runs(*sw.split("/")) for sw in s.sweeps) or any(r["ours"] for t in s.tables for r in R.table(t))
+    return s.ours(R) if ran else "not run"
+
 def cell(s: str) -> str: return s.replace("|", "\\|").replace("\n", " ")
 
 def headline_table(R: Runs, page: str = "runs/results.md") -> str:
     "The README's short table: one row per paper section, the paper's number beside ours, a link to its details."
     out = ["| paper | the paper reports | ours |", "|---|---|---|"]
     for s in (s for s in SECTIONS if s.headline):
-        out.append(f"| [{cell(s.title)}]({page}#{s.key}) | {cell(s.paper(R))} | {cell(s.ours(R))} |")
+        out.append(f"| [{cell(s.title)}]({page}#{s.key}) | {cell(s.paper(R))} | {cell(ours(R, s))} |")
     return "\n".join(out)
 
 def _link(path: str, base: str = "runs/") -> str:
@@ -312,7 +332,8 @@ def _runs_table(rows: list[dict]) -> list[str]:
     out = ["| run | model | L | params | metric | best | final | epochs or steps |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         path = f"runs/{r['experiment']}/{r['sweep']}/{r['run']}"
-        ep = f"{r['epochs_run']}/{r['epochs_planned']}" if r["epochs_planned"] else r["epochs_run"]
+        g = lambda v: "" if not v else str(int(float(v))) if float(v).is_integer() else f"{float(v):.3g}"
+        ep = f"{g(r['epochs_run'])}/{g(r['epochs_planned'])}" if r["epochs_planned"] else g(r["epochs_run"])
         out.append(f"| {_link(path)} | {r['mixer']} | {r['seq_len']} | {r['params']} | {r['metric']} | "
                    f"{_metric(r, r['best'])} | {_metric(r, r['final'])} | {ep} |")
     return out
@@ -328,7 +349,7 @@ def _board_table(rows: list[dict]) -> list[str]:
 
 def section_md(R: Runs, s: Section) -> list[str]:
     out = [f'<a id="{s.key}"></a>', "", f"## {s.title}", ""]
-    if s.paper: out += [f"- **Paper:** {s.paper(R)}", f"- **Ours:** {s.ours(R)}"]
+    if s.paper: out += [f"- **Paper:** {s.paper(R)}", f"- **Ours:** {ours(R, s)}"]
     if s.notebooks: out.append("- **Notebooks:** " + ", ".join(_link(n) for n in s.notebooks))
     reports = [p for p, nb in REPORTS.items() if nb in s.notebooks and (R.root / p).exists()]
     if reports: out.append("- **Report figures and tables:** " + ", ".join(_link(p) for p in reports))
