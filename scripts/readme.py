@@ -1,21 +1,40 @@
-"""README.md from nbs/index.ipynb: its markdown cells, with the scoreboard's summary line where the page marks it.
-`python scripts/readme.py` writes README.md; `--check` exits 1 when README.md differs from what it would write."""
-import json, sys
+"""README.md from nbs/index.ipynb, and the results page runs/results.md (`scripts/results_page.py`).
+The README is the front page's markdown cells with three marks filled in from the run folders: `<!-- scoreboard -->`
+the scoreboard's summary line, `<!-- headline -->` the short table of results (the paper's number beside ours, one row
+per table or figure), `<!-- quickstart -->` a sentence on the committed quickstart run.
+`python scripts/readme.py` writes both files; `--check` exits 1 when either differs from what it would write."""
+import json
+import math
+import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results_page import PAGE, ROOT, Runs, check_or_write, headline_table, render_page  # noqa: E402
 
-def render() -> str:
+
+def quickstart(R: Runs) -> str:
+    "The committed quickstart run in one sentence, from runs/index.csv (empty when there is none)."
+    rows = R.runs("quickstart", "cpu")
+    if not rows: return ""
+    r = rows[-1]
+    return (f"The committed run ({int(r['params']) / 1e3:.0f}k parameters) took {r['epochs_run']} steps at "
+            f"{float(r['tokens_per_second']) / 1e3:.0f}k tokens/s and ended at a validation loss of "
+            f"{float(r['best']):.2f} nats per byte ({float(r['best']) / math.log(2):.2f} bits).")
+
+
+def render(R: Runs | None = None) -> str:
+    R = R or Runs()
     nb = json.loads((ROOT / "nbs" / "index.ipynb").read_text())
     text = "\n\n".join("".join(c["source"]).strip("\n") for c in nb["cells"] if c["cell_type"] == "markdown") + "\n"
     summary = ROOT / "runs" / "scoreboard" / "summary.md"
     line = summary.read_text().strip() if summary.exists() else ""
-    return text.replace("<!-- scoreboard -->\n\n", line + "\n\n" if line else "")
+    text = text.replace("<!-- scoreboard -->\n\n", line + "\n\n" if line else "")
+    text = text.replace("<!-- headline -->", headline_table(R))
+    q = quickstart(R)
+    return text.replace(" <!-- quickstart -->", " " + q if q else "")
+
 
 if __name__ == "__main__":
-    new = render()
-    if "--check" in sys.argv:
-        same = (ROOT / "README.md").read_text() == new
-        print("README.md is up to date" if same else "README.md differs from nbs/index.ipynb: run `make readme`")
-        sys.exit(0 if same else 1)
-    (ROOT / "README.md").write_text(new)
+    R, check = Runs(), "--check" in sys.argv
+    ok = [check_or_write(ROOT / "README.md", render(R), check), check_or_write(PAGE, render_page(R), check)]
+    sys.exit(0 if all(ok) else 1)

@@ -1,5 +1,6 @@
-"""The front page, README and the HTML site: README.md is generated from nbs/index.ipynb, `make docs` builds a page for
-every notebook, and every module of the library has the notebook that exports it (and the other way round)."""
+"""The front page, README, results page and the HTML site: README.md is generated from nbs/index.ipynb and the run
+folders, runs/results.md from the run folders, `make docs` builds a page for every notebook, and every module of the
+library has the notebook that exports it (and the other way round)."""
 import re
 import subprocess
 import sys
@@ -8,9 +9,48 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_readme_is_generated_from_the_front_page():
-    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "readme.py"), "--check"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stdout + r.stderr
+PAGES = [ROOT / "README.md", ROOT / "runs" / "results.md"]
+
+
+def test_readme_and_results_page_are_generated():
+    "README.md (from nbs/index.ipynb and the runs) and runs/results.md (from the runs) equal a rebuild."
+    for script in ("readme.py", "results_page.py"):
+        r = subprocess.run([sys.executable, str(ROOT / "scripts" / script), "--check"], capture_output=True, text=True)
+        assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_readme_reads_in_five_minutes():
+    n = len((ROOT / "README.md").read_text())
+    assert n <= 10_000, f"README.md has {n} characters; the limit is 10,000 (details belong in runs/results.md)"
+
+
+def test_headline_cells_are_short():
+    rows = [l for l in (ROOT / "README.md").read_text().splitlines() if l.startswith("| [") and "results.md#" in l]
+    assert len(rows) >= 12, len(rows)
+    for l in rows:
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", l)[1:-1]]
+        assert all(len(c) <= 200 for c in cells), (max(map(len, cells)), l)
+
+
+def test_no_dates_or_sessions():
+    "The pages state results; dates and development history live in params.json and git, not here."
+    for page in PAGES:
+        for i, line in enumerate(page.read_text().splitlines(), 1):
+            assert not re.search(r"\b20\d\d-\d\d-\d\d\b", line), f"{page.name}:{i}: a date: {line[:120]}"
+            assert not re.search(r"session", line, re.I), f"{page.name}:{i}: 'session': {line[:120]}"
+
+
+def test_relative_links_exist():
+    "Every relative link of README.md and runs/results.md names a file or folder that exists, and every anchor a target."
+    for page in PAGES:
+        text = page.read_text()
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target): continue
+            path, _, anchor = target.partition("#")
+            dest = (page.parent / path).resolve() if path else page
+            assert dest.exists(), f"{page.name}: link to {target} (no {dest})"
+            if anchor and dest.suffix == ".md":
+                assert f'id="{anchor}"' in dest.read_text(), f"{page.name}: no anchor {anchor!r} in {path or page.name}"
 
 
 def test_docs_build_a_page_per_notebook(tmp_path):

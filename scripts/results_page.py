@@ -1,0 +1,411 @@
+"""The README's headline table and the results page `runs/results.md`, both computed from the run folders' artifacts:
+`runs/index.csv` (one row per finished run), the scoreboard's `runs/scoreboard/scoreboard.csv` (every number of the
+papers beside ours) and the report tables that the report notebooks write under `runs/`. No result is typed here:
+a section names the runs and scoreboard rows it reads, and every number in a cell comes from those files.
+
+`python scripts/results_page.py` writes runs/results.md; `--check` exits 1 when the page differs from a rebuild."""
+import csv
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "runs" / "results.md"
+
+
+class Runs:
+    "The artifacts a cell reads: `runs/index.csv` as dicts, the scoreboard rows by id, CSV files under runs/."
+    def __init__(self, root: Path = ROOT):
+        self.root = root
+        self.index = list(csv.DictReader(open(root / "runs" / "index.csv", newline="")))
+        self.board = list(csv.DictReader(open(root / "runs" / "scoreboard" / "scoreboard.csv", newline="")))
+        self.by_id = {r["id"]: r for r in self.board}
+
+    def sb(self, id: str) -> dict:
+        if id not in self.by_id: raise ValueError(f"scoreboard row {id!r} is not in runs/scoreboard/scoreboard.csv")
+        return self.by_id[id]
+
+    def table(self, name: str) -> list[dict]:
+        return [r for r in self.board if r["table"] == name]
+
+    def runs(self, experiment: str, sweep: str | None = None, prefix: bool = False) -> list[dict]:
+        ok = (lambda s: s.startswith(sweep)) if prefix else (lambda s: sweep is None or s == sweep)
+        return [r for r in self.index if r["experiment"] == experiment and ok(r["sweep"])]
+
+    def csv(self, rel: str) -> list[dict]:
+        return list(csv.DictReader(open(self.root / rel, newline="")))
+
+
+def pct(x) -> str: return f"{100 * float(x):.1f}"
+def num(s: str) -> float | None:
+    m = re.match(r"\s*(-?\d+(?:\.\d+)?)", s or "")
+    return float(m.group(1)) if m else None
+def short(s: str) -> str:
+    "A scoreboard value in a few characters: '5.0 (requirement not met ...)' -> '5.0', '✓ (perfect)' -> 'perfect'."
+    s = s.replace("✓ (perfect)", "perfect").replace("(read: ", "(")
+    return s if s.startswith(("high", "low")) else s.split(" (")[0].strip()
+NAMES = {"attention": "attention", "hyena": "Hyena", "mamba": "Mamba", "h3": "H3", "hyenadna": "HyenaDNA",
+         "transformer++": "Transformer++"}
+def slash(xs) -> str: return " / ".join(str(x) for x in xs)
+
+
+def counts(rows: list[dict]) -> str:
+    "'3 of 22 reproduced, 2 differ, 17 not run' for a list of scoreboard rows."
+    n = {s: sum(r["status"] == s for r in rows) for s in ("reproduced", "differs", "not run")}
+    return f"{n['reproduced']} of {len(rows)} reproduced, {n['differs']} differ, {n['not run']} not run"
+
+
+def reproduced(rows: list[dict]) -> str:
+    "'12 of 43 rows reproduced' for a list of scoreboard rows."
+    return f"{sum(r['status'] == 'reproduced' for r in rows)} of {len(rows)} rows reproduced"
+
+
+def best_by(rows: list[dict], key: Callable) -> dict:
+    "The row with the highest `best` for each key(row)."
+    out = {}
+    for r in rows:
+        k = key(r)
+        if k not in out or float(r["best"]) > float(out[k]["best"]): out[k] = r
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- the sections
+@dataclass
+class Section:
+    key: str                          # the page's anchor
+    title: str                        # the paper's table / figure
+    paper: Callable[[Runs], str]      # the paper's number(s), read from the scoreboard
+    ours: Callable[[Runs], str]       # ours, computed from the runs
+    notebooks: list[str] = field(default_factory=list)
+    sweeps: list[str] = field(default_factory=list)   # "experiment/sweep" folders under runs/
+    tables: list[str] = field(default_factory=list)   # scoreboard tables shown on the page
+    headline: bool = True             # a row of the README's table
+
+
+def _fig41_paper(R):
+    return f"Hyena {short(R.sb('H-F4.1-hyena-L128-V40')['value'])} at every L and vocabulary; " \
+           f"{R.sb('H-F4.1-ranking')['row'].removeprefix('ranking: ')}"
+
+def epochs(r: dict) -> str:
+    "The epochs a scoreboard row's run trained, from its `our scale` ('21/400 epochs of 4000' -> '21')."
+    m = re.search(r"([\d.]+)/[\d.]+ epochs", r["our_scale"])
+    return m.group(1) if m else "?"
+
+def epoch_range(rows: list[dict]) -> str:
+    es = sorted({float(epochs(r)) for r in rows if epochs(r) != "?"})
+    if not es: return "epochs not recorded"
+    f = lambda x: f"{x:g}"
+    return f"{f(es[0])} epochs" if len(es) == 1 else f"{f(es[0])}-{f(es[-1])} epochs"
+
+def _fig41_ours(R):
+    cells = [r for r in R.table("Figure 4.1")
+             if r["id"].startswith("H-F4.1-hyena-L") and r["id"].endswith("-V40") and r["ours"]]
+    groups = {}
+    for r in cells: groups.setdefault(float(epochs(r)) >= 200, []).append(r)
+    parts = [f"{slash(r['ours'] for r in g)} at L = {slash(r['column'].removeprefix('L = ') for r in g)} "
+             f"({epoch_range(g)})" for _, g in sorted(groups.items(), reverse=True)]
+    return f"Hyena at vocabulary 40: {'; '.join(parts)}; {reproduced(R.table('Figure 4.1'))}"
+
+def _ablation(R):
+    "best test accuracy per (step order, step name) and vocabulary, over seeds, of the walk's sweep"
+    out = {}
+    for r in R.runs("associative_recall", "ablation-L128"):
+        m = re.match(r"(\d+)-(.+)_L\d+_V(\d+)_s\d+$", r["run"])
+        k = (int(m.group(1)), m.group(2))
+        out.setdefault(k, {})[m.group(3)] = max(out.get(k, {}).get(m.group(3), 0.0), float(r["best"]))
+    return dict(sorted(out.items()))
+
+def _ablation_ours(R):
+    steps = _ablation(R)
+    (o0, s0), (o1, s1) = list(steps)[0], list(steps)[-1]
+    f = lambda d: slash(pct(d[v]) for v in ("30", "40"))
+    return f"Hyena, L = 128, vocabulary 30 / 40: Table A.1's recipe (step `{s0}`) {f(steps[(o0, s0)])}; " \
+           f"the official recipe and budget (step `{s1}`) {f(steps[(o1, s1)])}; {len(steps)} steps in all"
+
+def _t42_paper(R):
+    rows = R.table("Table 4.2")
+    hy = [r for r in rows if r["column"] == "Hyena"]
+    others = [num(r["value"]) for r in rows if r["kind"] == "number" and r["column"] != "Hyena" and num(r["value"])]
+    return f"vocabulary 30, L = 30k / 64k / 131k: Hyena {slash(r['value'] for r in hy)}; " \
+           f"the others {min(others)}-{max(others)}"
+
+def _t42_ours(R):
+    c = R.sb("H-T4.2-only-hyena")
+    mem = [r for r in R.table("Table 4.2") if r["run"].endswith("memory.csv")]
+    return f"{c['ours'].split(';')[0]}; attention's memory column: {reproduced(mem)}"
+
+def _tc1(R, col):
+    rows = [r for r in R.table("Table C.1") if r["id"].startswith("H-TC.1-Hyena-V")]
+    return f"Hyena, vocabulary {slash(r['column'].removeprefix('Acc @ ') for r in rows)}: " \
+           f"{slash(short(r[col]) or 'not run' for r in rows)}"
+
+def _tc1_ours(R):
+    others = [r for r in R.table("Table C.1") if not r["id"].startswith("H-TC.1-Hyena")]
+    rest = "the other models not run" if all(r["status"] == "not run" for r in others) else counts(others)
+    hy = [r for r in R.table("Table C.1") if r["id"].startswith("H-TC.1-Hyena-V") and r["ours"]]
+    return f"{_tc1(R, 'ours')} (L = 2048, {epoch_range(hy)}); {rest}"
+
+_T11_L = ("1024", "4096", "16384")
+def _t11(R, col):
+    m = slash(short(R.sb(f"M-T11-Mamba-{L}")[col]) or "not run" for L in _T11_L)
+    h = slash(short(R.sb(f"M-T11-Hyena-{L}")[col]) or "not run" for L in ("512", "1024"))
+    return f"Mamba {m} at test L = 2^10 / 2^12 / 2^14; Hyena {h} at 2^9 / 2^10"
+
+def _mqar_ours(R):
+    rows = [r for r in R.runs("mqar", "cpu-100k") if r["seq_len"] == "64" and r["d_model"] == "64"]
+    b = best_by(rows, lambda r: r["mixer"])
+    return "L = 64, 4 pairs, width 64, 100k sequences, best of 3 learning rates: " + \
+           ", ".join(f"{NAMES[m]} {pct(r['best'])}" for m, r in sorted(b.items(), key=lambda kv: -float(kv[1]["best"]))) + \
+           "; larger cells not run"
+
+def _sc_ours(R):
+    rows = R.runs("mechanistic", "selective-copying-cpu")
+    b = sorted(best_by(rows, lambda r: r["mixer"]).items(), key=lambda kv: -float(kv[1]["best"]))
+    mins = [round(float(r["seconds"]) / 60) for r in rows]
+    return f"L = 256, {min(mins)}-{max(mins)} minutes per run: " + ", ".join(f"{NAMES[m]} {pct(r['best'])}" for m, r in b)
+
+def _lm_paper(R):
+    hy = slash(R.sb(f"H-T4.4-Hyena-2(355M)-{t}")["value"] for t in ("5B", "10B", "15B"))
+    gpt = slash(R.sb(f"H-T4.4-GPT(355M)-{t}")["value"] for t in ("5B", "10B", "15B"))
+    return f"355M, The Pile, 5 / 10 / 15B tokens: Hyena {hy} vs GPT {gpt} perplexity, " \
+           f"{R.sb('H-T4.4-Hyena-2(355M)-flops')['value']} vs {R.sb('H-T4.4-GPT(355M)-flops')['value']}e19 FLOPs"
+
+def _lm_ours(R):
+    rows = sorted(R.runs("pile", "cpu-mini"), key=lambda r: int(r["tokens"]))
+    by = {m: [r for r in rows if r["mixer"] == m] for m in ("hyena", "attention")}
+    ppl = lambda m: slash(f"{math.exp(float(r['best'])):.1f}" for r in by[m])
+    toks = slash(f"{int(r['tokens']) / 1e6:.1f}" for r in by["hyena"])
+    return f"{int(by['hyena'][0]['params']) / 1e6:.1f}M, Shakespeare, {toks}M tokens: Hyena {ppl('hyena')} vs " \
+           f"GPT {ppl('attention')} perplexity; fewer FLOPs for GPT's loss: {R.sb('H-F4.2-fewer-flops')['status']}"
+
+def _downstream_ours(R):
+    out, params = [], []
+    for name in ("mini-500k", "gpt-mini-500k"):
+        t = R.csv(f"runs/downstream/cpu-mini/{name}/table.csv")
+        z = [float(r["acc"]) for r in t if not r["task"].endswith("_3shot") and "lambada" not in r["task"]]
+        f = [float(r["acc"]) for r in t if r["task"].endswith("_3shot")]
+        cl = next(r for r in t if r["task"] == "lambada_cloze")
+        params.append(f"{int(t[0]['params']) / 1e6:.1f}M")
+        out.append(f"{t[0]['model']} {sum(z) / len(z):.1f} / {sum(f) / len(f):.1f}, cloze {pct(cl['acc'])}")
+    n = R.csv("runs/downstream/cpu-mini/mini-500k/table.csv")[1]["n"]
+    toks = int(R.csv("runs/downstream/cpu-mini/mini-500k/table.csv")[0]["train_tokens"]) / 1e6
+    return f"{slash(params)} params, {toks:.1f}M tokens, SuperGLUE fixtures ({n} per task), zero- / 3-shot: " + \
+        "; ".join(out)
+
+def _images_paper(R):
+    v = lambda i: R.sb(i)["value"]
+    return f"CIFAR-10: Hyena-ISO {v('H-T4.7-Hyena-ISO-CIFAR-10')} vs S4ND-ISO {v('H-T4.7-S4ND-ISO-CIFAR-10')}; " \
+           f"ImageNet: Hyena-ViT {v('H-T4.7-Hyena-ViT-16x16')} vs ViT {v('H-T4.7-ViT-16x16')}"
+
+def _images_ours(R):
+    b = best_by(R.runs("images", "digits-cpu-30ep", prefix=True), lambda r: r["mixer"])
+    g = lambda m: pct(b[m]["best"]) if m in b else "not run"
+    return f"8x8 digits, 30 epochs, best run of each: Hyena-ISO {g('hyena-iso')} vs S4ND-ISO {g('s4nd-iso')}; " \
+           f"Hyena-ViT {g('hyena-vit')} vs ViT {g('vit')}; CIFAR-10 and ImageNet not run"
+
+def _dna_paper(R):
+    f = lambda m: f"{R.sb(f'M-T13-{m}-1.4M-2^10')['value']} (2^10) to {R.sb(f'M-T13-{m}-1.4M-2^20')['value']} (2^20)"
+    return f"great apes, {R.sb('M-T13-HyenaDNA-1.4M-2^10')['unit']}, 1.4M params: HyenaDNA {f('HyenaDNA')}, " \
+           f"Mamba {f('Mamba')}"
+
+def _dna_ours(R):
+    rows = [r for r in R.runs("dna", "cpu-v1") if re.fullmatch(r"species_.+_L\d+_s0", r["run"])]
+    out = []
+    for m in ("hyenadna", "mamba", "transformer++"):
+        rs = sorted((r for r in rows if r["mixer"] == m), key=lambda r: int(r["seq_len"]))
+        out.append(f"{NAMES[m]} {pct(rs[0]['best'])} to {pct(rs[-1]['best'])}")
+    Ls = sorted({int(r["seq_len"]) for r in rows})
+    return f"bacterial species, {max(int(r['params']) for r in rows) / 1e6:.2f}M params, " \
+           f"L = 2^{Ls[0].bit_length() - 1}-2^{Ls[-1].bit_length() - 1}: " + ", ".join(out)
+
+def _runtime(R, col):
+    a, b = R.sb("H-F4.3-crossover-flash"), R.sb("H-F4.3-2x-8K")
+    scale = a["paper_scale"] if col == "value" else a["our_scale"]
+    return f"crossover with fused attention at L = {a[col]}, {b[col]}x faster at 8K ({scale})"
+
+SECTIONS = [
+    Section("figure-41", "Figure 4.1: associative recall", _fig41_paper, _fig41_ours,
+            ["nbs/31_associative_recall.ipynb", "nbs/34_synthetics_results.ipynb"],
+            ["associative_recall/fig4.1-official", "associative_recall/fig4.1-cpu", "associative_recall/fig4.1-cpu-200ep",
+             "associative_recall/official-L256", "associative_recall/fig4.1-official-short-filters"],
+            ["Figure 4.1"]),
+    Section("table-a1-ablation", "Table A.1 ablation",
+            lambda R: f"Figure 4.1, Hyena at L = 128, vocabulary 30 / 40: {short(R.sb('H-F4.1-hyena-L128-V30')['value'])}",
+            _ablation_ours, ["nbs/31_associative_recall.ipynb", "nbs/34_synthetics_results.ipynb"],
+            ["associative_recall/ablation-L128"]),
+    Section("table-42", "Table 4.2: long recall", _t42_paper, _t42_ours,
+            ["nbs/33_mechanistic.ipynb", "nbs/34_synthetics_results.ipynb"], ["mechanistic/table4.2-cpu"], ["Table 4.2"]),
+    Section("table-c1", "Table C.1: recall at L = 2048", lambda R: _tc1(R, "value"), _tc1_ours,
+            ["nbs/31_associative_recall.ipynb", "nbs/34_synthetics_results.ipynb"],
+            ["associative_recall/tableC1-official", "associative_recall/tableC1-cpu"], ["Table C.1"]),
+    Section("table-11", "Mamba Table 11: induction heads", lambda R: _t11(R, "value"),
+            lambda R: f"{_t11(R, 'ours')}; {reproduced(R.table('Table 11'))}",
+            ["nbs/33_mechanistic.ipynb", "nbs/34_synthetics_results.ipynb"],
+            ["mechanistic/table11-mamba", "mechanistic/table11-mamba-cpu", "mechanistic/table11-cpu"], ["Table 11"]),
+    Section("mqar", "MQAR (Zoology, Figure 2)",
+            lambda R: "attention solves it; gated convolutions such as Hyena fall behind at small width "
+                      "(a claim, no number)", _mqar_ours,
+            ["nbs/35_mqar.ipynb", "nbs/34_synthetics_results.ipynb"], ["mqar/cpu-100k", "mqar/cpu-10k"]),
+    Section("selective-copying", "Selective copying (Mamba, Section 3.1)",
+            lambda R: "Mamba solves it, the time-invariant H3 and Hyena do not fully (a claim, no number)",
+            _sc_ours, ["nbs/33_mechanistic.ipynb", "nbs/34_synthetics_results.ipynb"],
+            ["mechanistic/selective-copying-cpu", "mechanistic/selective-copying-cpu-40min"]),
+    Section("figure-42", "Figure 4.2, Table 4.4: LM", _lm_paper, _lm_ours,
+            ["nbs/40_pile.ipynb"], ["pile/cpu-mini"], ["Table 4.4", "Figure 4.2"]),
+    Section("downstream", "Tables 4.5-4.6: downstream",
+            lambda R: f"Hyena-153M, SuperGLUE average {R.sb('H-T4.5-Average')['value']} zero-shot, "
+                      f"{R.sb('H-T4.6-Average')['value']} 3-shot; LAMBADA {R.sb('H-A.3-lambada')['value']}",
+            _downstream_ours, ["nbs/60_downstream.ipynb"], ["downstream/cpu-mini", "downstream/models"],
+            ["Table 4.5", "Table 4.6", "App. A.3 (LAMBADA)"]),
+    Section("images", "Table 4.7: images", _images_paper, _images_ours,
+            ["nbs/72_images.ipynb", "nbs/71_image_models.ipynb"],
+            ["images/digits-cpu-30ep", "images/digits-cpu-30ep-v2", "images/digits-iso-ablation", "images/digits-cpu"],
+            ["Table 4.7"]),
+    Section("dna", "Mamba Table 13: DNA", _dna_paper, _dna_ours,
+            ["nbs/82_dna.ipynb", "nbs/83_dna_results.ipynb"], ["dna/cpu-v1", "dna/cpu"], ["Table 13"]),
+    Section("runtime", "Figure 4.3: runtime", lambda R: _runtime(R, "value"), lambda R: _runtime(R, "ours"),
+            ["nbs/50_runtime.ipynb"], ["runtime/cpu"], ["Figure 4.3"]),
+]
+
+
+def _more(key, title, notebooks, sweeps, tables=()):
+    return Section(key, title, None, None, notebooks, sweeps, list(tables), headline=False)
+
+SECTIONS[0].sweeps += ["associative_recall/fig4.1-cpu-200ep-fresh", "associative_recall/fig4.1-cpu-200ep-official",
+                       "associative_recall/fig4.1-official-no-short-filters"]
+SECTIONS[4].sweeps += ["mechanistic/table11-cpu-40ep"]
+SECTIONS[5].sweeps += [f"mqar/cpu-100k-{s}" for s in ("30ep", "10ep", "nomlp", "onegroup", "zoology")]
+SECTIONS += [
+    _more("single-layer", "Single-layer recall (Appendix C)", ["nbs/31_associative_recall.ipynb"],
+          ["associative_recall/single-layer-official-800ep", "associative_recall/single-layer-official",
+           "associative_recall/single-layer-cpu"], ["Single-layer recall"]),
+    _more("table-a2", "Table A.2: recall at L = 131k, six filters", ["nbs/31_associative_recall.ipynb"], [], ["Table A.2"]),
+    _more("figure-c1", "Figure C.1: addition", ["nbs/33_mechanistic.ipynb", "nbs/34_synthetics_results.ipynb"],
+          ["mechanistic/arithmetic-cpu"], ["Figure C.1"]),
+    _more("table-41", "Table 4.1: the other synthetic tasks", ["nbs/33_mechanistic.ipynb", "nbs/34_synthetics_results.ipynb"],
+          ["mechanistic/tasks-cpu"], ["Table 4.1"]),
+    _more("table-43", "Table 4.3: WikiText-103", ["nbs/41_wikitext103.ipynb"], ["wikitext103/cpu-mini"], ["Table 4.3"]),
+    _more("pg19", "Appendix A.2: PG-19 and longer training", ["nbs/42_pg19.ipynb"], ["pg19/cpu-mini"],
+          ["App. A.2 (PG-19, 1.3B, 153M)"]),
+    _more("figure-9", "Mamba Figure 9: the improved recipe", ["nbs/18_engine.ipynb"], [], ["Figure 9"]),
+    _more("quickstart", "The quickstart (`make run`)", ["nbs/19_quickstart.ipynb"], ["quickstart/cpu"]),
+]
+REPORTS = {"runs/synthetics": "nbs/34_synthetics_results.ipynb", "runs/dna/results": "nbs/83_dna_results.ipynb",
+           "runs/scoreboard/status_by_table.png": "nbs/90_scoreboard.ipynb"}
+NOTEBOOK = {"associative_recall": "nbs/31_associative_recall.ipynb", "mechanistic": "nbs/33_mechanistic.ipynb",
+            "mqar": "nbs/35_mqar.ipynb", "pile": "nbs/40_pile.ipynb", "wikitext103": "nbs/41_wikitext103.ipynb",
+            "pg19": "nbs/42_pg19.ipynb", "runtime": "nbs/50_runtime.ipynb", "downstream": "nbs/60_downstream.ipynb",
+            "images": "nbs/72_images.ipynb", "dna": "nbs/82_dna.ipynb", "quickstart": "nbs/19_quickstart.ipynb"}
+
+
+# ---------------------------------------------------------------------------------------------- rendering
+def ours(R: Runs, s: Section) -> str:
+    "The section's own cell, or 'not run' when none of its sweeps has a finished run and no scoreboard row a value."
+    ran = any(R.runs(*sw.split("/")) for sw in s.sweeps) or any(r["ours"] for t in s.tables for r in R.table(t))
+    return s.ours(R) if ran else "not run"
+
+def cell(s: str) -> str: return s.replace("|", "\\|").replace("\n", " ")
+
+def headline_table(R: Runs, page: str = "runs/results.md") -> str:
+    "The README's short table: one row per paper section, the paper's number beside ours, a link to its details."
+    out = ["| paper | the paper reports | ours |", "|---|---|---|"]
+    for s in (s for s in SECTIONS if s.headline):
+        out.append(f"| [{cell(s.title)}]({page}#{s.key}) | {cell(s.paper(R))} | {cell(ours(R, s))} |")
+    return "\n".join(out)
+
+def _link(path: str, base: str = "runs/") -> str:
+    "A markdown link from runs/results.md to a path given from the repository root."
+    rel = path.removeprefix(base) if path.startswith(base) else "../" + path
+    return f"[{path.removeprefix(base)}]({rel})"
+
+def _metric(r: dict, v: str) -> str:
+    if v == "": return ""
+    x = float(v)
+    if "acc" in r["metric"]: return pct(x)
+    if r["metric"].endswith("loss"): return f"{x:.3f} (ppl {math.exp(x):.1f})"
+    return f"{x:.4g}"
+
+def _runs_table(rows: list[dict]) -> list[str]:
+    out = ["| run | model | L | params | metric | best | final | epochs or steps |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        path = f"runs/{r['experiment']}/{r['sweep']}/{r['run']}"
+        g = lambda v: "" if not v else str(int(float(v))) if float(v).is_integer() else f"{float(v):.3g}"
+        ep = f"{g(r['epochs_run'])}/{g(r['epochs_planned'])}" if r["epochs_planned"] else g(r["epochs_run"])
+        out.append(f"| {_link(path)} | {r['mixer']} | {r['seq_len']} | {r['params']} | {r['metric']} | "
+                   f"{_metric(r, r['best'])} | {_metric(r, r['final'])} | {ep} |")
+    return out
+
+def _board_table(rows: list[dict]) -> list[str]:
+    out = ["| row | column | paper | ours | our scale | status | run |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        runs = [p.strip() for p in r["run"].split(",") if p.strip()]
+        links = ", ".join(_link(p) for p in runs[:2]) + (f" (+{len(runs) - 2} more)" if len(runs) > 2 else "")
+        out.append(f"| {cell(r['row'])} | {cell(r['column'])} | {cell(r['value'])} | {cell(r['ours'])} | "
+                   f"{cell(r['our_scale'])} | {r['status']} | {links} |")
+    return out
+
+def section_md(R: Runs, s: Section) -> list[str]:
+    out = [f'<a id="{s.key}"></a>', "", f"## {s.title}", ""]
+    if s.paper: out += [f"- **Paper:** {s.paper(R)}", f"- **Ours:** {ours(R, s)}"]
+    if s.notebooks: out.append("- **Notebooks:** " + ", ".join(_link(n) for n in s.notebooks))
+    reports = [p for p, nb in REPORTS.items() if nb in s.notebooks and (R.root / p).exists()]
+    if reports: out.append("- **Report figures and tables:** " + ", ".join(_link(p) for p in reports))
+    folders = [(sw, R.runs(*sw.split("/"))) for sw in s.sweeps]
+    if folders:
+        out.append("- **Run folders:** " + ", ".join(f"{_link('runs/' + sw)} ({len(rs)} run{'s' * (len(rs) != 1)})" for sw, rs in folders))
+    rows = [r for t in s.tables for r in R.table(t)]
+    shown = [r for r in rows if r["status"] != "not run"]
+    if shown: out += ["", *_board_table(shown)]
+    if rows:
+        out += ["", f"Scoreboard: {counts(rows)}; every row, with the reason a row differs or is not run and the "
+                    f"command that would run it, is in {_link('runs/scoreboard/scoreboard.md')}."]
+    if not shown and folders:
+        out += ["", *_runs_table([r for _, rs in folders for r in rs])]
+    return out + [""]
+
+def render_page(R: Runs | None = None) -> str:
+    R = R or Runs()
+    summary = (R.root / "runs" / "scoreboard" / "summary.md")
+    out = ["# Results", "",
+           "> Generated by `scripts/results_page.py` (`make readme`) from `runs/index.csv`, the run folders and "
+           "`runs/scoreboard/`. Do not edit: `tests/test_docs.py` fails when this page differs from a rebuild.", ""]
+    if summary.exists(): out += [summary.read_text().strip().replace("](runs/", "]("), ""]
+    out += ["Every number below is read from a committed run folder; the paper's number sits beside ours, and each "
+            "section names the notebook that explains the runs. Our runs are far smaller than the paper's: the "
+            "`our scale` column and each run's `params.json` say how much.", "",
+            headline_table(R, page=""), ""]
+    if any("†" in r["our_scale"] or "‡" in r["our_scale"] for r in R.board):
+        out += ["In `our scale`, † marks runs trained while the Hyena and CKConv filter FFN read 3 positional features and "
+                "w = 1 whatever its configuration said (since fixed, `nbs/15_longconvs.ipynb`); ‡ marks Mamba runs "
+                "trained while the model-wide initialization re-drew Mamba's projections (since fixed, "
+                "`nbs/17_baselines.ipynb`).", ""]
+    for s in SECTIONS: out += section_md(R, s)
+    covered = {sw for s in SECTIONS for sw in s.sweeps}
+    left = sorted({f"{r['experiment']}/{r['sweep']}" for r in R.index} - covered)
+    tables = {t for s in SECTIONS for t in s.tables}
+    left_tables = list(dict.fromkeys(r["table"] for r in R.board if r["table"] not in tables))
+    if left or left_tables:
+        out += ['<a id="other"></a>', "", "## Other runs and tables", ""]
+        for t in left_tables: out += [f"### {t}", "", *_board_table(R.table(t)), ""]
+        for sw in left:
+            exp = sw.split("/")[0]
+            out += [f"### {sw}", "", f"Notebook: {_link(NOTEBOOK.get(exp, 'nbs/index.ipynb'))}", "",
+                    *_runs_table(R.runs(*sw.split("/"))), ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def check_or_write(path: Path, new: str, check: bool) -> bool:
+    "Write `new` to `path`, or with `check` say whether `path` already holds it."
+    if not check:
+        path.write_text(new)
+        return True
+    same = path.exists() and path.read_text() == new
+    print(f"{path.relative_to(ROOT)} is up to date" if same else f"{path.relative_to(ROOT)} differs: run `make readme`")
+    return same
+
+
+if __name__ == "__main__":
+    sys.exit(0 if check_or_write(PAGE, render_page(), "--check" in sys.argv) else 1)
