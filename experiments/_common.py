@@ -5,6 +5,7 @@ from dataclasses import asdict
 from pathlib import PurePosixPath
 
 EXPERIMENTS = ("associative_recall", "mechanistic", "mechanistic_steps", "mqar", "images", "dna", "lm", "quickstart",
+               "generation",
                "runtime", "downstream")
 MACHINE = ("dir", "out_dir", "threads", "workers", "device", "progress", "force", "extend", "max_steps")
 

@@ -22,6 +22,7 @@ RUNNERS = {  # experiment -> "module:function" taking (params, run_dir, device, 
     "mechanistic_steps": "hyena_lit.launch:_mechanistic", "mqar": "hyena_lit.launch:_mqar",
     "dna": "hyena_lit.launch:_dna", "lm": "hyena_lit.launch:_lm",
     "images": "hyena_lit.launch:_images", "quickstart": None, "runtime": None, "downstream": None,  # run by their notebooks (papermill)
+    "generation": None,
 }
 SAVED_UNDER = {"lm": "train"}  # where params.json keeps a cell's settings, when not at its top level
 

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
 from experiments._common import EXPERIMENTS, MACHINE  # noqa: E402
-from hyena_lit.runs import conflicts_text, params_conflicts  # noqa: E402
+from hyena_lit.runs import conflicts_text, is_finished, params_conflicts, run_folders  # noqa: E402
 
 FILES = sorted(p for p in (ROOT / "experiments").glob("*.py") if not p.name.startswith("_"))
 DERIVED = {  # what each runner adds to its settings in params.json (resolved or measured at run time; folder names)
@@ -28,11 +28,9 @@ DERIVED = {  # what each runner adds to its settings in params.json (resolved or
     "quickstart": {"config", "torch", "started"},
     "runtime": {"started"},
     "downstream": {"lambada_cloze", "lm_eval"},
+    "generation": {"torch", "machine", "started"},
 }
-# run folder -> the disagreement a faithful grid leaves: 60_downstream records data_dir resolved (data_root's path)
-# where the grid names the parameter the notebook takes ("fixtures")
-KNOWN = {f"runs/downstream/cpu-mini/{m}-500k": "data_dir: saved 'hyena_lit/lm_eval_tasks/fixtures', asked 'fixtures'"
-         for m in ("mini", "gpt-mini")}
+KNOWN = {}  # run folder -> a disagreement a faithful grid has to leave (none)
 
 
 def load(path: Path, root: str = "runs") -> list[dict]: return runpy.run_path(str(path))["cells"](root)
@@ -43,7 +41,7 @@ def grids() -> dict[str, list[dict]]: return {p.stem: load(p) for p in FILES}
 
 
 def finished_runs() -> list[str]:
-    return sorted(str(p.parent.relative_to(ROOT)) for p in (ROOT / "runs").rglob("metrics.json"))
+    return sorted(str(d.relative_to(ROOT)) for d in run_folders(ROOT / "runs"))
 
 
 def saved_params(c: dict) -> dict:
@@ -54,7 +52,7 @@ def saved_params(c: dict) -> dict:
 def disagreement(c: dict) -> str:
     "params_conflicts' text, then the settings params.json records that the cell lacks (less derived and machine-only)."
     saved = saved_params(c)
-    lost = sorted(set(saved) - set(c["params"]) - set(MACHINE) - DERIVED[c["experiment"]])
+    lost = sorted(set(saved) - set(c["params"]) - set(MACHINE) - DERIVED[c["experiment"]] - {"provenance"})
     return "; ".join(filter(None, [conflicts_text(params_conflicts(saved, c["params"])),
                                    f"recorded but not in the cell: {lost}" if lost else ""]))
 
@@ -120,7 +118,7 @@ def counts(grids: dict) -> list[tuple]:
     "(file, cells, finished, begun but unfinished, new) per file."
     rows = []
     for name, cs in grids.items():
-        done = sum((ROOT / c["run"] / "metrics.json").exists() for c in cs)
+        done = sum(is_finished(ROOT / c["run"]) for c in cs)
         begun = sum((ROOT / c["run"] / "params.json").exists() for c in cs) - done
         rows.append((name, len(cs), done, begun, len(cs) - done - begun))
     return rows
