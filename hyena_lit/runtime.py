@@ -264,6 +264,7 @@ def bench_contenders(L: int, B: int, C: int, device) -> dict:
 def benchmark(lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768, device: str = "cuda", reps: int = 20,
               deadline: float = float("inf")) -> list[dict]:
     "Median ms of each contender, forward and forward+backward, with its roofline; stops starting lengths after `deadline`."
+    from hyena_lit.fftconv_triton import MAX_L_HALF, PREC
     dev = torch.device(device)
     peaks = gpu_peaks(torch.cuda.get_device_name(dev)) if dev.type == "cuda" else None
     rows = []
@@ -275,10 +276,12 @@ def benchmark(lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768
             call = lambda: f(u, k, D.to(dtype), pre, post)
             fwd = time_fn(call, reps=reps, warmup=3, device=dev)["ms"]
             fb = time_fn(lambda: call().sum().backward(), reps=reps, warmup=3, device=dev)["ms"]
-            row = dict(L=L, impl=impl, dtype=str(dtype).split(".")[1], B=B, C=C, fwd_ms=fwd, fwd_bwd_ms=fb)
+            half = impl != "triton bf16" or L <= MAX_L_HALF  # the kernels take float32 products above MAX_L_HALF
+            row = dict(L=L, impl=impl, dtype=str(dtype).split(".")[1], products=IMPL_UNITS[impl][1] if half else PREC, B=B, C=C,
+                       fwd_ms=fwd, fwd_bwd_ms=fb)
             if peaks is not None:
-                elem = torch.finfo(dtype).bits // 8
-                r0, r1 = (roofline(B, C, L, impl, elem, peaks, b) for b in (False, True))
+                elem, unit = torch.finfo(dtype).bits // 8, impl if half else "triton fp32"
+                r0, r1 = (roofline(B, C, L, unit, elem, peaks, b) for b in (False, True))
                 row |= dict(fwd_bytes=r0["bytes"], fwd_flops=r0["flops"], fwd_limit_ms=r0["limit_ms"],
                             fwd_share=r0["limit_ms"] / fwd, fwd_bwd_limit_ms=r0["limit_ms"] + r1["limit_ms"],
                             fwd_bwd_share=(r0["limit_ms"] + r1["limit_ms"]) / fb)

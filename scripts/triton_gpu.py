@@ -12,7 +12,11 @@ rows it finished are on disk already):
    the operator against the reference, and the benchmark with its roofline (torch.fft, ours fp32, ours bf16,
    FlashFFTConv if installed)  -> OUT/triton/<gpu>/{correctness,operator,bench}.csv, device.json
 `--smoke` runs the same plumbing on CPU at toy sizes (Triton's interpreter), to test the script without a GPU."""
-import argparse, json, multiprocessing as mp, os, pathlib, signal, time
+import argparse, json, multiprocessing as mp, os, pathlib, signal, sys, time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))  # hyena_lit from this checkout, installed or not
+os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
 
 SHARES = {"figure43": 0.3, "step": 0.25, "kernels": 0.45}  # of the budget, in this order
 
