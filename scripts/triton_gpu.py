@@ -87,7 +87,9 @@ def main():
     root, t0 = pathlib.Path(a.out), time.time()
     dirs = {"figure43": root / "runtime" / gpu, "step": root / "pile" / f"{gpu}-step", "kernels": root / "triton" / gpu}
     root.mkdir(parents=True, exist_ok=True)
+    import triton
     (root / "params.json").write_text(json.dumps(dict(minutes=a.minutes, smoke=a.smoke, gpu=gpu, torch=torch.__version__,
+                                                      triton=triton.__version__, cuda=torch.version.cuda,
                                                       started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())), indent=1) + "\n")
     end, stages = t0 + 60 * a.minutes, list(SHARES)
     for i, stage in enumerate(stages):
