@@ -16,7 +16,7 @@ __all__ = ['GATINGS', 'FFTCONV_IMPLS', 'HyenaOperator', 'block_order', 'BlockedM
 
 # %% ../nbs/12_operator.ipynb #c005
 GATINGS = ("official", "paper")
-FFTCONV_IMPLS = ("auto", "torch", "ref", "triton")  # auto: torch.fft (20_fftconv_triton measured the fused Triton kernel 1.9-8.6x slower on an H100); triton: opt in
+FFTCONV_IMPLS = ("auto", "torch", "ref", "triton")  # auto: torch.fft, or the fused kernel where it measured faster (20_fftconv_triton.AUTO_WINS); triton: opt in
 
 def _positive_int(name: str, val, minimum: int = 1):
     if not isinstance(val, int) or isinstance(val, bool) or val < minimum:
@@ -96,7 +96,10 @@ def _conv(self: HyenaOperator, v, k, D): return (fftconv_ref if self.fftconv_imp
 def _fused(self: HyenaOperator, v: Tensor, conv_inputs) -> bool:
     "Whether mix takes the fused, gated Triton convolution."
     if conv_inputs is not None or (self.training and self.dropout.p > 0): return False  # the unfused path records inputs and applies dropout
-    return self.fftconv_impl == "triton"  # "auto" stays on torch.fft: faster on the one GPU measured (20_fftconv_triton, On a GPU node)
+    if self.fftconv_impl == "auto" and v.is_cuda:  # the kernels where 20_fftconv_triton's measured table says they win
+        from hyena_lit.fftconv_triton import auto_uses_triton
+        return auto_uses_triton(torch.cuda.get_device_name(v.device), v.dtype, v.shape[-1])
+    return self.fftconv_impl == "triton"
 
 @patch
 def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: Tensor, conv_inputs: list | None = None) -> Tensor:
