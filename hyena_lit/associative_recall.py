@@ -11,7 +11,7 @@ import torch
 from .model import HyenaConfig, HyenaLM
 from .longconvs import LONG_CONVS
 from .operator import GATINGS
-from .synthetics import generate, assert_disjoint, evaluate_last, evaluate_recall, recall_targets
+from .synthetics import generate, assert_disjoint, evaluate_last, evaluate_recall, recall_targets, selected
 from .engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
 from .runs import project_root, save_json
 from .runs import relative, check_run, check_sweep, RunFolder, is_finished, finished_in
@@ -102,6 +102,11 @@ def run_setting(cfg: dict) -> dict | None:
         train = generate("associative_recall", cfg["num_train"], L, V, seed=seed)
         test = generate("associative_recall", cfg["num_test"], L, V, seed=10_000 + seed, score="last")
         assert_disjoint(train[0], test[0])
+        n_val = cfg.get("num_val", 0)  # a validation split selects the epoch and stops early; 0: the runs made before it
+        val = generate("associative_recall", n_val, L, V, seed=20_000 + seed, score="last") if n_val else None
+        if val is not None:
+            assert_disjoint(train[0], val[0])
+            assert_disjoint(val[0], test[0])
         train, test = tuple(t.to(dev) for t in train), tuple(t.to(dev) for t in test)
         torch.manual_seed(seed)
         mcfg = setting_model(cfg, l_max=train[0].shape[1])
@@ -127,7 +132,11 @@ def run_setting(cfg: dict) -> dict | None:
                 return x.to(dev), y.to(dev)
         test_targets = recall_targets(*test)  # the answer, and the lookups inside the test sequences: computed once
         keys = ("test_loss", "test_acc", "test_acc_context")
-        evaluate = lambda m: dict(zip(keys, evaluate_recall(m, test[0], test_targets)))
+        val_targets = recall_targets(*(t.to(dev) for t in val)) if val is not None else None
+        def evaluate(m):
+            out = dict(zip(keys, evaluate_recall(m, test[0], test_targets)))
+            if val is None: return out
+            return {**out, **dict(zip(("val_loss", "val_acc"), evaluate_recall(m, val[0].to(dev), val_targets)[:2]))}
         hist = fit(model, train, recipe, run.dir, evaluate=evaluate, seed=seed, resample=resample, progress=False)
         best = max(hist, key=lambda r: r["test_acc"])
         solved = next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None)
@@ -136,7 +145,7 @@ def run_setting(cfg: dict) -> dict | None:
                  solved_epoch=solved, epochs_run=len(hist), epochs_planned=recipe.epochs, seconds=hist[-1]["seconds"],
                  tokens_per_second=sum(r["tokens_per_second"] for r in hist) / len(hist),
                  final_train_loss=hist[-1]["train_loss"], params=model.num_params())
-        return run.finish(m, hist)
+        return run.finish({**m, **selected(hist)}, hist)
 
 # %% ../nbs/31_associative_recall.ipynb #c015
 def load_sweep(sweep_dir: str | Path) -> "pd.DataFrame":

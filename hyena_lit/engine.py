@@ -19,7 +19,7 @@ from tqdm.auto import tqdm
 __all__ = ['SCHEDULES', 'PRECISIONS', 'RECIPES', 'IGNORE', 'STOP_AT_ENV', 'Recipe', 'register_recipe', 'get_recipe',
            'recipe_diff', 'lr_multiplier', 'budget', 'make_schedule', 'param_groups', 'make_optimizer', 'TensorPairs',
            'EpochBatches', 'epoch_loader', 'save_checkpoint', 'load_checkpoint', 'load_weights', 'scored_cross_entropy',
-           'locate_nonfinite', 'Interrupted', 'past_deadline', 'fit', 'seconds_per_step']
+           'locate_nonfinite', 'Interrupted', 'selection_score', 'past_deadline', 'fit', 'seconds_per_step']
 
 # %% ../nbs/18_engine.ipynb #c004
 SCHEDULES = ("cosine", "linear", "cosine-from-init", "constant")
@@ -49,7 +49,7 @@ class Recipe:
     grad_clip: float = 0.0             # max global grad norm; 0: none
     precision: str = "fp32"            # "bf16": autocast on CUDA
     eval_every: int = 1                # epochs (epoch budgets) or steps (step budgets) between evaluations
-    early_stop: float | None = 1.0     # stop once the evaluation's `test_acc` reaches this; None: never
+    early_stop: float | None = 1.0     # stop once `selection_score` of an evaluation reaches this; None: never
 
     def __post_init__(self):
         num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
@@ -317,6 +317,10 @@ STOP_AT_ENV = "HYENA_LIT_STOP_AT"
 class Interrupted(Exception):
     "A run stopped at its deadline, after its checkpoint was written: the same command resumes it."
 
+def selection_score(ev: dict) -> float:
+    "What early stopping and selection read: the validation accuracy, or the test accuracy where a run has no validation split."
+    return ev.get("val_acc", ev.get("test_acc", -1))
+
 def past_deadline() -> bool:
     "True once the clock passes the deadline in $HYENA_LIT_STOP_AT (Unix seconds; the launcher's `--stop-at`)."
     at = os.environ.get(STOP_AT_ENV, "")
@@ -362,7 +366,7 @@ def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = No
         ev = evaluate(model) if evaluate is not None and ((epoch + 1) % r.eval_every == 0 or epoch + 1 == r.epochs) else {}
         elapsed += time.perf_counter() - t0
         rec = dict(epoch=epoch + 1, train_loss=tot / n, **ev, lr=lr, seconds=elapsed, tokens_per_second=tokens / train_time, stop="")
-        if r.early_stop is not None and ev.get("test_acc", -1) >= r.early_stop: rec["stop"] = "solved"
+        if r.early_stop is not None and selection_score(ev) >= r.early_stop: rec["stop"] = "solved"
         elif max_seconds is not None and elapsed >= max_seconds and epoch + 1 < r.epochs: rec["stop"] = "time cap"
         history.append(rec)
         bar.set_postfix(loss=f"{rec['train_loss']:.3f}", **({"acc": f"{ev['test_acc']:.3f}"} if "test_acc" in ev else {}))
@@ -403,7 +407,7 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
         n_tok = xb.numel() * world  # the step's tokens (every process holds an equal share), the same at every step
         rec = dict(step=step + 1, tokens=(step + 1) * n_tok, loss=loss.item(), lr=lr, tokens_per_second=n_tok / max(1e-9, dt))
         if evaluate is not None and ((step + 1) % r.eval_every == 0 or step + 1 == r.steps): rec.update(evaluate(model))
-        if r.early_stop is not None and rec.get("test_acc", -1) >= r.early_stop: rec["stop"] = "solved"
+        if r.early_stop is not None and selection_score(rec) >= r.early_stop: rec["stop"] = "solved"
         history.append(rec)
         bar.set_postfix(loss=f"{rec['loss']:.3f}")
         capped = max_seconds is not None and elapsed >= max_seconds and step + 1 < r.steps

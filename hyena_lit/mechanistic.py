@@ -8,7 +8,7 @@ import json, math, shutil, time
 from pathlib import Path
 import torch
 from .model import HyenaConfig, HyenaLM
-from .synthetics import generate, assert_disjoint, evaluate_scored, test_metrics, IGNORE
+from .synthetics import generate, assert_disjoint, evaluate_scored, test_metrics, selected, IGNORE
 from .engine import Recipe, RECIPES, fit, get_recipe, seconds_per_step
 from .tasks import model_vocab, VectorLM, regression_loss, evaluate_regression
 from .baselines import saved_activation_bytes
@@ -19,7 +19,8 @@ from .runs import relative, check_run, check_sweep, RunFolder, is_finished, fini
 # %% auto #0
 __all__ = ['MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 'RUN_DEFAULTS', 'settings_for', 'run_name', 'model_config',
            'sweep_recipe', 'recipe_numbers', 'run_recipe', 'run_options', 'shared_settings', 'disjoint_test',
-           'run_test_set', 'run_task', 'load_task_runs', 'run_task_steps', 'training_memory_gib', 'memory_table']
+           'run_val_set', 'run_test_set', 'run_task', 'load_task_runs', 'run_task_steps', 'training_memory_gib',
+           'memory_table']
 
 # %% ../nbs/33_mechanistic.ipynb #c008
 MIXERS = ("hyena", "attention", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv", "mamba")
@@ -135,6 +136,11 @@ def disjoint_test(task: str, n: int, train_x: torch.Tensor, seed: int, **kw) -> 
         if sum(map(len, xs)) >= n: return torch.cat(xs)[:n], torch.cat(ys)[:n]
     raise ValueError(f"could not draw {n} test examples of {task} {kw} unseen in training: the task's space is too small")
 
+def run_val_set(cfg: dict, train_x: torch.Tensor, test_x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    "`cfg['num_val']` validation examples, none of them a training or test input, scored as the test set is."
+    kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], **({"score": "last"} if cfg.get("recall_score") == "last" else {}))
+    return disjoint_test(cfg["task"], cfg["num_val"], torch.cat([train_x, test_x]), seed=20_000 + cfg["seed"], **kw)
+
 def run_test_set(cfg: dict, train_x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     "Run `cfg`'s test set, none of it in training; associative recall scored at every position, or with recall_score 'last' at the answer alone."
     kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], **({"score": "last"} if cfg.get("recall_score") == "last" else {}))
@@ -151,6 +157,7 @@ def run_task(cfg: dict) -> dict:
         train = generate(cfg["task"], cfg["num_train"], seed=cfg["seed"], **kw)
         test = run_test_set(cfg, train[0])
         assert_disjoint(train[0], test[0])
+        val = run_val_set(cfg, train[0], test[0]) if cfg.get("num_val") else None  # selects the epoch, stops early
         torch.manual_seed(cfg["seed"])
         mcfg = model_config(cfg)
         regression = cfg["task"] == "icl_linear"  # real-valued tokens: a linear embedding, a scalar head, mean squared error
@@ -162,14 +169,15 @@ def run_task(cfg: dict) -> dict:
         else: ep, wu = _epochs_for(make(), train, cfg, loss_fn=regression_loss if regression else None)
         recipe = run_recipe(cfg, ep, wu)
         run.start(epochs_used=ep, warmup_epochs_used=wu, params=n_params, model=mcfg.to_dict(), recipe=recipe.to_dict())
-        hist = fit(model, train, recipe, run.dir, evaluate=test_metrics(evaluate_regression if regression else evaluate_scored, *test),
+        score = evaluate_regression if regression else evaluate_scored
+        hist = fit(model, train, recipe, run.dir, evaluate=test_metrics(score, *test, val=val),
                    loss_fn=regression_loss if regression else None, seed=cfg["seed"], progress=False,
                    resample=(lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw)) if cfg.get("fresh_data") else None)
         best = max(hist, key=lambda r: r["test_acc"])
         m = dict(task=cfg["task"], mixer=cfg["mixer"], seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"],
                  seed=cfg["seed"], final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"], best_epoch=best["epoch"],
                  solved_epoch=next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None), epochs_run=len(hist), epochs_planned=ep,
-                 seconds=hist[-1]["seconds"], params=n_params, metric="r2" if regression else "accuracy")
+                 seconds=hist[-1]["seconds"], params=n_params, metric="r2" if regression else "accuracy", **selected(hist))
         if cfg.get("test_lens"):
             accs = {}
             for L in cfg["test_lens"]:

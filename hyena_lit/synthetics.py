@@ -13,7 +13,7 @@ from .engine import IGNORE  # -100: a target the loss and the metrics skip
 
 # %% auto #0
 __all__ = ['TASKS', 'register', 'generate', 'assert_disjoint', 'recall_vocab', 'associative_recall', 'evaluate_last',
-           'evaluate_sums', 'evaluate_scored', 'test_metrics', 'recall_context_mask', 'recall_targets',
+           'evaluate_sums', 'evaluate_scored', 'test_metrics', 'selected', 'recall_context_mask', 'recall_targets',
            'evaluate_recall']
 
 # %% ../nbs/30_synthetics.ipynb #c004
@@ -97,9 +97,20 @@ def evaluate_scored(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[
     loss, correct, n = evaluate_sums(model, x, y, sums, batch_size)
     return loss / n, correct / n
 
-def test_metrics(evaluate, x: Tensor, y: Tensor):
-    "`model -> {'test_loss', 'test_acc'}` from an `evaluate(model, x, y) -> (loss, acc)`: what the engine's `fit` calls each epoch."
-    return lambda model: dict(zip(("test_loss", "test_acc"), evaluate(model, x, y)))
+def test_metrics(evaluate, x: Tensor, y: Tensor, val: tuple[Tensor, Tensor] | None = None):
+    """`model -> {'test_loss', 'test_acc'}` from an `evaluate(model, x, y) -> (loss, acc)`: what the engine's `fit`
+    calls each epoch; with `val` = (x, y), also 'val_loss' and 'val_acc', which early stopping and selection read."""
+    def metrics(model):
+        out = dict(zip(("test_loss", "test_acc"), evaluate(model, x, y)))
+        return out if val is None else {**out, **dict(zip(("val_loss", "val_acc"), evaluate(model, *val)))}
+    return metrics
+
+def selected(hist: list[dict], key: str = "epoch") -> dict:
+    "The evaluation chosen on validation (the first best `val_acc`): its `key`, validation and test accuracy; {} if none."
+    evals = [r for r in hist if "val_acc" in r]
+    if not evals: return {}
+    best = max(evals, key=lambda r: r["val_acc"])
+    return dict(selected_epoch=best[key], best_val_acc=best["val_acc"], selected_test_acc=best["test_acc"])
 
 # %% ../nbs/30_synthetics.ipynb #c017s
 def recall_context_mask(x: Tensor) -> Tensor:

@@ -26,6 +26,8 @@ def test_four_cells_on_ray_then_skipped(tmp_path):
     assert len(done) == 4, done
     for p in runs.rglob("params.json"):
         assert json.loads(p.read_text())["provenance"]["device"] == "cpu"
+        m = json.loads((p.parent / "metrics.json").read_text())  # the epoch is chosen on validation, test reported there
+        assert 1 <= m["selected_epoch"] <= m["epochs_run"] and 0 <= m["selected_test_acc"] <= 1
     second = launch(TINY, "--root", runs, "--workers", 2)
     assert second.returncode == 0 and "4 finished, 0 unfinished, 0 new" in second.stdout, second.stdout
     assert "every cell is finished" in second.stdout
