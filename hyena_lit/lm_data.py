@@ -102,7 +102,10 @@ def _text_column(ds) -> str:
     raise ValueError(f"no text column among {ds.column_names}")
 
 def _looks_like_path(name: str) -> bool:
-    return name.startswith(("/", ".", "~")) or Path(name).suffix in CORPUS_SUFFIXES or name.count("/") > 1 or "\\" in name
+    "A name meant as a local path (hub names are 'owner/name'): absolute, relative, with a corpus suffix, or under an existing folder."
+    p = Path(name).expanduser()
+    return (name.startswith(("/", ".", "~")) or name.endswith(("/", "\\")) or "\\" in name or p.suffix in CORPUS_SUFFIXES
+            or name.count("/") > 1 or (str(p.parent) != "." and p.parent.is_dir()))
 
 def corpus_files(name: str) -> list[str]:
     "The checked files of a local corpus `name` (a file or a folder of them); InputFileError if one is unusable."
@@ -126,7 +129,9 @@ def iter_corpus(name: str, split: str = "train", streaming: bool = False) -> Ite
     import datasets
     if Path(name).expanduser().exists() or _looks_like_path(name):
         files = corpus_files(name)
-        with reading(name): ds = datasets.load_dataset(CORPUS_SUFFIXES[Path(files[0]).suffix], data_files=files, split="train")
+        try: ds = datasets.load_dataset(CORPUS_SUFFIXES[Path(files[0]).suffix], data_files=files, split="train")
+        except Exception as e:  # datasets wraps a malformed file in its own error; the cause says what
+            raise InputFileError(f"{name}: datasets cannot read it ({type(e).__name__}: {e.__cause__ or e})") from e
         if not any(t and t.strip() for t in ds[_text_column(ds)]): raise InputFileError(f"{name} holds no non-blank document")
     else:
         hub, config = HUB.get(name, (name, None))
