@@ -58,7 +58,7 @@ def open_user_file(path: str | Path) -> IO[bytes]:
     return open(p, "rb")
 
 def _why(e: Exception) -> str:
-    if isinstance(e, EOFError): return "the compressed stream ends early: the file is truncated"
+    if isinstance(e, EOFError): return "the compressed stream ends early: the file is truncated or corrupt"
     if isinstance(e, (gzip.BadGzipFile, zlib.error)): return f"a corrupt gzip stream ({e})"
     if isinstance(e, lzma.LZMAError): return f"a corrupt xz stream ({e})"
     if isinstance(e, UnicodeDecodeError): return f"not UTF-8 text (byte {e.object[e.start]:#04x} at decoded offset {e.start})"
