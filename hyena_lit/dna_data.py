@@ -4,7 +4,7 @@
 
 # %% ../nbs/80_dna_data.ipynb #c002
 from __future__ import annotations
-import io, shutil, subprocess, tempfile
+import codecs, io, shutil, subprocess, tempfile
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
@@ -55,14 +55,15 @@ def find_genomes(root: str | Path) -> list[tuple[str, str, Path]]:
     found = [p for pat in PACKAGES.values() for p in root.glob(pat)]
     if not found: found = [p for p in root.glob("*/*") if p.name.endswith(FASTA_SUFFIXES)]
     if not found:
-        raise InputFileError(f"no genomes under {relative(root)}: expected {' or '.join(PACKAGES.values())}, or <species>/<strain>.fa; "
-                             f"run `make dna-data` (hyena_lit.dna_data.fetch_dna) to unpack the packages {', '.join(PACKAGES)}")
+        raise InputFileError(f"no genomes under {relative(root)}: expected {' or '.join(PACKAGES.values())}, or "
+                             f"<species>/<strain>.fa; run `make dna-data` (hyena_lit.dna_data.fetch_dna) to unpack the "
+                             f"packages {', '.join(PACKAGES)}")
     name = lambda p: p.name.split(".fa")[0].split(".fna")[0]
     return sorted((_species(p), name(p), p) for p in found)
 
 def open_text(path: str | Path) -> io.TextIOWrapper:
     "A UTF-8 text handle on a plain, gzip/bgzip or xz file (told by its first bytes)."
-    return io.TextIOWrapper(open_user_file(path), encoding="utf-8")
+    return io.TextIOWrapper(open_user_file(path), encoding="utf-8-sig")  # a byte-order mark dropped
 
 # %% ../nbs/80_dna_data.ipynb #c012
 SPECIALS = ["[CLS]", "[SEP]", "[BOS]", "[MASK]", "[PAD]", "[RESERVED]", "[UNK]"]
@@ -87,8 +88,8 @@ IUPAC = "RYSWKMBDHV"
 PROTEIN_ONLY = "EFILPQ"
 _ACGT, _SOFT, _N, _AMBIG, _PROTEIN, _OTHER = range(6)  # classes of a byte in a sequence line
 _CLASS = np.full(256, _OTHER, dtype=np.uint8)
-for _chars, _k in (("ACGT", _ACGT), ("acgt", _SOFT), ("Nn", _N), (IUPAC + IUPAC.lower(), _AMBIG), (PROTEIN_ONLY + PROTEIN_ONLY.lower(), _PROTEIN)):
-    _CLASS[np.frombuffer(_chars.encode(), np.uint8)] = _k
+for _chars, _k in (("ACGT", _ACGT), ("acgt", _SOFT), ("Nn", _N), (IUPAC, _AMBIG), (PROTEIN_ONLY, _PROTEIN)):
+    _CLASS[np.frombuffer((_chars + _chars.lower()).encode(), np.uint8)] = _k
 
 def _check_record(path, rid: str, seq: bytes, iupac: str) -> np.ndarray:
     "Byte classes of one record's bases; InputFileError on an empty record or a letter that is not a nucleotide."
@@ -97,39 +98,46 @@ def _check_record(path, rid: str, seq: bytes, iupac: str) -> np.ndarray:
     counts = np.bincount(cls, minlength=6)
     if counts[_PROTEIN]:
         found = sorted({chr(b).upper() for b in set(seq) if _CLASS[b] == _PROTEIN})
-        raise InputFileError(f"{path}: record {rid!r} holds {', '.join(found)}, letters of the protein alphabet: expected DNA")
+        raise InputFileError(f"{path}: record {rid!r} holds {', '.join(found)}, letters of the protein alphabet: "
+                             f"expected DNA")
     if counts[_OTHER]:
         i = int(np.argmax(cls == _OTHER))
-        raise InputFileError(f"{path}: record {rid!r} holds {chr(seq[i])!r} at base {i + 1:,}: not a nucleotide letter (ACGTN or IUPAC)")
+        raise InputFileError(f"{path}: record {rid!r} holds {chr(seq[i])!r} at base {i + 1:,}: "
+                             f"not a nucleotide letter (ACGTN or IUPAC)")
     if counts[_AMBIG] and iupac == "error":
         i = int(np.argmax(cls == _AMBIG))
         raise InputFileError(f"{path}: record {rid!r} holds the IUPAC code {chr(seq[i])!r} at base {i + 1:,} (iupac='error')")
     return cls
 
 # %% ../nbs/80_dna_data.ipynb #c013c
+def _fasta_lut(lowercase: str) -> np.ndarray:
+    "Byte -> token of a checked sequence: A/C/G/T their own, N and IUPAC codes N, lower case by `lowercase`."
+    lut = np.full(256, VOCAB.index("N"), np.uint8)  # anything that is not a nucleotide letter is refused before
+    lut[np.frombuffer(b"ACGT", np.uint8)] = encode("ACGT")
+    lut[np.frombuffer(b"acgt", np.uint8)] = encode("ACGT") if lowercase == "same" else VOCAB.index("N")
+    return lut
+
 def read_fasta(path: str | Path, lowercase: str = "same", iupac: str = "N", duplicates: str = "error",
                max_non_acgt: float = 0.25) -> dict[str, np.ndarray]:
-    "{record id: uint8 tokens} of a checked DNA FASTA file (plain, gzip/bgzip or xz); InputFileError naming the file otherwise."
+    "{record id: uint8 tokens} of a checked DNA FASTA file (plain, gzip/bgzip or xz); else InputFileError naming it."
     for k, v in dict(lowercase=lowercase, iupac=iupac, duplicates=duplicates).items():
         if v not in FASTA_POLICIES[k]: raise ValueError(f"{k} must be one of {FASTA_POLICIES[k]}, got {v!r}")
     if not 0 <= max_non_acgt <= 1: raise ValueError(f"max_non_acgt must be in [0, 1], got {max_non_acgt!r}")
-    head = check_text(path, "a FASTA file").lstrip()
-    if not head.startswith(b">"): raise InputFileError(f"{path} is not FASTA: it starts with {head[:24]!r}, a FASTA file with '>'")
-    lut = np.full(256, VOCAB.index("N"), np.uint8)  # N and IUPAC codes (anything else is refused first)
-    lut[np.frombuffer(b"ACGT", np.uint8)] = encode("ACGT")
-    lut[np.frombuffer(b"acgt", np.uint8)] = encode("ACGT") if lowercase == "same" else VOCAB.index("N")
-    contigs, n_non, n = {}, 0, 0
+    head = check_text(path, "a FASTA file").removeprefix(codecs.BOM_UTF8).lstrip()
+    if not head.startswith(b">"):
+        raise InputFileError(f"{path} is not FASTA: it starts with {head[:24]!r}, a FASTA file with '>'")
+    lut, contigs, n_non, n = _fasta_lut(lowercase), {}, 0, 0
     with reading(path), open_text(path) as h:
         for title, seq in SimpleFastaParser(h):
             rid = title.split(maxsplit=1)[0] if title.strip() else ""
-            if not rid: raise InputFileError(f"{path}: record {len(contigs) + 1} has an empty header line (a '>' with no id)")
+            if not rid: raise InputFileError(f"{path}: record {len(contigs) + 1} has an empty header line ('>' and no id)")
             raw = seq.encode("utf-8")
-            cls = _check_record(path, rid, raw, iupac)
+            _check_record(path, rid, raw, iupac)
             if rid in contigs:
-                if duplicates == "error": raise InputFileError(f"{path}: record id {rid!r} appears twice (duplicates='first' keeps the first)")
-                continue
+                if duplicates == "first": continue
+                raise InputFileError(f"{path}: record id {rid!r} appears twice (duplicates='first' keeps the first)")
             contigs[rid] = lut[np.frombuffer(raw, np.uint8)]
-            n, n_non = n + len(cls), n_non + int((contigs[rid] == VOCAB.index("N")).sum())
+            n, n_non = n + len(raw), n_non + int((contigs[rid] == VOCAB.index("N")).sum())
     if n_non > max_non_acgt * n:
         raise InputFileError(f"{path}: {n_non / n:.0%} of its {n:,} bases read as N, over max_non_acgt={max_non_acgt}: "
                              f"pass max_non_acgt=1.0 to read it anyway")

@@ -81,13 +81,15 @@ def check_text(path: str | Path, what: str = "text") -> bytes:
     head = read_head(path)
     for magic, kind in SIGNATURES.items():
         if head.startswith(magic): raise InputFileError(f"{path} is {kind}, not {what}")
-    if not head.strip(): raise InputFileError(f"{path} is empty" + (f" ({len(head)} blank bytes)" if head else "") + f": expected {what}")
+    if not head.strip():
+        raise InputFileError(f"{path} is empty" + (f" ({len(head)} blank bytes)" if head else "") + f": expected {what}")
     control = sum(head.count(bytes([c])) for c in range(32) if c not in b"\t\n\r\f")
     if b"\x00" in head or control > 0.01 * len(head):
         raise InputFileError(f"{path} holds binary content ({control} control bytes in its first {len(head):,}), not {what}")
     try: head.decode("utf-8")
     except UnicodeDecodeError as e:
-        if e.start < len(head) - 3: raise InputFileError(f"{path}: {_why(e)}, expected {what}") from e  # else a character cut at n
+        if e.start < len(head) - 3:  # else only a character cut at the 64 KiB boundary
+            raise InputFileError(f"{path}: {_why(e)}, expected {what}") from e
     return head
 
 # %% ../nbs/43_lm_data.ipynb #c007
@@ -102,7 +104,7 @@ def _text_column(ds) -> str:
     raise ValueError(f"no text column among {ds.column_names}")
 
 def _looks_like_path(name: str) -> bool:
-    "A name meant as a local path (hub names are 'owner/name'): absolute, relative, with a corpus suffix, or under an existing folder."
+    "A local path, not a hub name ('owner/name'): absolute or relative, with a corpus suffix, or under an existing folder."
     p = Path(name).expanduser()
     return (name.startswith(("/", ".", "~")) or name.endswith(("/", "\\")) or "\\" in name or p.suffix in CORPUS_SUFFIXES
             or name.count("/") > 1 or (str(p.parent) != "." and p.parent.is_dir()))
@@ -113,7 +115,8 @@ def corpus_files(name: str) -> list[str]:
     if not p.exists(): raise InputFileError(f"{name}: no such file or folder")
     files = sorted(str(f) for f in (p.rglob("*") if p.is_dir() else [p]) if f.suffix in CORPUS_SUFFIXES)
     if not files: raise InputFileError(f"{name} holds no .txt, .json, .jsonl or .parquet files")
-    if len({CORPUS_SUFFIXES[Path(f).suffix] for f in files}) > 1: raise InputFileError(f"{name} mixes text, json and parquet files: keep one kind")
+    if len({CORPUS_SUFFIXES[Path(f).suffix] for f in files}) > 1:
+        raise InputFileError(f"{name} mixes text, json and parquet files: keep one kind")
     for f in files:
         if f.endswith(".parquet"):
             if read_head(f, 4) != b"PAR1": raise InputFileError(f"{f} is not a parquet file (it does not start with PAR1)")
@@ -132,13 +135,15 @@ def iter_corpus(name: str, split: str = "train", streaming: bool = False) -> Ite
         try: ds = datasets.load_dataset(CORPUS_SUFFIXES[Path(files[0]).suffix], data_files=files, split="train")
         except Exception as e:  # datasets wraps a malformed file in its own error; the cause says what
             raise InputFileError(f"{name}: datasets cannot read it ({type(e).__name__}: {e.__cause__ or e})") from e
-        if not any(t and t.strip() for t in ds[_text_column(ds)]): raise InputFileError(f"{name} holds no non-blank document")
+        if not any(t and t.strip() for t in ds[_text_column(ds)]):
+            raise InputFileError(f"{name} holds no non-blank document")
     else:
         hub, config = HUB.get(name, (name, None))
         try: ds = datasets.load_dataset(hub, config, split=split, streaming=streaming)
         except Exception as e:  # offline: ConnectionError, or datasets' own offline errors
-            raise ValueError(f"could not load {name!r} from the dataset hub ({type(e).__name__}), and no local file or folder has that "
-                             f"name; without a network pass a local copy instead: a .txt/.json/.jsonl/.parquet file or folder, or 'shakespeare'") from e
+            raise ValueError(f"could not load {name!r} from the dataset hub ({type(e).__name__}), and no local file or folder "
+                             f"has that name; without a network pass a local copy instead: a .txt/.json/.jsonl/.parquet file "
+                             f"or folder, or 'shakespeare'") from e
     col = _text_column(ds)
     return (row[col] for row in ds if row[col] and row[col].strip())
 

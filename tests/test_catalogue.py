@@ -222,7 +222,7 @@ def _accept_soft_masked_and_iupac():
 
 def _accept_crlf_and_bgzip():
     from hyena_lit.dna_data import read_fasta
-    a = read_fasta(_file("w.fa", FA.replace(b"\n", b"\r\n")))
+    a = read_fasta(_file("w.fa", b"\xef\xbb\xbf" + FA.replace(b"\n", b"\r\n")))  # a byte-order mark, Windows lines
     b = read_fasta(_file("b.fa.gz", _bgzip(FA)))
     assert all((a[k] == b[k]).all() for k in ("c1", "c2"))
 
@@ -315,7 +315,7 @@ def _file_probes():
         ("max_non_acgt > 1", lambda: read_fasta(_file("p.fa", FA), max_non_acgt=2.0), ["max_non_acgt", "2.0"]),
         ("gzip content named .fa", _accept_gzip_named_fa, None),
         ("soft-masked and IUPAC bases", _accept_soft_masked_and_iupac, None),
-        ("CRLF lines and bgzip", _accept_crlf_and_bgzip, None),
+        ("BOM, CRLF lines and bgzip", _accept_crlf_and_bgzip, None),
         # DNA: bits per base over N targets
         ("N targets excluded alike", _accept_n_targets_excluded, None),
         ("Markov on all-N targets", lambda: markov_bpb(_fixture_set(), _n_windows(1.0), 3), ["no A/C/G/T target"]),
