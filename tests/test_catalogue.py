@@ -433,7 +433,7 @@ def _lead_probes():
                                                      decoy="model must be one of"), ["seqlen"]),
         ("quickstart seq_len 100000", lambda: _papermill("19_quickstart.ipynb", ("seq_len", 100_000), ("max_steps", 2), ("max_seconds", 5),
                                                          ("eval_batches", 1), ("out_root", _tmp()), timeout=40), ["seq_len", "100000"]),
-        ("two runs, one folder", _two_runs_one_folder, ["shared"]),
+        ("two runs, one folder", _two_runs_one_folder, ["shared", ("in use", "lock", "running", "another process")]),
         ("lm --tokens 10", lambda: TrainConfig(size="tiny", seq_len=64, global_batch=8, tokens=10), ["tokens", "10"]),
         ("truncated model.safetensors (load_weights)", _truncated_weights, ["model.safetensors"]),
         ("unknown lm-eval task", lambda: check_eval_params(**ev), ["lambada_typo"]),
@@ -455,7 +455,8 @@ def classify(call, words, timeout: float = 60.0) -> tuple[str, str]:
     if isinstance(e, subprocess.TimeoutExpired): return "hang", f"no answer in {e.timeout:.0f} s"
     if isinstance(e, Unnoticed) or (words is None and isinstance(e, AssertionError)): return "silent", msg
     if words is None: return "raw", msg
-    return ("clear" if all(w in str(e) for w in words) else "raw"), msg
+    said = lambda w: any(x in str(e) for x in (w if isinstance(w, tuple) else (w,)))  # a tuple: any one of its words
+    return ("clear" if all(said(w) for w in words) else "raw"), msg
 
 
 def _catalogue() -> list[tuple[str, object, list | None, bool]]:
