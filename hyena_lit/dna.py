@@ -9,16 +9,16 @@ from pathlib import Path
 import numpy as np
 import torch
 import torch.nn.functional as F
-from .engine import Recipe, RECIPES, register_recipe, get_recipe, fit, load_weights
+from .engine import IGNORE, Recipe, RECIPES, register_recipe, get_recipe, fit, load_weights
 from .runs import project_root, save_json, relative, check_run, is_finished, positive_int, number, one_of, pick_device, RunFolder, finished_in
-from .dna_data import DATA_DIR, DNA_TASKS, GenomeSet, load_genomes, task_classes, draw_segments, assert_no_leak
+from .dna_data import DATA_DIR, DNA_TASKS, VOCAB, GenomeSet, load_genomes, task_classes, draw_segments, assert_no_leak
 from .dna_models import DNA_MODELS, DNA_SIZES, dna_lm, LastPosition
 import pandas as pd
 
 # %% auto #0
 __all__ = ['PRETRAIN_LR', 'SPECIES_LR', 'TABLE13', 'check_dna_params', 'dna_recipe', 'kmer_index', 'kmer_counts', 'kmer_baseline',
-           'markov_bpb', 'load_dna_data', 'slw_stages', 'slw_batches', 'run_dna', 'position_bins', 'position_bpb',
-           'pretrain_position_bpb', 'load_dna_sweep', 'species_table']
+           'acgt_targets', 'markov_bpb', 'load_dna_data', 'slw_stages', 'slw_batches', 'run_dna', 'position_bins',
+           'position_bpb', 'pretrain_position_bpb', 'load_dna_sweep', 'species_table']
 
 # %% ../nbs/82_dna.ipynb #c007
 def check_dna_params(data, task, model, seq_len, size, steps, tokens_per_step, epochs, steps_per_epoch, batch_size, lr, n_test,
@@ -89,18 +89,39 @@ def kmer_baseline(train, test, k: int = 6) -> dict:
     return dict(kmer_nb_acc=float((nb.predict(Xte) == yte).mean()), kmer_lr_acc=float((lr.predict(Xte) == yte).mean()))
 
 # %% ../nbs/82_dna.ipynb #c016
+_A = VOCAB.index("A")  # A, C, G, T are the tokens _A.._A + 3
+
+def acgt_targets(y: torch.Tensor) -> torch.Tensor:
+    "Whether each target is A/C/G/T: the only targets bits per base count (models and baselines alike)."
+    return (y >= _A) & (y <= _A + 3)
+
+def _markov_tables(gs: GenomeSet, k: int) -> list[np.ndarray]:
+    "log2 p(next | j bases before) for j = 0..k, each (4^(j+1),), add-one smoothed on the training regions."
+    out = []
+    for j in range(k + 1):
+        counts = np.zeros(4 ** (j + 1))
+        for c, seq in enumerate(gs.seqs):
+            for a, b in gs.intervals[c]["train"]:
+                idx, good = kmer_index(seq[a:b], j + 1); counts += np.bincount(idx[good], minlength=4 ** (j + 1))
+        c4 = counts.reshape(-1, 4)
+        out.append(np.log2((c4 + 1) / (c4.sum(1, keepdims=True) + 4)).ravel())
+    return out
+
 def markov_bpb(gs: GenomeSet, test_batches, k: int = 5) -> float:
-    "Test bits per base of an order-k Markov chain fitted on the training regions of `gs`."
-    counts = np.zeros(4 ** (k + 1))
-    for c, seq in enumerate(gs.seqs):
-        for a, b in gs.intervals[c]["train"]:
-            idx, good = kmer_index(seq[a:b], k + 1); counts += np.bincount(idx[good], minlength=4 ** (k + 1))
-    logp = np.log2((counts.reshape(-1, 4) + 1) / (counts.reshape(-1, 4).sum(1, keepdims=True) + 4)).ravel()
-    bits = []
+    "Test bits per base of an order-k Markov chain (backing off where fewer than k clean bases precede) on the A/C/G/T targets."
+    logp, bits = _markov_tables(gs, k), []
     for x, y in test_batches:
-        idx, good = kmer_index(torch.cat([x[:, :1], y], 1).numpy(), k + 1)
-        bits.append(-logp[idx[good]])
-    return float(np.concatenate(bits).mean())
+        w = torch.cat([x[:, :1], y], 1).numpy()                     # (B, L + 1): targets at positions 1..L
+        ok, pos, L = acgt_targets(torch.from_numpy(w)).numpy(), np.arange(w.shape[1]), y.shape[1]
+        last_bad = np.maximum.accumulate(np.where(ok, -1, pos), axis=1)
+        ctx = np.minimum(k, pos[1:] - 1 - last_bad[:, :-1])           # clean bases just before each target
+        for j in range(k + 1):
+            idx = np.pad(kmer_index(w, j + 1)[0], ((0, 0), (max(j - 1, 0), 0)))[:, -L:]  # the (j+1)-mer ending at each target
+            sel = (ctx == j) & ok[:, 1:]
+            bits.append(-logp[j][idx[sel]])
+    bits = np.concatenate(bits)
+    if not len(bits): raise ValueError("the test windows hold no A/C/G/T target: there is nothing to score")
+    return float(bits.mean())
 
 # %% ../nbs/82_dna.ipynb #c021
 def load_dna_data(data: str, min_contig: int) -> list:
@@ -115,8 +136,15 @@ def _accuracy(clf, x, y, dev, bs: int = 64) -> float:
 
 @torch.no_grad()
 def _bits_per_base(lm, batches, dev) -> float:
-    lm.eval(); out = np.mean([F.cross_entropy(lm(x.to(dev)).flatten(0, 1), y.to(dev).flatten()).item() for x, y in batches]); lm.train()
-    return out / math.log(2)
+    "Held-out bits per base over the A/C/G/T targets of `batches` (an N is context, never a target)."
+    lm.eval(); tot, n = 0.0, 0
+    for x, y in batches:
+        y = y.masked_fill(~acgt_targets(y), IGNORE).to(dev)
+        tot += F.cross_entropy(lm(x.to(dev)).flatten(0, 1), y.flatten(), ignore_index=IGNORE, reduction="sum").item()
+        n += int((y != IGNORE).sum())
+    lm.train()
+    if not n: raise ValueError("the held-out windows hold no A/C/G/T target: there is nothing to score")
+    return tot / n / math.log(2)
 
 # %% ../nbs/82_dna.ipynb #c021w1
 def slw_stages(seq_len: int, steps: int, slw_from: int) -> list[tuple[int, int]]:
@@ -159,7 +187,8 @@ def run_dna(p: dict, run_dir: Path, device: str = "cpu") -> dict:
                        seed=seed, device=dev, progress=False, ckpt_every=r.eval_every)
             metrics = dict(test_bpb=hist[-1]["test_bpb"], best_test_bpb=min(h["test_bpb"] for h in hist if "test_bpb" in h), metric="test_bpb",
                            epochs_run=len(hist), epochs_planned=r.steps, tokens=hist[-1]["tokens"], notes="steps, not epochs",
-                           **{f"markov{k}_bpb": markov_bpb(gs, test, k) for k in (0, 3, 5)})
+                           **{f"markov{k}_bpb": markov_bpb(gs, test, k) for k in (0, 3, 5)},
+                           test_non_acgt_share=float(torch.cat([~acgt_targets(y) for _, y in test]).float().mean()))
         else:
             classes = task_classes(gs.genomes, task)
             model = LastPosition(lm, len(classes)).to(dev)
@@ -184,14 +213,15 @@ def position_bins(L: int) -> list[tuple[int, int]]:
 
 @torch.no_grad()
 def position_bpb(lm, batches, dev="cpu") -> pd.DataFrame:
-    "Held-out bits per base by position bin (first, last position, bpb) over `batches` of (x, y)."
+    "Held-out bits per base by position bin (first, last position, bpb) over the A/C/G/T targets of `batches` of (x, y)."
     lm.eval(); tot, n = 0.0, 0
     for x, y in batches:
-        tot = tot + F.cross_entropy(lm(x.to(dev)).transpose(1, 2), y.to(dev), reduction="none").sum(0).double().cpu()
-        n += len(x)
+        ok = acgt_targets(y)
+        ce = F.cross_entropy(lm(x.to(dev)).transpose(1, 2), y.to(dev), reduction="none").double().cpu()
+        tot, n = tot + ce.masked_fill(~ok, 0).sum(0), n + ok.sum(0)
     lm.train()
-    per = (tot / n / math.log(2)).numpy()
-    return pd.DataFrame([dict(first=a, last=b - 1, bpb=float(per[a:b].mean())) for a, b in position_bins(len(per))])
+    tot, n = (tot / math.log(2)).numpy(), np.asarray(n)
+    return pd.DataFrame([dict(first=a, last=b - 1, bpb=float(tot[a:b].sum() / n[a:b].sum())) for a, b in position_bins(len(tot))])
 
 def pretrain_position_bpb(run_dir: str | Path, n_test: int = 0, threads: int = 1) -> pd.DataFrame:
     "Score a finished pretraining run's held-out windows (its own test set) by position; writes run_dir/position_bpb.csv."

@@ -4,18 +4,20 @@
 
 # %% ../nbs/80_dna_data.ipynb #c002
 from __future__ import annotations
-import gzip, lzma, shutil, subprocess, tempfile
+import codecs, io, shutil, subprocess, tempfile
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import torch
-from Bio import SeqIO
+from Bio.SeqIO.FastaIO import SimpleFastaParser
 from .runs import project_root, relative
+from .lm_data import InputFileError, open_user_file, check_text, reading
 
 # %% auto #0
-__all__ = ['PACKAGES', 'DATA_DIR', 'FASTA_SUFFIXES', 'SPECIALS', 'BASES', 'VOCAB', 'UNK', 'DNA_SPLITS', 'DNA_TASKS', 'fetch_dna',
-           'find_genomes', 'open_text', 'encode', 'decode', 'Genome', 'read_genome', 'load_genomes', 'region_splits',
-           'assert_disjoint_regions', 'GenomeSet', 'task_classes', 'draw_segments', 'assert_no_leak']
+__all__ = ['PACKAGES', 'DATA_DIR', 'FASTA_SUFFIXES', 'SPECIALS', 'BASES', 'VOCAB', 'UNK', 'FASTA_POLICIES', 'IUPAC',
+           'PROTEIN_ONLY', 'DNA_SPLITS', 'DNA_TASKS', 'fetch_dna', 'find_genomes', 'open_text', 'encode', 'decode',
+           'read_fasta', 'Genome', 'read_genome', 'load_genomes', 'region_splits', 'assert_disjoint_regions',
+           'GenomeSet', 'task_classes', 'draw_segments', 'assert_no_leak']
 
 # %% ../nbs/80_dna_data.ipynb #c005
 PACKAGES = {  # package -> the reference genomes in it, as glob patterns under the unpacked root
@@ -53,15 +55,15 @@ def find_genomes(root: str | Path) -> list[tuple[str, str, Path]]:
     found = [p for pat in PACKAGES.values() for p in root.glob(pat)]
     if not found: found = [p for p in root.glob("*/*") if p.name.endswith(FASTA_SUFFIXES)]
     if not found:
-        raise FileNotFoundError(f"no genomes under {relative(root)}: expected {' or '.join(PACKAGES.values())}, or <species>/<strain>.fa; "
-                                f"run `make dna-data` (hyena_lit.dna_data.fetch_dna) to unpack the packages {', '.join(PACKAGES)}")
+        raise InputFileError(f"no genomes under {relative(root)}: expected {' or '.join(PACKAGES.values())}, or "
+                             f"<species>/<strain>.fa; run `make dna-data` (hyena_lit.dna_data.fetch_dna) to unpack the "
+                             f"packages {', '.join(PACKAGES)}")
     name = lambda p: p.name.split(".fa")[0].split(".fna")[0]
     return sorted((_species(p), name(p), p) for p in found)
 
-def open_text(path: str | Path):
-    "A text handle on a plain, gzip or xz file."
-    p = str(path)
-    return gzip.open(p, "rt") if p.endswith(".gz") else lzma.open(p, "rt") if p.endswith(".xz") else open(p)
+def open_text(path: str | Path) -> io.TextIOWrapper:
+    "A UTF-8 text handle on a plain, gzip/bgzip or xz file (told by its first bytes)."
+    return io.TextIOWrapper(open_user_file(path), encoding="utf-8-sig")  # a byte-order mark dropped
 
 # %% ../nbs/80_dna_data.ipynb #c012
 SPECIALS = ["[CLS]", "[SEP]", "[BOS]", "[MASK]", "[PAD]", "[RESERVED]", "[UNK]"]
@@ -80,6 +82,67 @@ def decode(ids) -> str:
     "Token ids -> text; special tokens by name."
     return "".join(VOCAB[i] for i in np.asarray(ids).tolist())
 
+# %% ../nbs/80_dna_data.ipynb #c013b
+FASTA_POLICIES = dict(lowercase=("same", "N"), iupac=("N", "error"), duplicates=("error", "first"))
+IUPAC = "RYSWKMBDHV"
+PROTEIN_ONLY = "EFILPQ"
+_ACGT, _SOFT, _N, _AMBIG, _PROTEIN, _OTHER = range(6)  # classes of a byte in a sequence line
+_CLASS = np.full(256, _OTHER, dtype=np.uint8)
+for _chars, _k in (("ACGT", _ACGT), ("acgt", _SOFT), ("Nn", _N), (IUPAC, _AMBIG), (PROTEIN_ONLY, _PROTEIN)):
+    _CLASS[np.frombuffer((_chars + _chars.lower()).encode(), np.uint8)] = _k
+
+def _check_record(path, rid: str, seq: bytes, iupac: str) -> np.ndarray:
+    "Byte classes of one record's bases; InputFileError on an empty record or a letter that is not a nucleotide."
+    if not seq: raise InputFileError(f"{path}: record {rid!r} has no bases (a header line with no sequence under it)")
+    cls = _CLASS[np.frombuffer(seq, np.uint8)]
+    counts = np.bincount(cls, minlength=6)
+    if counts[_PROTEIN]:
+        found = sorted({chr(b).upper() for b in set(seq) if _CLASS[b] == _PROTEIN})
+        raise InputFileError(f"{path}: record {rid!r} holds {', '.join(found)}, letters of the protein alphabet: "
+                             f"expected DNA")
+    if counts[_OTHER]:
+        i = int(np.argmax(cls == _OTHER))
+        raise InputFileError(f"{path}: record {rid!r} holds {chr(seq[i])!r} at base {i + 1:,}: "
+                             f"not a nucleotide letter (ACGTN or IUPAC)")
+    if counts[_AMBIG] and iupac == "error":
+        i = int(np.argmax(cls == _AMBIG))
+        raise InputFileError(f"{path}: record {rid!r} holds the IUPAC code {chr(seq[i])!r} at base {i + 1:,} (iupac='error')")
+    return cls
+
+# %% ../nbs/80_dna_data.ipynb #c013c
+def _fasta_lut(lowercase: str) -> np.ndarray:
+    "Byte -> token of a checked sequence: A/C/G/T their own, N and IUPAC codes N, lower case by `lowercase`."
+    lut = np.full(256, VOCAB.index("N"), np.uint8)  # anything that is not a nucleotide letter is refused before
+    lut[np.frombuffer(b"ACGT", np.uint8)] = encode("ACGT")
+    lut[np.frombuffer(b"acgt", np.uint8)] = encode("ACGT") if lowercase == "same" else VOCAB.index("N")
+    return lut
+
+def read_fasta(path: str | Path, lowercase: str = "same", iupac: str = "N", duplicates: str = "error",
+               max_non_acgt: float = 0.25) -> dict[str, np.ndarray]:
+    "{record id: uint8 tokens} of a checked DNA FASTA file (plain, gzip/bgzip or xz); else InputFileError naming it."
+    for k, v in dict(lowercase=lowercase, iupac=iupac, duplicates=duplicates).items():
+        if v not in FASTA_POLICIES[k]: raise ValueError(f"{k} must be one of {FASTA_POLICIES[k]}, got {v!r}")
+    if not 0 <= max_non_acgt <= 1: raise ValueError(f"max_non_acgt must be in [0, 1], got {max_non_acgt!r}")
+    head = check_text(path, "a FASTA file").removeprefix(codecs.BOM_UTF8).lstrip()
+    if not head.startswith(b">"):
+        raise InputFileError(f"{path} is not FASTA: it starts with {head[:24]!r}, a FASTA file with '>'")
+    lut, contigs, n_non, n = _fasta_lut(lowercase), {}, 0, 0
+    with reading(path), open_text(path) as h:
+        for title, seq in SimpleFastaParser(h):
+            rid = title.split(maxsplit=1)[0] if title.strip() else ""
+            if not rid: raise InputFileError(f"{path}: record {len(contigs) + 1} has an empty header line ('>' and no id)")
+            raw = seq.encode("utf-8")
+            _check_record(path, rid, raw, iupac)
+            if rid in contigs:
+                if duplicates == "first": continue
+                raise InputFileError(f"{path}: record id {rid!r} appears twice (duplicates='first' keeps the first)")
+            contigs[rid] = lut[np.frombuffer(raw, np.uint8)]
+            n, n_non = n + len(raw), n_non + int((contigs[rid] == VOCAB.index("N")).sum())
+    if n_non > max_non_acgt * n:
+        raise InputFileError(f"{path}: {n_non / n:.0%} of its {n:,} bases read as N, over max_non_acgt={max_non_acgt}: "
+                             f"pass max_non_acgt=1.0 to read it anyway")
+    return contigs
+
 # %% ../nbs/80_dna_data.ipynb #c015
 @dataclass
 class Genome:
@@ -90,16 +153,15 @@ class Genome:
     @property
     def n_bases(self) -> int: return sum(len(c) for c in self.contigs.values())
 
-def read_genome(path: str | Path, species: str = "", strain: str = "", min_len: int = 0) -> Genome:
-    "One FASTA file (plain, .gz or .xz) as a Genome; contigs shorter than `min_len` are dropped."
-    with open_text(path) as h:
-        contigs = {r.id: encode(bytes(r.seq)) for r in SeqIO.parse(h, "fasta") if len(r.seq) >= min_len}
-    if not contigs: raise ValueError(f"{relative(path)} has no FASTA record of length >= {min_len}")
+def read_genome(path: str | Path, species: str = "", strain: str = "", min_len: int = 0, **policy) -> Genome:
+    "One checked FASTA file (see read_fasta, whose policies `policy` sets) as a Genome; contigs shorter than `min_len` are dropped."
+    contigs = {k: v for k, v in read_fasta(path, **policy).items() if len(v) >= min_len}
+    if not contigs: raise InputFileError(f"{relative(path)} has no FASTA record of length >= {min_len:,}")
     return Genome(species, strain, contigs)
 
-def load_genomes(root: str | Path, min_len: int = 0, species: list[str] | None = None) -> list[Genome]:
+def load_genomes(root: str | Path, min_len: int = 0, species: list[str] | None = None, **policy) -> list[Genome]:
     "Every genome under `root` (see find_genomes), optionally only some species."
-    return [read_genome(p, sp, st, min_len) for sp, st, p in find_genomes(root) if species is None or sp in species]
+    return [read_genome(p, sp, st, min_len, **policy) for sp, st, p in find_genomes(root) if species is None or sp in species]
 
 # %% ../nbs/80_dna_data.ipynb #c019
 DNA_SPLITS = ("train", "valid", "test")

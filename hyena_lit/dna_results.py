@@ -37,13 +37,16 @@ def unfinished(sweep_dir: str | Path) -> list[str]:
 MODEL_ORDER = ["hyenadna", "mamba", "transformer++"]
 
 def pretrain_table(res: pd.DataFrame) -> pd.DataFrame:
-    "Held-out bits per base by model (rows, then the Markov chains) and training length (columns)."
+    "Held-out bits per base by model (rows, then the Markov chains, then the share of N targets left out) and training length (columns)."
     r = res[res.task == "pretrain"]
     if r.empty: return pd.DataFrame()
     bpb = r.pivot_table(index="model", columns="seq_len", values="test_bpb").reindex([m for m in MODEL_ORDER if m in set(r.model)])
     mk = r.groupby("seq_len")[["markov0_bpb", "markov3_bpb", "markov5_bpb"]].mean().T
     mk.index = [f"Markov order {i[6]}" for i in mk.index]
-    return pd.concat([bpb, mk]).round(3)
+    out = pd.concat([bpb, mk])
+    if "test_non_acgt_share" in r and r.test_non_acgt_share.notna().any():  # runs that record it: targets not A/C/G/T, never scored
+        out.loc["non-ACGT targets left out (%)"] = 100 * r.groupby("seq_len").test_non_acgt_share.mean()
+    return out.round(3)
 
 # %% ../nbs/83_dna_results.ipynb #c016
 def position_table(sweep_dir: str | Path, res: pd.DataFrame) -> pd.DataFrame:

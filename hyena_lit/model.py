@@ -223,15 +223,27 @@ def step(self: HyenaLM, token: Tensor, caches: list[dict]) -> Tensor:
     for blk, c in zip(self.blocks, caches): h = blk.step(h, c)
     return self.lm_head(self.ln_f(h))[..., :self.cfg.vocab_size]
 
+def _is_int(v) -> bool: return isinstance(v, int) and not isinstance(v, bool)
+
+def _check_sampling(max_new_tokens, temperature, top_k, generator):
+    "Raise ValueError naming the first bad sampling parameter and what is allowed."
+    if not _is_int(max_new_tokens) or max_new_tokens < 0:
+        raise ValueError(f"max_new_tokens must be an integer >= 0, got {max_new_tokens!r}")
+    number = isinstance(temperature, (int, float)) and not isinstance(temperature, bool)
+    if not number or not math.isfinite(temperature) or temperature < 0:
+        raise ValueError(f"temperature must be a finite number >= 0 (0: greedy), got {temperature!r}")
+    if top_k is not None and (not _is_int(top_k) or top_k < 1):
+        raise ValueError(f"top_k must be a positive integer or None, got {top_k!r}")
+    if generator is not None and not isinstance(generator, torch.Generator):
+        raise ValueError(f"generator must be a torch.Generator or None, got {type(generator).__name__}")
+
 @patch
 @torch.no_grad()
 def generate(self: HyenaLM, input_ids: Tensor, max_new_tokens: int, temperature: float = 1.0, top_k: int | None = None,
              use_cache: bool = True, generator: torch.Generator | None = None, return_logits: bool = False):
     "Sample `max_new_tokens` after `input_ids` (B, T0). temperature=0 is greedy. Returns ids (B, T0+n) [, logits (B, n, V)]."
     self._check_ids(input_ids)
-    if not isinstance(max_new_tokens, int) or max_new_tokens < 0: raise ValueError(f"max_new_tokens must be an integer >= 0, got {max_new_tokens!r}")
-    if temperature < 0: raise ValueError(f"temperature must be >= 0, got {temperature!r}")
-    if top_k is not None and (not isinstance(top_k, int) or top_k < 1): raise ValueError(f"top_k must be a positive integer or None, got {top_k!r}")
+    _check_sampling(max_new_tokens, temperature, top_k, generator)
     T = input_ids.shape[1] + max_new_tokens
     if T > self.cfg.l_max: raise ValueError(f"prompt + max_new_tokens = {T} exceeds l_max={self.cfg.l_max}")
     use_cache = use_cache and (self.cfg.mixer == "hyena" or self.cfg.mixer.startswith("longconv:"))  # the others re-run the prefix
@@ -244,6 +256,9 @@ def generate(self: HyenaLM, input_ids: Tensor, max_new_tokens: int, temperature:
         if temperature == 0: nxt = logits.argmax(-1)
         else:
             scaled = logits / temperature
+            if i == 0 and not torch.isfinite(scaled).all():  # checked once: NaN logits, or a temperature below the dtype
+                why = " (the logits themselves are not: check the weights)" if not torch.isfinite(logits).all() else ""
+                raise ValueError(f"the logits divided by temperature={temperature!r} are not finite{why}; temperature=0 is greedy")
             if top_k is not None: scaled = scaled.masked_fill(scaled < scaled.topk(min(top_k, scaled.shape[-1]), -1).values[:, -1:], -float("inf"))
             nxt = torch.multinomial(scaled.softmax(-1), 1, generator=generator)[:, 0]
         ids = torch.cat([ids, nxt[:, None]], 1)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/12_operator.ipynb #c002
 from __future__ import annotations
-import functools
+import functools, warnings
 import torch
 from fastcore.basics import patch
 from torch import nn, Tensor
@@ -12,11 +12,14 @@ from .filters import HyenaFilter
 from .fftconv import fftconv, fftconv_ref, short_conv, short_conv_ref
 
 # %% auto #0
-__all__ = ['GATINGS', 'FFTCONV_IMPLS', 'HyenaOperator', 'block_order', 'BlockedMix', 'operator_matrix', 'max_future_grad']
+__all__ = ['GATINGS', 'FFTCONV_IMPLS', 'NONFINITE', 'HyenaOperator', 'block_order', 'BlockedMix', 'operator_matrix',
+           'max_future_grad']
 
 # %% ../nbs/12_operator.ipynb #c005
 GATINGS = ("official", "paper")
 FFTCONV_IMPLS = ("auto", "torch", "ref", "triton")  # auto: torch.fft, or the fused kernel where it measured faster (20_fftconv_triton.AUTO_WINS); triton: opt in
+
+NONFINITE = ("raise", "warn", "off")  # what a NaN or inf in the input does
 
 def _positive_int(name: str, val, minimum: int = 1):
     if not isinstance(val, int) or isinstance(val, bool) or val < minimum:
@@ -27,7 +30,7 @@ class HyenaOperator(nn.Module):
     def __init__(self, d_model: int, l_max: int, order: int = 2, filter_order: int = 64, emb_dim: int = 3,
                  short_filter_order: int = 3, num_inner_mlps: int = 2, w: float = 1.0, gating: str = "official",
                  dropout: float = 0.0, fftconv_impl: str = "auto", block_channels: int | None = None,
-                 filter_cls=None, **filter_args):
+                 filter_cls=None, nonfinite: str = "raise", **filter_args):
         super().__init__()
         _positive_int("d_model", d_model); _positive_int("l_max", l_max)
         _positive_int("order", order, 2); _positive_int("short_filter_order", short_filter_order, 0)
@@ -36,7 +39,8 @@ class HyenaOperator(nn.Module):
         if block_channels is not None and (not isinstance(block_channels, int) or block_channels < 0):
             raise ValueError(f"block_channels must be None (chosen from L), 0 (no blocking) or a positive integer, got {block_channels!r}")
         self.d_model, self.l_max, self.order, self.gating, self.fftconv_impl = d_model, l_max, order, gating, fftconv_impl
-        self.block_channels = block_channels
+        if nonfinite not in NONFINITE: raise ValueError(f"nonfinite must be one of {NONFINITE}, got {nonfinite!r}")
+        self.block_channels, self.nonfinite, self._warned = block_channels, nonfinite, False
         self.n_filters = order - 1 if gating == "official" else order
         inner = d_model * (order + 1)
         self.in_proj = nn.Linear(d_model, inner)
@@ -55,6 +59,19 @@ class HyenaOperator(nn.Module):
         w = self.in_proj.weight
         if u.dtype != w.dtype and not torch.is_autocast_enabled(u.device.type):
             raise ValueError(f"input dtype {u.dtype} differs from the operator's parameters ({w.dtype}): cast one to the other, e.g. op.to({u.dtype}) or u.to({w.dtype})")
+        # data entering a model (no autograd history: a leaf, or under no_grad); activations are the training loop's to check
+        if self.nonfinite != "off" and u.grad_fn is None and not torch.compiler.is_compiling() and not torch.isfinite(u.sum()):
+            self._report_nonfinite(u)  # a sum is 20-50x cheaper than isfinite(u).all(); a NaN or inf always reaches it
+
+    def _report_nonfinite(self, u: Tensor):
+        bad = ~torch.isfinite(u)
+        if not bad.any(): return  # the sum overflowed: every entry is finite
+        b, t, d = bad.nonzero()[0].tolist()
+        msg = (f"input u holds {int(bad.sum()):,} non-finite values, the first {u[b, t, d].item()} at batch {b}, position {t}, "
+               f"channel {d}: the FFT convolution would spread it to every position of that sample, earlier ones included; "
+               f"clean the input, or build the operator with nonfinite='warn' (warn once and go on) or 'off'")
+        if self.nonfinite == "raise": raise ValueError(msg)
+        if not self._warned: warnings.warn(msg, RuntimeWarning, stacklevel=3); self._warned = True
 
 # %% ../nbs/12_operator.ipynb #c005p0
 @patch

@@ -1,22 +1,36 @@
-"""Careless-user probes: every bad input to an entry point ends in a sentence naming the value, never a raw traceback
-from deep inside, and never silently.
+"""Careless-user probes: every bad input to an entry point ends in a sentence naming the value (or the file), never a raw
+traceback from deep inside, never silently, never a hang.
 
-`PROBES` is the catalogue: one bad input each, with the words its error must contain. A probe is *clear* when it
-raises with those words, *raw* when it raises something else, *silent* when nothing stops it. `python
-tests/test_catalogue.py` prints the counts; the test requires every probe to be clear. End-to-end cases (the command
-line, papermill) follow as their own tests."""
+The catalogue is a list of probes: one bad input each, with the words its error must contain. A probe is *clear* when
+it raises with those words, *raw* when it raises something else, *silent* when nothing stops it, and *hangs* when it
+gives no answer within its time limit (a thread, or a subprocess, that outlives its timeout). A few probes feed an input
+that must be *accepted* (gzip content under a plain `.fa` name, soft-masked bases, a warning instead of an error when
+asked for one): their words are None, the probe asserts the result itself, and a wrong result counts as silent.
+
+Probes in the scope of the run-lifecycle rewrite (papermill parameter keys, run-folder locks, budgets, checkpoint
+readers, lm-eval task names) are listed in `LEAD` as expected failures (xfail, not strict), so the counts stay honest.
+`python tests/test_catalogue.py` prints every outcome and the counts by class; the tests require every other probe to be
+clear. End-to-end cases (the command line, papermill) follow as their own tests."""
+import functools
+import gzip
 import json
+import lzma
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 import torch
 
 ROOT = Path(__file__).resolve().parents[1]
+KINDS = ("clear", "raw", "silent", "hang")
 
 
 def _tmp() -> Path: return Path(tempfile.mkdtemp(prefix="probe-"))
@@ -151,20 +165,340 @@ def _probes():
     ]
 
 
-def classify(call, words) -> tuple[str, str]:
-    "('clear' | 'raw' | 'silent', what happened)."
+# user files: a genome folder (the DNA notebook's `data`) or a text corpus (the LM data layer); one InputFileError naming the file
+ACGT = "ACGTTGCAAGCTTCGA" * 8  # 128 bases
+
+
+def _genomes(name: str, content: bytes | str) -> str:
+    "A genome folder <tmp>/<species>/<name> holding one file, as the DNA notebook's `data` names it."
+    d = _tmp() / "genomes"; (d / "E.Coli").mkdir(parents=True)
+    (d / "E.Coli" / name).write_bytes(content.encode() if isinstance(content, str) else content)
+    return str(d)
+
+
+def _file(name: str, content: bytes | str) -> Path:
+    p = _tmp() / name; p.write_bytes(content.encode() if isinstance(content, str) else content)
+    return p
+
+
+def _bgzip(data: bytes) -> bytes:
+    from Bio import bgzf
+    p = _tmp() / "x.gz"
+    with bgzf.BgzfWriter(str(p), "wb") as f: f.write(data)
+    return p.read_bytes()
+
+
+def _cut(data: bytes) -> bytes: return data[:len(data) // 2]
+
+
+def _flip(data: bytes) -> bytes:
+    "A gzip stream with its middle bytes inverted (a corrupt download)."
+    mid = len(data) // 2
+    return data[:mid] + bytes(255 - b for b in data[mid:mid + 8]) + data[mid + 8:]
+
+
+def _rand(n: int = 4096) -> bytes:
+    import numpy as np
+    return np.random.default_rng(0).integers(0, 256, n, dtype=np.uint8).tobytes()
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+FA = f">c1 chromosome\n{ACGT}\n>c2\n{ACGT[::-1]}\n".encode()
+BIG = (">c1\n" + "".join(ACGT[i % 128] for i in range(200_000)) + "\n").encode()  # big enough that a cut lands inside the stream
+
+
+def _accept_gzip_named_fa():
+    from hyena_lit.dna import load_dna_data
+    from hyena_lit.dna_data import decode
+    g = load_dna_data(_genomes("K12.fa", gzip.compress(FA)), 0)[0]
+    assert decode(g.contigs["c1"]) == ACGT and list(g.contigs) == ["c1", "c2"]
+
+
+def _accept_soft_masked_and_iupac():
+    from hyena_lit.dna_data import read_fasta, decode
+    got = read_fasta(_file("m.fa", f">m\n{ACGT.lower()}RY\n"))
+    assert decode(got["m"]) == ACGT + "NN"  # soft-masked bases are the same bases; IUPAC codes read as N
+
+
+def _accept_crlf_and_bgzip():
+    from hyena_lit.dna_data import read_fasta
+    a = read_fasta(_file("w.fa", b"\xef\xbb\xbf" + FA.replace(b"\n", b"\r\n")))  # a byte-order mark, Windows lines
+    b = read_fasta(_file("b.fa.gz", _bgzip(FA)))
+    assert all((a[k] == b[k]).all() for k in ("c1", "c2"))
+
+
+def _n_windows(share_n: float, L: int = 40):
+    "Test windows (x, y) whose targets are N at the share `share_n` (the rest A/C/G/T)."
+    g = torch.Generator().manual_seed(0)
+    w = torch.randint(7, 11, (4, L + 1), generator=g)
+    w[torch.rand(w.shape, generator=g) < share_n] = 11
+    return [(w[:, :-1], w[:, 1:])]
+
+
+def _fixture_set():
+    from hyena_lit.dna import load_dna_data
+    from hyena_lit.dna_data import GenomeSet
+    return GenomeSet(load_dna_data("fixture", 0), n_regions=10)
+
+
+def _accept_n_targets_excluded():
+    from hyena_lit.dna import markov_bpb, _bits_per_base, acgt_targets
+    from hyena_lit.dna_models import dna_lm
+    from hyena_lit.engine import IGNORE
+    batches = _n_windows(0.55)
+    torch.manual_seed(0); lm = dna_lm("hyenadna", 2, 16, 64)
+    x, y = batches[0]
+    with torch.no_grad(): ce = torch.nn.functional.cross_entropy(lm(x).flatten(0, 1), y.flatten(), reduction="none")
+    ok = acgt_targets(y).flatten()
+    assert 0.4 < 1 - ok.float().mean() < 0.7  # about 55% N targets, as in the IUPAC probe
+    assert abs(_bits_per_base(lm, batches, "cpu") - ce[ok].mean().item() / 0.6931471805599453) < 1e-5  # the model: A/C/G/T targets only
+    m = markov_bpb(_fixture_set(), batches, 3)
+    assert 1.0 < m < 3.0 and IGNORE == -100  # the chain: the same targets, a finite number (it was NaN)
+
+
+def _accept_warn_once():
+    from hyena_lit.operator import HyenaOperator
+    op, u = HyenaOperator(8, 16, nonfinite="warn"), torch.randn(1, 16, 8)
+    u[0, 9, 2] = float("inf")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        op(u); op(u)
+    assert len(seen) == 1 and "position 9" in str(seen[0].message)
+
+
+def _late(qualname: str):
+    "The function `qualname`, imported when called: a name missing from the library fails its probe only."
+    import importlib
+    module, name = qualname.rsplit(".", 1)
+    return lambda *a, **kw: getattr(importlib.import_module(module), name)(*a, **kw)
+
+
+def _file_probes():
+    load_dna_data, markov_bpb, _bits_per_base = (_late(f"hyena_lit.dna.{f}") for f in ("load_dna_data", "markov_bpb", "_bits_per_base"))
+    read_fasta, read_genome = _late("hyena_lit.dna_data.read_fasta"), _late("hyena_lit.dna_data.read_genome")
+    load_corpus, dna_lm = _late("hyena_lit.lm_data.load_corpus"), _late("hyena_lit.dna_models.dna_lm")
+    dna = lambda name, content: lambda: load_dna_data(_genomes(name, content), 0)
+    corpus = lambda name, content: lambda: load_corpus(str(_file(name, content)))
+    n_run = (">n\n" + "N" * 810 + (ACGT * 4)[:190] + "\n").encode()           # 81% N
+    iupac = (">r\n" + "RYKMSWBDHV" * 55 + (ACGT * 4)[:450] + "\n").encode()   # 55% IUPAC codes
+    return [
+        # DNA: compressed streams, cut or corrupt
+        ("fa.gz truncated", dna("K12.fa.gz", _cut(gzip.compress(BIG))), ["K12.fa.gz", "truncated"]),
+        ("fa.xz truncated", dna("K12.fa.xz", _cut(lzma.compress(BIG))), ["K12.fa.xz", "truncated"]),
+        ("bgzip truncated", dna("K12.fa.gz", _cut(_bgzip(BIG))), ["K12.fa.gz", "truncated"]),
+        ("fa.gz corrupt", dna("K12.fa.gz", _flip(gzip.compress(BIG))), ["K12.fa.gz", "corrupt"]),
+        ("fa.xz corrupt", dna("K12.fa.xz", _flip(lzma.compress(BIG))), ["K12.fa.xz", "corrupt"]),
+        # DNA: not FASTA at all
+        ("PNG named .fa", dna("K12.fa", PNG), ["K12.fa", "PNG image"]),
+        ("random bytes named .fa", dna("K12.fa", _rand()), ["K12.fa", "binary content"]),
+        ("gzip of a PNG named .fa.gz", dna("K12.fa.gz", gzip.compress(PNG)), ["K12.fa.gz", "PNG image"]),
+        ("plain text named .fa", dna("K12.fa", "Notes on the E. coli assembly.\nACGT\n"), ["K12.fa", "not FASTA"]),
+        ("empty .fa", dna("K12.fa", ""), ["K12.fa", "is empty"]),
+        ("blank .fa", dna("K12.fa", "\n\n  \n"), ["K12.fa", "is empty"]),
+        ("zip named .fa", dna("K12.fa", b"PK\x03\x04" + bytes(60)), ["K12.fa", "zip archive"]),
+        ("latin-1 header", dna("K12.fa", b">c1 souche caf\xe9\n" + ACGT.encode() + b"\n"), ["K12.fa", "UTF-8"]),
+        # DNA: FASTA with bad records
+        ("empty record before a real one", dna("K12.fa", f">empty\n>c1\n{ACGT}\n"), ["K12.fa", "'empty' has no bases"]),
+        ("header-only file", dna("K12.fa", ">chr1 the whole genome\n"), ["K12.fa", "'chr1' has no bases"]),
+        ("duplicate record ids", dna("K12.fa", f">c1\n{ACGT}\n>c1\n{ACGT}\n"), ["K12.fa", "'c1' appears twice"]),
+        ("header without id", dna("K12.fa", f">\n{ACGT}\n"), ["K12.fa", "empty header line"]),
+        ("protein FASTA", dna("K12.fa", ">sp|P69905|HBA_HUMAN\nMVLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHF\n"), ["K12.fa", "protein alphabet"]),
+        ("digits in a sequence", dna("K12.fa", f">c1\n{ACGT[:10]}7{ACGT}\n"), ["K12.fa", "'7' at base 11"]),
+        ("IUPAC codes 55% of the bases", dna("K12.fa", iupac), ["K12.fa", "55%", "max_non_acgt"]),
+        ("long N runs 81% of the bases", dna("K12.fa", n_run), ["K12.fa", "81%", "max_non_acgt"]),
+        ("IUPAC refused on request", lambda: read_fasta(_file("r.fa", f">c1\n{ACGT}R\n"), iupac="error"), ["r.fa", "'R' at base 129"]),
+        ("all contigs under min_len", lambda: read_genome(_file("s.fa", FA), min_len=10**6), ["s.fa", "length >= 1,000,000"]),
+        ("FASTA file missing", lambda: read_genome(_tmp() / "K12.fa"), ["K12.fa", "no such file"]),
+        ("FASTA path is a folder", lambda: read_fasta(_tmp()), ["is a folder"]),
+        ("genome folder without genomes", lambda: load_dna_data(str(_tmp()), 0), ["no genomes under"]),
+        ("policy misspelt", lambda: read_fasta(_file("p.fa", FA), iupac="unk"), ["iupac", "unk"]),
+        ("max_non_acgt > 1", lambda: read_fasta(_file("p.fa", FA), max_non_acgt=2.0), ["max_non_acgt", "2.0"]),
+        ("gzip content named .fa", _accept_gzip_named_fa, None),
+        ("soft-masked and IUPAC bases", _accept_soft_masked_and_iupac, None),
+        ("BOM, CRLF lines and bgzip", _accept_crlf_and_bgzip, None),
+        # DNA: bits per base over N targets
+        ("N targets excluded alike", _accept_n_targets_excluded, None),
+        ("Markov on all-N targets", lambda: markov_bpb(_fixture_set(), _n_windows(1.0), 3), ["no A/C/G/T target"]),
+        ("model bpb on all-N targets", lambda: _bits_per_base(dna_lm("hyenadna", 2, 16, 64), _n_windows(1.0), "cpu"), ["no A/C/G/T target"]),
+        # text corpora
+        ("empty .txt corpus", corpus("c.txt", ""), ["c.txt", "is empty"]),
+        ("blank .txt corpus", corpus("c.txt", "\n \n\t\n"), ["c.txt", "is empty"]),
+        ("binary .txt corpus", corpus("c.txt", _rand()), ["c.txt", "binary content"]),
+        ("PNG named .txt", corpus("c.txt", PNG), ["c.txt", "PNG image"]),
+        ("latin-1 .txt corpus", corpus("c.txt", b"caf\xe9 au lait\n"), ["c.txt", "UTF-8"]),
+        ("missing .txt corpus", lambda: load_corpus(str(_tmp() / "missing.txt")), ["missing.txt", "no such file"]),
+        ("missing corpus folder", lambda: load_corpus(str(_tmp() / "corpus") + "/"), ["corpus", "no such file or folder"]),
+        ("not parquet named .parquet", corpus("c.parquet", "text\n"), ["c.parquet", "not a parquet file"]),
+        ("malformed .jsonl", corpus("c.jsonl", '{"text": "a"}\n{"text": \n'), ["c.jsonl", "JSON parse error"]),
+        ("jsonl of blank documents", corpus("c.jsonl", '{"text": ""}\n{"text": "  "}\n'), ["c.jsonl", "no non-blank document"]),
+        ("corpus folder of other files", lambda: load_corpus(str(_file("notes.md", "# x").parent)), ["holds no .txt"]),
+    ]
+
+
+def _edge_probes():
+    from hyena_lit.operator import HyenaOperator
+    from hyena_lit.model import HyenaConfig, HyenaLM
+    torch.manual_seed(0)
+    op = HyenaOperator(8, 16)
+    lm = HyenaLM(HyenaConfig(vocab_size=12, d_model=16, n_layer=2, d_inner=32, l_max=40, emb_dim=5))
+    prompt = torch.randint(0, 12, (2, 5))
+
+    def nan_at(t, value=float("nan")):
+        u = torch.randn(2, 16, 8); u[1, t, 3] = value
+        return lambda: op(u)
+
+    def nan_weights():
+        m = HyenaLM(HyenaConfig(vocab_size=12, d_model=16, n_layer=2, d_inner=32, l_max=40, emb_dim=5))
+        with torch.no_grad(): m.embed.weight[3, 0] = float("nan")
+        return m.generate(torch.full((1, 4), 3), 3)
+
+    gen = lambda **kw: lambda: lm.generate(prompt, **(dict(max_new_tokens=3) | kw))
+    return [
+        ("NaN in the operator's input", nan_at(5), ["batch 1, position 5, channel 3", "nonfinite"]),
+        ("inf in the operator's input", nan_at(0, float("inf")), ["inf", "position 0"]),
+        ("NaN weights reach generate", nan_weights, ["non-finite", "position 0"]),
+        ("nonfinite misspelt", lambda: HyenaOperator(8, 16, nonfinite="ignore"), ["nonfinite", "ignore"]),
+        ("NaN warned once on request", _accept_warn_once, None),
+        ("temperature nan", gen(temperature=float("nan")), ["temperature", "nan"]),
+        ("temperature inf", gen(temperature=float("inf")), ["temperature", "inf"]),
+        ("temperature < 0", gen(temperature=-0.5), ["temperature", "-0.5"]),
+        ("temperature a string", gen(temperature="hot"), ["temperature", "'hot'"]),
+        ("temperature below the dtype", gen(temperature=1e-320), ["temperature=1e-320", "not finite"]),
+        ("top_k 0", gen(top_k=0), ["top_k", "0"]),
+        ("top_k True", gen(top_k=True), ["top_k", "True"]),
+        ("top_k 2.5", gen(top_k=2.5), ["top_k", "2.5"]),
+        ("max_new_tokens < 0", gen(max_new_tokens=-1), ["max_new_tokens", "-1"]),
+        ("max_new_tokens True", gen(max_new_tokens=True), ["max_new_tokens", "True"]),
+        ("generator not a Generator", gen(generator=0), ["generator", "int"]),
+    ]
+
+
+# cases the run-lifecycle rewrite fixes (expected to fail until it lands; not strict)
+class Unnoticed(Exception):
+    "The command stopped, or finished, without a word about the bad input: the input itself went unnoticed."
+
+
+def _run(args: list, timeout: float, decoy: str | None = None) -> str:
+    "Run a command in its own process group; raise with its output if it fails, Unnoticed if it stopped on `decoy` or not at all."
+    env = {k: v for k, v in os.environ.items() if k != "IN_TEST"}
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=env, start_new_session=True)
+    try: out, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL); p.communicate()
+        raise
+    if decoy and decoy in out: raise Unnoticed(f"stopped on the decoy ({decoy!r}) instead")
+    if p.returncode: raise RuntimeError(out[-3000:])
+    return out
+
+
+def _papermill(nb: str, *params, timeout: float = 120, decoy: str | None = None):
+    args = [sys.executable, "-m", "papermill", str(ROOT / "nbs" / nb), str(_tmp() / "out.ipynb"), "--cwd", str(ROOT / "nbs")]
+    for k, v in params: args += ["-p", k, str(v)]
+    _run(args, timeout, decoy)
+    raise Unnoticed("the notebook ran to its end")
+
+
+def _two_runs_one_folder():
+    d = _tmp() / "shared"
+    text = _file("play.txt", "To be, or not to be, that is the question.\n" * 2000)
+    args = [sys.executable, "-m", "hyena_lit.lm_training", "--size", "tiny", "--dataset", str(text), "--seq_len", "64", "--global_batch", "8",
+            "--tokens", "4096", "--out_dir", str(d)]
+    with ThreadPoolExecutor(2) as ex: results = list(ex.map(lambda _: _outcome_of(lambda: _run(args, 300)), range(2)))
+    failed = [r for r in results if r is not None]
+    if not failed: raise Unnoticed("both runs trained into the same folder")
+    raise failed[0]
+
+
+def _outcome_of(call):
     try: call()
-    except Exception as e:
-        msg = f"{type(e).__name__}: {e}"
-        return ("clear" if all(w in str(e) for w in words) else "raw"), msg
-    return "silent", "no error"
+    except Exception as e: return e
+    return None
 
 
-@pytest.mark.parametrize("name", [p[0] for p in _probes()])
+def _truncated_weights():
+    from hyena_lit.engine import load_weights
+    d = _broken_checkpoint("truncated")
+    return load_weights(torch.nn.Linear(3, 2), d / "model.safetensors")
+
+
+LEAD_REASON = "the run-lifecycle rewrite (issue 49 items 2 and 3) fixes it"
+
+
+def _lead_probes():
+    from hyena_lit.lm_training import TrainConfig
+    from hyena_lit.downstream import check_eval_params
+    ev = dict(run="r", tasks="lambada_typo", data_dir="", num_fewshot=0, limit=0, batch_size=1, device="cpu", dtype="float32", cloze_examples=1)
+    return [
+        ("papermill unknown key", lambda: _papermill("82_dna.ipynb", ("seqlen", 64), ("model", "gpt"), ("out_root", _tmp()),
+                                                     decoy="model must be one of"), ["seqlen"]),
+        ("quickstart seq_len 100000", lambda: _papermill("19_quickstart.ipynb", ("seq_len", 100_000), ("max_steps", 2), ("max_seconds", 5),
+                                                         ("eval_batches", 1), ("out_root", _tmp()), timeout=40), ["seq_len", "100000"]),
+        ("two runs, one folder", _two_runs_one_folder, ["shared", ("in use", "lock", "running", "another process")]),
+        ("lm --tokens 10", lambda: TrainConfig(size="tiny", seq_len=64, global_batch=8, tokens=10), ["tokens", "10"]),
+        ("truncated model.safetensors (load_weights)", _truncated_weights, ["model.safetensors"]),
+        ("unknown lm-eval task", lambda: check_eval_params(**ev), ["lambada_typo"]),
+    ]
+
+
+def classify(call, words, timeout: float = 60.0) -> tuple[str, str]:
+    "('clear' | 'raw' | 'silent' | 'hang', what happened). `words` None: the input must be accepted (the call asserts the result)."
+    box = {}
+    def run():
+        try: call()
+        except BaseException as e: box["err"] = e
+    t = threading.Thread(target=run, daemon=True)
+    t.start(); t.join(timeout)
+    if t.is_alive(): return "hang", f"no answer in {timeout:.0f} s"
+    e = box.get("err")
+    if e is None: return ("clear", "accepted") if words is None else ("silent", "no error")
+    msg = f"{type(e).__name__}: {e}"
+    if isinstance(e, subprocess.TimeoutExpired): return "hang", f"no answer in {e.timeout:.0f} s"
+    if isinstance(e, Unnoticed) or (words is None and isinstance(e, AssertionError)): return "silent", msg
+    if words is None: return "raw", msg
+    said = lambda w: any(x in str(e) for x in (w if isinstance(w, tuple) else (w,)))  # a tuple: any one of its words
+    return ("clear" if all(said(w) for w in words) else "raw"), msg
+
+
+def _catalogue() -> list[tuple[str, object, list | None, bool]]:
+    "(name, call, words, lead's) of every probe."
+    mine = _probes() + _file_probes() + _edge_probes()
+    return [(n, c, w, False) for n, c, w in mine] + [(n, c, w, True) for n, c, w in _lead_probes()]
+
+
+@functools.lru_cache(maxsize=None)
+def outcomes() -> dict[str, tuple[str, str, bool]]:
+    "{name: (class, what happened, lead's)}: the lead's slow probes (subprocesses) run in the background meanwhile."
+    cat = _catalogue()
+    assert len({n for n, *_ in cat}) == len(cat), "probe names must be distinct"
+    with ThreadPoolExecutor(3) as ex:
+        slow = {n: ex.submit(classify, c, w, 400) for n, c, w, lead in cat if lead}
+        out = {n: (*classify(c, w), lead) for n, c, w, lead in cat if not lead}
+        out |= {n: (*f.result(), True) for n, f in slow.items()}
+    return out
+
+
+def counts(lead: bool | None = None) -> dict[str, int]:
+    "Outcomes by class (lead: only the lead's probes, or only the others; None: all)."
+    c = dict.fromkeys(KINDS, 0)
+    for kind, _, is_lead in outcomes().values():
+        if lead is None or is_lead == lead: c[kind] += 1
+    return c
+
+
+_PARAMS = [pytest.param(n, marks=pytest.mark.xfail(strict=False, reason=LEAD_REASON)) if lead else n for n, _, _, lead in _catalogue()]
+
+
+@pytest.mark.parametrize("name", _PARAMS)
 def test_probe_is_refused_with_a_sentence(name):
-    _, call, words = next(p for p in _probes() if p[0] == name)
-    kind, what = classify(call, words)
-    assert kind == "clear", f"{name}: {kind} ({what}); expected the words {words}"
+    kind, what, _ = outcomes()[name]
+    assert kind == "clear", f"{name}: {kind} ({what})"
+
+
+def test_the_catalogue_counts():
+    mine, lead = counts(lead=False), counts(lead=True)
+    print(f"\nin scope: {mine} of {sum(mine.values())}; the lead's (xfail): {lead} of {sum(lead.values())}")
+    assert sum(mine.values()) + sum(lead.values()) >= 60
+    assert mine["raw"] == mine["silent"] == mine["hang"] == 0, {n: o for n, o in outcomes().items() if o[0] != "clear" and not o[2]}
 
 
 def test_a_nan_names_where_it_entered():
@@ -212,10 +546,10 @@ def test_recall_sweep_refuses_a_foreign_setting(tmp_path):
     assert [p.name for p in sweep.iterdir()] == ["sweep.json"]
 
 
-if __name__ == "__main__":  # the catalogue's counts
-    counts = {"clear": 0, "raw": 0, "silent": 0}
-    for name, call, words in _probes():
-        kind, what = classify(call, words)
-        counts[kind] += 1
-        print(f"{kind:6} {name:34} {what[:150]}")
-    print(counts, f"of {sum(counts.values())} probes")
+if __name__ == "__main__":  # the catalogue's table: every outcome, then the counts by class
+    for name, (kind, what, lead) in outcomes().items():
+        print(f"{kind:6} {'lead ' if lead else '':5}{name:42} {what[:140]!r}")
+    mine, lead = counts(lead=False), counts(lead=True)
+    print(f"in scope: {mine} of {sum(mine.values())} probes")
+    print(f"the lead's (xfail until the run-lifecycle rewrite): {lead} of {sum(lead.values())} probes")
+    print(f"all: {counts()} of {len(outcomes())} probes")

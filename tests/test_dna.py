@@ -35,3 +35,33 @@ def test_dna_rejects_bad_parameters(tmp_path):
     r = papermill(tmp_path, ("model", "gpt"), ("out_root", tmp_path / "runs"))
     assert r.returncode != 0 and "model must be one of" in r.stderr + r.stdout
     assert not (tmp_path / "runs").exists()
+
+
+def test_dna_refuses_a_bad_genome_before_training(tmp_path):
+    "An empty record before a real one used to fail after training, in the k-mer baseline; now the reader names the file and record."
+    genomes = tmp_path / "genomes"
+    for sp in ("E.Coli", "S.Aureus"):
+        (genomes / sp).mkdir(parents=True)
+        (genomes / sp / "a.fa").write_text(">c1\n" + "ACGTTGCA" * 300 + "\n")
+    (genomes / "S.Aureus" / "a.fa").write_text(">gap\n>c1\n" + "ACGTTGCA" * 300 + "\n")
+    r = papermill(tmp_path, ("data", genomes), ("min_contig", 0), ("task", "species"), ("seq_len", 32), ("epochs", 1), ("steps_per_epoch", 1),
+                  ("out_root", tmp_path / "runs"))
+    out = r.stdout + r.stderr
+    assert r.returncode != 0 and "InputFileError" in out and "S.Aureus/a.fa: record 'gap' has no bases" in out, out[-3000:]
+    assert not [p for p in (tmp_path / "runs").rglob("*") if p.is_file()]  # nothing trained, nothing written
+
+
+def test_dna_pretraining_scores_only_acgt_targets(tmp_path):
+    "A genome with N runs: the model and the Markov chains score the same A/C/G/T targets, and the run reports the share left out."
+    import math
+    genomes = tmp_path / "genomes"
+    for i, sp in enumerate(("E.Coli", "S.Aureus")):
+        (genomes / sp).mkdir(parents=True)
+        seq = "".join(("N" * 8 if j % 3 == 1 else "ACGTTGCAAGCTTCGATTGACCAGTAGGCATC"[i:] + "ACGT"[:i]) for j in range(60))  # 11% N
+        (genomes / sp / "a.fa").write_text(">c1\n" + seq.lower() + "\n")  # soft-masked: the same bases
+    r = papermill(tmp_path, ("data", genomes), ("min_contig", 0), ("task", "pretrain"), ("seq_len", 32), ("steps", 2),
+                  ("tokens_per_step", 64), ("n_test", 16), ("n_regions", 10), ("out_root", tmp_path / "runs"), ("run_name", "p"))
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    m = json.loads((tmp_path / "runs" / "cpu" / "p" / "metrics.json").read_text())
+    assert 0 < m["test_non_acgt_share"] < 0.5, m
+    assert all(math.isfinite(m[k]) for k in ("test_bpb", "markov0_bpb", "markov3_bpb", "markov5_bpb")), m
