@@ -23,13 +23,24 @@ from .runs import project_root, save_json, relative, is_finished, RunFolder
 # %% auto #0
 __all__ = ['DTYPES', 'TASKS_DIR', 'FIXTURES', 'TASK_SPLITS', 'prepare_wsc', 'prepare_rte', 'prepare_multirc', 'prepare_record',
            'prepare_copa', 'prepare_boolq', 'prepare_cb', 'prepare_wic', 'STOP_WORDS', 'PAPER_TABLE_4_5',
-           'PAPER_TABLE_4_6', 'PAPER_LAMBADA', 'CHANCE', 'check_eval_params', 'load_run', 'save_run',
+           'PAPER_TABLE_4_6', 'PAPER_LAMBADA', 'CHANCE', 'known_tasks', 'check_eval_params', 'load_run', 'save_run',
            'loglikelihood_rolling', 'generate_until', 'HyenaEvalLM', 'data_root', 'local_dataset', 'gold_match',
            'task_manager', 'evaluate_run', 'results_table', 'lm_eval_cli', 'build_cloze', 'parse_runs', 'cloze_for_run',
            'collect_downstream', 'paper_beside']
 
 # %% ../nbs/60_downstream.ipynb #c008
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+def known_tasks() -> set[str]:
+    "The task, group and tag names of our task files (lm_eval_tasks/*.yaml), read without loading the harness."
+    import re
+    names = set()
+    for f in (Path(hyena_lit.__file__).parent / "lm_eval_tasks").glob("*.yaml"):
+        text = f.read_text()
+        names |= set(re.findall(r"^(?:task|group): *(\S+)", text, flags=re.M))
+        for block in re.findall(r"^tag:\n((?: +- *\S+\n)+)", text, flags=re.M):
+            names |= set(re.findall(r"- *(\S+)", block))
+    return names
 
 def check_eval_params(run: str, tasks: str, data_dir: str, num_fewshot: int, limit: int, batch_size: int, device: str, dtype: str, cloze_examples: int):
     "Validate the notebook's parameters (values only; the run folders are checked when they are loaded)."
@@ -42,6 +53,9 @@ def check_eval_params(run: str, tasks: str, data_dir: str, num_fewshot: int, lim
     if dtype not in DTYPES: raise ValueError(f"dtype must be one of {list(DTYPES)}, got {dtype!r}")
     if not isinstance(cloze_examples, int) or cloze_examples < 1: raise ValueError(f"cloze_examples must be a positive integer, got {cloze_examples!r}")
     if data_dir and data_dir != "fixtures" and not Path(data_dir).is_dir(): raise ValueError(f"data_dir {data_dir!r} is not a folder")
+    known = known_tasks()
+    unknown = [t.strip() for t in tasks.split(",") if t.strip() and t.strip() not in known]
+    if unknown: raise ValueError(f"unknown task(s) {unknown}; the tasks are: {', '.join(sorted(known))}")
 
 # %% ../nbs/60_downstream.ipynb #c011
 def _config(d: dict) -> HyenaConfig:

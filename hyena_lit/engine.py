@@ -247,7 +247,10 @@ def load_weights(model: nn.Module, path: str | Path) -> nn.Module:
     "Load a checkpoint folder's (or a .safetensors file's) weights into a plain model."
     from safetensors.torch import load_file
     f = Path(path) / "model.safetensors" if Path(path).is_dir() else Path(path)
-    missing, unexpected = model.load_state_dict(_canonical(model, load_file(str(f))), strict=False)
+    try: weights = load_file(str(f))
+    except Exception as e:  # missing, truncated or not safetensors: name the file
+        raise RuntimeError(f"weights file {f} cannot be read ({type(e).__name__}: {e})") from None
+    missing, unexpected = model.load_state_dict(_canonical(model, weights), strict=False)
     shared = {n for n, _ in model.named_parameters(remove_duplicate=False)} - {n for n, _ in model.named_parameters()}
     if set(missing) - shared or unexpected: raise KeyError(f"weights do not match the model: missing {sorted(set(missing) - shared)}, unexpected {unexpected}")
     return model

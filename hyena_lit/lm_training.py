@@ -60,6 +60,9 @@ class TrainConfig:
         if self.recipe not in ("paper", "improved"): raise ValueError(f"recipe must be 'paper' or 'improved', got {self.recipe!r}")
         for f in ("seq_len", "tokens", "global_batch", "micro_batch", "eval_every", "eval_batches", "ckpt_every"):
             if not isinstance(getattr(self, f), int) or getattr(self, f) < 1: raise ValueError(f"{f} must be a positive integer, got {getattr(self, f)!r}")
+        if self.tokens < self.global_batch * self.seq_len:  # a budget means what it says: never rounded up to a step
+            raise ValueError(f"tokens={self.tokens} is less than one optimizer step (global_batch x seq_len = "
+                             f"{self.global_batch * self.seq_len} tokens): raise tokens or lower global_batch or seq_len")
         if self.order < 0 or self.order == 1: raise ValueError(f"order must be 0 (the size's) or >= 2, got {self.order!r}")
         if self.final_eval_windows < 0: raise ValueError(f"final_eval_windows must be >= 0, got {self.final_eval_windows!r}")
         from hyena_lit.runs import number, positive_int, one_of, pick_device
