@@ -103,6 +103,7 @@ def read_field(run: pd.Series, field: str, root: str | Path) -> tuple[float | No
                 k, want = cond.split("="); t = t[t[k].astype(str) == want]
             v = t[mt["col"]].iloc[0] if len(t) == 1 else None
     elif f == "last": v = last_value(run, root)
+    elif f == "epoch-best": v = run["best"]  # the best epoch, asked for by name (reported leaves it alone)
     else:
         if f not in run.index: raise ValueError(f"field {field!r}: {f!r} is not a column of runs/index.csv")
         v = run[f]
@@ -550,7 +551,8 @@ def render_page(board: pd.DataFrame) -> str:
            "each gives its margin (positive when it holds) and the seeds' spread (the largest sd of a configuration it used): a margin "
            "under 5 accuracy points (0.05 nats of loss) needs three seeds and a margin under twice the spread is within noise; "
            "the missing seeds are cells of `experiments/seeds.py`. \"Matches\" claims are two-sided at the paper's tolerance. "
-           "A row that differs gives a reason that names the run behind it; a row that is not run says why. `[n]` refers to the "
+           "A row that differs gives a reason that names the run behind it (figures inside a reason are best epochs unless it says "
+           "they are means of the last five evaluations); a row that is not run says why. `[n]` refers to the "
            "command under the table that would run the row at the paper's scale. "
            "† marks runs trained with the filter-FFN bug fixed on 2026-11-23 (the FFN had 3 positional features and w = 1 whatever "
            "its config said; `nbs/15_longconvs.ipynb`); ‡ marks Mamba runs trained before its initialization fix of 2026-11-23 (the model-wide "
