@@ -460,7 +460,7 @@ def score(paper: pd.DataFrame, index: pd.DataFrame, root: str | Path) -> pd.Data
         j = {"margin": "", "spread": "", **(judge_number if r["kind"] == "number" else judge_claim)(r, index, root)}
         why = j.pop("why")
         note = {"differs": r["reason"], "not run": r["not_run"], "by construction": why,
-                "within noise": " ".join(filter(None, (why, r["reason"])))}.get(j["status"], "")
+                "within noise": "; ".join(filter(None, (why, r["reason"])))}.get(j["status"], "")
         rows.append({**{c: r[c] for c in ("id", "paper", "table", "page", "row", "column", "kind", "value", "unit", "accept", "chance", "paper_scale")},
                      **j, "note": note, "command": r["command"] if j["status"] != "reproduced" else ""})
     return pd.DataFrame(rows)
