@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from hyena_lit.scoreboard import STATUSES, build_scoreboard, load_paper
+from hyena_lit.scoreboard import STATUSES, band, build_scoreboard, cited_runs, load_paper
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "runs"
@@ -36,9 +36,35 @@ def test_every_row_resolves(rebuilt):
     assert (b[b.status == "not run"].note != "").all()        # and for every row no run matches
     ran = b[b.status != "not run"]
     for p in ", ".join(ran.run).split(", "): assert (ROOT / p).exists(), p
-    n = b.status.value_counts()
-    assert rebuilt["summary"].startswith(f"**Reproduction scoreboard:** {n['reproduced']} of {len(b)} numbers reproduced at CPU scale, "
-                                         f"{n['differs']} differ with a reason, {n['not run']} not run")
+    n = b[b.kind == "number"].status.value_counts()
+    assert rebuilt["summary"].startswith(f"**Reproduction scoreboard:** {n['reproduced']} of {n.sum()} numbers reproduced, "
+                                         f"{n['differs']} differ with a reason, {n['within noise']} within noise, "
+                                         f"{n['by construction']} fixed by construction or computed without training, {n['not run']} not run; ")
+    assert "CPU scale" not in rebuilt["summary"]  # runs trained on CPU and on a GPU: each row's scale column says which
+
+
+def test_no_reproduced_number_rests_on_chance(rebuilt):
+    "A band that contains chance makes a row reproduced only on three seeds or more."
+    b = rebuilt["board"]
+    acc = b[(b.kind == "number") & (b.chance != "")]
+    assert (b[(b.kind == "number") & b.unit.str.startswith("%")].chance != "").all()  # every accuracy row gives its chance
+    for r in acc[acc.status == "reproduced"].itertuples():
+        lo, hi = band(r.accept)
+        assert not (lo <= float(r.chance) <= hi) or r.seeds >= 3, r.id
+    assert set(acc[acc.id.isin(["M-T11-Hyena-4096", "M-T11-Hyena-8192", "M-T11-Hyena-16384"])].status) == {"within noise"}
+
+
+def test_every_claim_has_margin_and_spread_and_every_reason_a_run(rebuilt):
+    b = rebuilt["board"]
+    judged = b[(b.kind == "claim") & (b.status != "not run")]
+    assert (judged.margin != "").all() and (judged.spread != "").all()
+    for r in judged.itertuples():  # a margin under 5 points (0.05 nats) on fewer than 3 seeds cannot be reproduced or differ
+        m = abs(float(r.margin.split()[0]))
+        if m < (5 if r.margin.endswith("%") else 0.05) and r.seeds < 3: assert r.status == "within noise", r.id
+    for r in b[b.status == "differs"].itertuples(): assert cited_runs(r.note, RUNS), r.id
+    fixed = b[b.status == "by construction"]
+    assert set(fixed.id) == {"M-T11-Hyena-256", "M-T11-H3-256", "M-T11-Mamba-256", "H-T4.2-30k-Transformer", "H-T4.2-64k-Transformer",
+                             "H-T4.2-131k-Transformer", "H-T4.2-131k-FlashTransformer"}
 
 
 def test_every_result_table_has_rows():
@@ -61,10 +87,10 @@ def _tiny_runs(tmp_path, board, ids, drop_folders=False):
     shutil.copy(RUNS / "index.csv", root / "index.csv")
     if not drop_folders:
         for i in ids:
-            for p in filter(None, src.loc[i, "run"].split(", ")):
+            for p in set(filter(None, src.loc[i, "run"].split(", "))) | set(cited_runs(src.loc[i, "note"], RUNS)):
                 s, d = ROOT / p, tmp_path / p
                 d.parent.mkdir(parents=True, exist_ok=True)
-                (shutil.copytree if s.is_dir() else shutil.copy)(s, d)
+                if not d.exists(): (shutil.copytree if s.is_dir() else shutil.copy)(s, d)
     paper.to_csv(tmp_path / "paper.csv", index=False)
     return root, tmp_path / "paper.csv"
 
@@ -75,7 +101,7 @@ IDS = ["H-TC.1-Hyena-V20", "H-T4.2-30k-Transformer", "H-T4.4-hyena-matches-gpt"]
 def test_tiny_copy_builds(tmp_path, rebuilt):
     root, paper = _tiny_runs(tmp_path, rebuilt["board"], IDS)
     res = build_scoreboard(root, tmp_path / "out", write=True, paper=paper)
-    assert res["problems"] == [] and dict(zip(res["board"].id, res["board"].status)) == dict(zip(IDS, ["differs", "reproduced", "reproduced"]))
+    assert res["problems"] == [] and dict(zip(res["board"].id, res["board"].status)) == dict(zip(IDS, ["differs", "by construction", "differs"]))
     assert (tmp_path / "out" / "scoreboard.md").read_text() == res["page"]
 
 
@@ -97,6 +123,22 @@ def test_fails_when_a_row_differs_without_a_reason_or_runs_without_one(tmp_path,
     assert build_scoreboard(root, paper=paper)["problems"] == [
         "H-T4.2-30k-Transformer: no run matches its selector and it gives no reason for not running",
         "H-TC.1-Hyena-V20: differs without a reason"]
+
+
+def test_fails_on_each_rule_it_holds(tmp_path, rebuilt):
+    "A reason that cites no run, a reproduced row on chance with one seed, a claim without its spread: each is a problem."
+    root, paper = _tiny_runs(tmp_path, rebuilt["board"], IDS)
+    p = pd.read_csv(paper, dtype=str, keep_default_na=False)
+    p.loc[p.id == "H-TC.1-Hyena-V20", "reason"] = "the CPU cap"
+    p.to_csv(paper, index=False)
+    assert build_scoreboard(root, paper=paper)["problems"] == ["H-TC.1-Hyena-V20: its reason cites no run (a path under runs/)"]
+    from hyena_lit.scoreboard import validate
+    b = rebuilt["board"]
+    forced = b[b.id == "M-T11-Hyena-4096"].assign(status="reproduced")
+    assert validate(forced, RUNS) == ["M-T11-Hyena-4096: reproduced with a band that contains chance on 1 seed(s)"]
+    assert validate(forced.assign(seeds=3), RUNS) == []
+    bare = b[b.id == "H-F4.2-fewer-flops"].assign(spread="")
+    assert validate(bare, RUNS) == ["H-F4.2-fewer-flops: a claim without its margin and seed spread"]
 
 
 def _parameters(nb: Path) -> set:
