@@ -112,8 +112,8 @@ def _tokens(p: dict) -> float | None:
         return float(p["epochs"] * p["num_train"] * p["seq_len"])
     return None
 
-def plan(cells: list[dict], device: str = "cpu") -> pd.DataFrame:
-    "One row per cell: key, experiment, status (finished, unfinished, new), seconds (measured, or expected on `device`)."
+def _rows(cells: list[dict]) -> tuple[list[dict], list[str]]:
+    "One plan row per cell, and the cells whose folder holds other settings."
     rows, bad = [], []
     for c in cells:
         d, under = c["dir"], SAVED_UNDER.get(c["experiment"])
@@ -124,12 +124,23 @@ def plan(cells: list[dict], device: str = "cpu") -> pd.DataFrame:
         got = _measured(d, saved) if status == "finished" else dict(seconds=None, tps=None, device=None)
         rows.append(dict(key=c["key"], experiment=c["experiment"], seq_len=c["params"].get("seq_len"), status=status,
                          tokens=_tokens(c["params"]), cap=60 * (c["params"].get("max_minutes_per_run") or 0), **got))
+    return rows, bad
+
+def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = ()) -> pd.DataFrame:
+    """One row per cell: key, experiment, status (finished, unfinished, new), seconds (measured, or expected on
+    `device`). `reference`: more cells whose finished runs count as measured peers (another grid's seed 0)."""
+    rows, bad = _rows(cells)
     if bad: raise ValueError(f"{len(bad)} run folder(s) hold other settings than their cells: " + "; ".join(bad[:5]))
-    df = pd.DataFrame(rows, columns=["key", "experiment", "seq_len", "status", "tokens", "cap", "seconds", "tps", "device"])
+    mine = {r["key"] for r in rows}
+    peers = [r for r in _rows([c for c in reference if c["key"] not in mine])[0] if r["status"] == "finished"]
+    cols = ["key", "experiment", "seq_len", "status", "tokens", "cap", "seconds", "tps", "device"]
+    df = pd.DataFrame(rows + peers, columns=cols)
     for i in df.index[df.status != "finished"]:  # a time cap (max_minutes_per_run) bounds a cell
         e = _expected(df, i, str(device).split(":")[0])
         df.at[i, "seconds"] = min(e, df.at[i, "cap"]) if e is not None and df.at[i, "cap"] > 0 else e
-    return df.drop(columns=["tps", "cap"])
+    df = df.iloc[:len(rows)].drop(columns=["tps", "cap"])
+    df["seconds"] = pd.to_numeric(df.seconds, errors="coerce")
+    return df
 
 def _expected(df: pd.DataFrame, i, kind: str) -> float | None:
     "Seconds for row i: its tokens / the peers' median tokens/s, else the peers' median wall time (see above)."
@@ -275,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
         stop_at = parse_stop_at(a.stop_at)
         cells = load_cells(a.file, a.root, a.only)
         p = plan(cells, a.device)
+        if p[p.status != "finished"].seconds.isna().any():  # no measured peer here: the other grids' runs time them
+            others = [f for f in sorted(Path(a.file).parent.glob("[a-z]*.py")) if f.resolve() != Path(a.file).resolve()]
+            p = plan(cells, a.device, [c for f in others for c in load_cells(f, a.root)])
     except ValueError as e: ap.error(str(e))
     print(describe_plan(p, a.workers))
     if a.dry_run:

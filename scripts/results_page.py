@@ -22,6 +22,8 @@ class Runs:
         self.root = root
         self.index = list(csv.DictReader(open(root / "runs" / "index.csv", newline="")))
         self.board = list(csv.DictReader(open(root / "runs" / "scoreboard" / "scoreboard.csv", newline="")))
+        for r in self.board:  # "ours" reads "<last evaluations>; best epoch <x>": the headline keeps the first
+            r["ours"], _, r["ours_best"] = r["ours"].partition("; best epoch ")
         self.by_id = {r["id"]: r for r in self.board}
 
     def sb(self, id: str) -> dict:
