@@ -139,3 +139,16 @@ def test_converted_models_save_and_load(name, tmp_path):
     ref = load_file(str(FIXTURES / name / "logits.safetensors"))
     load_official(FIXTURES / name).save_pretrained(tmp_path)
     assert max_error(HyenaLM.from_pretrained(tmp_path, strict=True), ref, "logits_float32") <= 1e-5
+
+
+@pytest.mark.parametrize("model", ["vit", "hyena-vit", "hyena-iso", "s4nd-iso"])
+def test_image_models_round_trip_bit_for_bit(model, tmp_path):
+    from hyena_lit.image_models import ImageConfig, build_model
+    torch.manual_seed(0)
+    net = build_model(ImageConfig(model=model, image_size=8, channels=1, num_classes=3, patch=2, d_model=16,
+                                  n_layer=1, d_inner=32, n_heads=2)).eval()
+    net.save_pretrained(tmp_path)
+    back = type(net).from_pretrained(tmp_path).eval()
+    x = torch.rand(2, 1, 8, 8)
+    assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), back.state_dict().values()))
+    assert torch.equal(net(x), back(x))
