@@ -86,11 +86,14 @@ def load_run(path: str | Path, device: str | torch.device = "cpu", dtype: str | 
 def save_run(model: HyenaLM, path: str | Path, metrics: dict | None = None) -> Path:
     "Write `model` as a finished run folder that `load_run` reads (params.json, checkpoint/model.safetensors, metrics.json)."
     from safetensors.torch import save_file
-    p = Path(path); (p / "checkpoint").mkdir(parents=True, exist_ok=True)
-    save_json(dict(model=model.cfg.to_dict(), params=model.num_params()), p / "params.json")
-    save_file({k: v.detach().contiguous().cpu() for k, v in _canonical(model, model.state_dict()).items()}, str(p / "checkpoint" / "model.safetensors"))
-    save_json(metrics or {}, p / "metrics.json")
-    return p
+    with RunFolder(path, {}, keep_checkpoint=True) as run:
+        if run.finished: raise FileExistsError(f"{relative(run.dir)} is a finished run: it is never overwritten")
+        run.start(model=model.cfg.to_dict(), params=model.num_params())
+        (run.dir / "checkpoint").mkdir(exist_ok=True)  # the engine's weights file, without a training state
+        weights = {k: v.detach().contiguous().cpu() for k, v in _canonical(model, model.state_dict()).items()}
+        save_file(weights, str(run.dir / "checkpoint" / "model.safetensors"))
+        run.finish(metrics or {})
+    return run.dir
 
 # %% ../nbs/60_downstream.ipynb #c014
 @torch.no_grad()
