@@ -13,6 +13,7 @@ from .engine import IGNORE, Recipe, RECIPES, register_recipe, get_recipe, fit, l
 from .runs import project_root, save_json, relative, check_run, is_finished, positive_int, number, one_of, pick_device, RunFolder, finished_in
 from .dna_data import DATA_DIR, DNA_TASKS, VOCAB, GenomeSet, load_genomes, task_classes, draw_segments, assert_no_leak
 from .dna_models import DNA_MODELS, DNA_SIZES, dna_lm, LastPosition
+from .model import HyenaLM
 import pandas as pd
 
 # %% auto #0
@@ -37,8 +38,10 @@ def check_dna_params(data, task, model, seq_len, size, steps, tokens_per_step, e
     if kmer_k > 12: raise ValueError(f"kmer_k must be at most 12 (4^k features), got {kmer_k}")
     if tokens_per_step and tokens_per_step < seq_len: raise ValueError(f"tokens_per_step={tokens_per_step} is less than one sequence of {seq_len}")
     if init_from and task == "pretrain": raise ValueError("init_from is for classification: pretraining starts from scratch")
-    if init_from and not (project_root() / init_from / "checkpoint").is_dir():
-        raise ValueError(f"init_from={init_from!r} holds no checkpoint/ (a pretraining run folder, relative to the repository root)")
+    src = project_root() / init_from if init_from else None
+    if src is not None and not ((src / "checkpoint").is_dir() or (src / "config.json").is_file()):
+        raise ValueError(f"init_from={init_from!r} holds neither checkpoint/ (a pretraining run folder) nor config.json "
+                         "(a from_pretrained folder, e.g. a converted HyenaDNA), relative to the repository root")
 
 # %% ../nbs/82_dna.ipynb #c010
 PRETRAIN_LR = {"hyenadna": 2e-3, "transformer++": 2e-3, "mamba": 8e-3}
@@ -173,9 +176,16 @@ def run_dna(p: dict, run_dir: Path, device: str = "cpu") -> dict:
         L, task, seed = p["seq_len"], p["task"], p["seed"]
         r = dna_recipe(task, p["model"], L, p["steps"], p["tokens_per_step"], p["epochs"], p["batch_size"], p["lr"], p.get("micro_batch", 0))
         n, d, _ = DNA_SIZES[p["size"]]
-        l_max = json.loads((project_root() / p["init_from"] / "params.json").read_text())["seq_len"] if p["init_from"] else L
-        lm = dna_lm(p["model"], n, d, max(L, l_max))
-        if p["init_from"]: load_weights(lm, project_root() / p["init_from"] / "checkpoint")
+        src = project_root() / p["init_from"] if p["init_from"] else None
+        if src is not None and (src / "config.json").is_file():  # a from_pretrained folder (13b_pretrained)
+            lm = HyenaLM.from_pretrained(src, strict=True)
+            if lm.cfg.vocab_size != len(VOCAB) or lm.cfg.l_max < L:
+                raise ValueError(f"init_from={p['init_from']!r}: vocab_size {lm.cfg.vocab_size} (need {len(VOCAB)}), "
+                                 f"l_max {lm.cfg.l_max} (need >= {L})")
+        else:
+            l_max = json.loads((src / "params.json").read_text())["seq_len"] if src is not None else L
+            lm = dna_lm(p["model"], n, d, max(L, l_max))
+            if src is not None: load_weights(lm, src / "checkpoint")
         run.start(recipe=r.to_dict(), params=sum(q.numel() for q in lm.parameters()), genomes=[(g.species, g.strain, g.n_bases) for g in gs.genomes])
         t0 = time.perf_counter()
         if task == "pretrain":

@@ -152,3 +152,16 @@ def test_image_models_round_trip_bit_for_bit(model, tmp_path):
     x = torch.rand(2, 1, 8, 8)
     assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), back.state_dict().values()))
     assert torch.equal(net(x), back(x))
+
+
+def test_dna_fine_tuning_starts_from_a_pretrained_folder(tmp_path):
+    "82_dna's `init_from` takes a save_pretrained folder (a converted HyenaDNA) as well as a pretraining run."
+    from hyena_lit.dna import run_dna
+    from hyena_lit.dna_models import DNA_SIZES
+    n, d, _ = DNA_SIZES[0]
+    dna_lm("hyenadna", n, d, 1024).save_pretrained(tmp_path / "pre")
+    p = dict(data="fixture", task="species", model="hyenadna", seq_len=32, size=0, steps=0, tokens_per_step=0, slw_from=0,
+             epochs=1, steps_per_epoch=2, batch_size=8, lr=6e-4, micro_batch=0, n_test=16, n_regions=10, min_contig=0,
+             kmer_k=3, init_from=str(tmp_path / "pre"), seed=0, threads=1)
+    m = run_dna(p, tmp_path / "run")
+    assert m["task"] == "species" and 0 <= m["final"] <= 1 and m["epochs_run"] == 1
