@@ -122,6 +122,12 @@ def _benchmark_row(p: dict, m: dict) -> dict:
     return dict(task="runtime", mixer="hyena", d_model=m.get("d_model"), metric="crossover_vs_sdpa_fwd",
                 best=(m.get("crossover_vs_sdpa") or {}).get("fwd"), final=(m.get("crossover_vs_sdpa") or {}).get("fwd"), notes="a benchmark, not a training run")
 
+def _generation_row(p: dict, m: dict) -> dict:
+    "A generation benchmark (51_generation): distilled against exact cached generation at 16k tokens of context."
+    x = (m.get("speedup_vs_exact") or {}).get("16384")
+    return dict(task="generation", mixer="hyena", metric="distilled_speedup_16k", best=x, final=x,
+                notes="a benchmark, not a training run")
+
 def _downstream_row(p: dict, m: dict) -> dict:
     tasks = [k for k, v in m.items() if isinstance(v, dict) and "acc" in v]
     first = "lambada_cloze" if "lambada_cloze" in tasks else tasks[0]
@@ -148,6 +154,7 @@ def run_row(run_dir: str | Path, root: str | Path | None = None) -> dict:
     elif "task" in m: row = _task_row(p, m)
     elif "train" in p: row = _lm_row(p, m)
     elif "config" in p: row = _quickstart_row(p, m)
+    elif "speedup_vs_exact" in m: row = _generation_row(p, m)
     elif "machine" in m: row = _benchmark_row(p, m)
     elif "tasks" in p and "run" in p: row = _downstream_row(p, m)
     else: raise ValueError(f"{d}: metrics.json of an unknown kind (keys {sorted(m)[:8]})")
