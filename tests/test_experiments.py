@@ -5,6 +5,7 @@ the run recorded is missing from the cell, apart from what its runner derives at
 tests/test_experiments.py` prints, per file, its cells and how many are finished runs, begun but unfinished, and new."""
 import json
 import runpy
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -41,7 +42,11 @@ def grids() -> dict[str, list[dict]]: return {p.stem: load(p) for p in FILES}
 
 
 def finished_runs() -> list[str]:
-    return sorted(str(d.relative_to(ROOT)) for d in run_folders(ROOT / "runs"))
+    "The finished runs the repository holds: those git tracks (a user's own `make run` is not a grid's cell)."
+    runs = sorted(str(d.relative_to(ROOT)) for d in run_folders(ROOT / "runs"))
+    ls = subprocess.run(["git", "ls-files", "runs"], capture_output=True, text=True, cwd=ROOT).stdout.split()
+    tracked = {str(Path(f).parent) for f in ls if f.endswith("/metrics.json")}
+    return [r for r in runs if r in tracked] if tracked else runs
 
 
 def saved_params(c: dict) -> dict:
@@ -116,10 +121,10 @@ def test_runners_accept_every_cell(grids):
 
 def counts(grids: dict) -> list[tuple]:
     "(file, cells, finished, begun but unfinished, new) per file."
-    rows = []
+    rows, finished = [], set(finished_runs())
     for name, cs in grids.items():
-        done = sum(is_finished(ROOT / c["run"]) for c in cs)
-        begun = sum((ROOT / c["run"] / "params.json").exists() for c in cs) - done
+        done = sum(c["run"] in finished for c in cs)
+        begun = sum((ROOT / c["run"] / "params.json").exists() and not is_finished(ROOT / c["run"]) for c in cs)
         rows.append((name, len(cs), done, begun, len(cs) - done - begun))
     return rows
 
