@@ -287,8 +287,8 @@ def main(argv: list[str] | None = None) -> int:
         cells = load_cells(a.file, a.root, a.only)
         p = plan(cells, a.device)
         if p[p.status != "finished"].seconds.isna().any():  # no measured peer here: the other grids' runs time them
-            others = [f for f in sorted(Path(a.file).parent.glob("[a-z]*.py")) if f.resolve() != Path(a.file).resolve()]
-            p = plan(cells, a.device, [c for f in others for c in load_cells(f, a.root)])
+            files = [Path(a.file), *(f for f in sorted(Path(a.file).parent.glob("[a-z]*.py")) if f.name != Path(a.file).name)]
+            p = plan(cells, a.device, [c for f in files for c in load_cells(f, a.root)])  # --only's others too
     except ValueError as e: ap.error(str(e))
     print(describe_plan(p, a.workers))
     if a.dry_run:
