@@ -84,7 +84,7 @@ class Recipe:
     def from_dict(cls, d: dict) -> "Recipe":
         known = {f.name for f in fields(cls)}
         d = dict(d)
-        if "grad_accum" in d:  # params.json written before micro-batches were counted in sequences (2026-11-23)
+        if "grad_accum" in d:  # params.json written before micro-batches were counted in sequences
             k = d.pop("grad_accum"); d.setdefault("micro_batch", 0 if k == 1 else d.get("batch_size", 32) // k)
         if set(d) - known: raise ValueError(f"unknown recipe field(s) {sorted(set(d) - known)}")
         if "betas" in d: d["betas"] = tuple(d["betas"])

@@ -81,7 +81,7 @@ def _recall_row(p: dict, m: dict) -> dict:
     mixer = model.get("mixer") or f"longconv:{m['parametrization']}"
     notes = ""
     if mixer in ("longconv:hyena", "longconv:ckconv") and not isinstance(p.get("recipe"), dict):
-        notes = "filter FFN had emb_dim 3 and w 1 (options dropped before 2026-11-23)"
+        notes = "filter FFN had emb_dim 3 and w 1 (options dropped before the filter-FFN fix)"
     if p.get("ablation_step"): notes = f"ablation step {p['ablation_step']}" + (f"; {notes}" if notes else "")
     if model.get("longconv_short_filter") is not None:  # an ablation of Figure 4.1's operator, not one of its six
         notes = "; ".join(n for n in (notes, f"short filters {model['longconv_short_filter']} (ablation)") if n)
@@ -135,7 +135,7 @@ def _downstream_row(p: dict, m: dict) -> dict:
                 notes=f"evaluation of {p.get('run', '?')} on {len(tasks)} tasks")
 
 _MAMBA_INIT = ("Mamba trained with the model-wide init over its projections (delta = softplus(0) = 0.69 in every channel) "
-               "and weight decay on A_log; fixed 2026-11-23 in 17_baselines: re-run to count")
+               "and weight decay on A_log; since fixed in 17_baselines: re-run to count")
 DEFECTS = {run: _MAMBA_INIT for run in (  # run folders (under runs/) made before a since-fixed defect, and the defect
     "dna/cpu/pretrain_mamba_L1024_s0", "dna/cpu/species_mamba_L64_s0", "dna/cpu/species_mamba_L128_s0",
     "mechanistic/table11-cpu/induction_heads_mamba_L256_V16_n2_s0", "mechanistic/table11-cpu-40ep/induction_heads_mamba_L256_V16_n2_s0",
@@ -456,13 +456,13 @@ def int_list(name: str, vals, lo: int = 1) -> list[int]:
     return list(vals)
 
 def pick_device(device: str) -> "torch.device":
-    "The torch device named `device`, or a ValueError saying what this machine has."
+    "The torch device named `device`, or a ValueError saying which devices there are."
     import torch
     have = ["cpu"] + [f"cuda:{i}" for i in range(torch.cuda.device_count())]
     try: dev = torch.device(device)
     except (RuntimeError, TypeError): raise ValueError(f"device must be one of {have}, got {device!r}") from None
     if dev.type == "cuda" and (not torch.cuda.is_available() or (dev.index or 0) >= torch.cuda.device_count()):
-        raise ValueError(f"device {device!r} is not available on this machine; it has {have}")
+        raise ValueError(f"device {device!r} is not available here; there are {have}")
     if dev.type not in ("cpu", "cuda"): raise ValueError(f"device must be one of {have}, got {device!r}")
     return dev
 

@@ -556,8 +556,8 @@ def render_page(board: pd.DataFrame) -> str:
            "A row that differs gives a reason that names the run behind it (figures inside a reason are best epochs unless it says "
            "they are means of the last five evaluations); a row that is not run says why. `[n]` refers to the "
            "command under the table that would run the row at the paper's scale. "
-           "† marks runs trained with the filter-FFN bug fixed on 2026-11-23 (the FFN had 3 positional features and w = 1 whatever "
-           "its config said; `nbs/15_longconvs.ipynb`); ‡ marks Mamba runs trained before its initialization fix of 2026-11-23 (the model-wide "
+           "† marks runs trained before the filter-FFN bug was fixed (the FFN had 3 positional features and w = 1 whatever "
+           "its config said; `nbs/15_longconvs.ipynb`); ‡ marks Mamba runs trained before its initialization fix (the model-wide "
            "init re-drew Mamba's projections, so its step size was 0.69 in every channel; `nbs/17_baselines.ipynb`).", "",
            "| table | " + " | ".join(t.columns) + " |", "|---|" + "---:|" * len(t.columns)]
     out += [f"| {i} | " + " | ".join(str(v) for v in r) + " |" for i, r in zip(t.index, t.values)]
