@@ -103,8 +103,10 @@ def _measured(d: Path, saved: dict) -> dict:
     num = lambda v: float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
     dev = (saved.get("provenance") or {}).get("device") or saved.get("device") or \
         (saved.get("train") or {}).get("device") or "cpu"
-    return dict(seconds=num(m.get("seconds", m.get("train_seconds"))), tps=num(m.get("tokens_per_second")),
-                device=str(dev).split(":")[0])
+    seconds, tps = num(m.get("seconds", m.get("train_seconds"))), num(m.get("tokens_per_second"))
+    if tps is None and seconds and num(m.get("epochs_run")) and _tokens(dict(saved, epochs=1)):  # epochs x examples x L
+        tps = m["epochs_run"] * _tokens(dict(saved, epochs=1)) / seconds
+    return dict(seconds=seconds, tps=tps, device=str(dev).split(":")[0])
 
 def _tokens(p: dict) -> float | None:
     "The tokens an epoch-budget cell trains (epochs x examples x length), when its settings say."
