@@ -203,12 +203,7 @@ def step(self: DistilledLM, token: Tensor, caches: list[dict]) -> Tensor:
     h = self.lm.embed(token)
     for blk, flt, c in zip(self.blocks, self.filters, caches):
         op = blk.mixer
-        z = op.in_proj(blk.norm1(h))  # (B, (N+1)D)
-        if op.short_filter is not None:
-            win = torch.cat([c["short"], z[..., None]], -1)  # (B, (N+1)D, K)
-            c["short"] = win[..., 1:]
-            z = (win * op.short_filter.weight[:, 0]).sum(-1) + op.short_filter.bias
-        *x, v = z.split(op.d_model, dim=1)
+        x, v = op.step_inputs(blk.norm1(h), c)  # the operator's own short filter and gates
         feed = flt.h0 + flt.bias
 
         def conv(o, v):  # y_t = Re sum R x_(t-1) + (h_0 + D) v_t, then x_t = lambda x_(t-1) + v_t
@@ -216,12 +211,6 @@ def step(self: DistilledLM, token: Tensor, caches: list[dict]) -> Tensor:
             c["x"][o] = flt.poles[o] * c["x"][o] + v[..., None]
             return y
 
-        if op.gating == "official":
-            for o, x_i in enumerate(reversed(x[1:])): v = conv(o, v * x_i)
-            y = v * x[0]
-        else:
-            for n in range(op.order): v = x[n] * conv(n, v)
-            y = v
-        h = h + op.out_proj(y)
+        h = h + op.step_mix(x, v, conv)
         h = h + blk.mlp(h)
     return self.lm.lm_head(self.lm.ln_f(h))[..., :self.cfg.vocab_size]

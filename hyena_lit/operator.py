@@ -246,28 +246,38 @@ def _fill_cache(self: HyenaOperator, cache: dict, z: Tensor, conv_inputs: list[T
     cache.update(hist=hist, k_rev=k.flip(-1), skip=Dskip, t=L)
 
 @patch
-@torch.no_grad()
-def step(self: HyenaOperator, u_t: Tensor, cache: dict) -> Tensor:
-    "One position: u_t (B, D) -> y_t (B, D), continuing the state in `cache` (filled by `forward(u, cache)`)."
-    t, T = cache["t"], cache["hist"].shape[-1]
-    if t >= T: raise ValueError(f"cache is full: it was built for max_len={T} positions")
+def step_inputs(self: HyenaOperator, u_t: Tensor, cache: dict) -> tuple[list[Tensor], Tensor]:
+    "One position's projections through the short filter's window in `cache`: the gates x (N x (B, D)) and v (B, D)."
     z = self.in_proj(u_t)  # (B, (N+1)D)
     if self.short_filter is not None:
         win = torch.cat([cache["short"], z[..., None]], -1)  # (B, (N+1)D, K)
         cache["short"] = win[..., 1:]
         z = (win * self.short_filter.weight[:, 0]).sum(-1) + self.short_filter.bias  # Conv1d correlates: no flip
     *x, v = z.split(self.d_model, dim=1)
+    return x, v
+
+@patch
+def step_mix(self: HyenaOperator, x: list[Tensor], v: Tensor, conv) -> Tensor:
+    "The gates and long convolutions of one position; `conv(o, v)` gives filter o's output at this position."
+    if self.gating == "official":
+        for o, x_i in enumerate(reversed(x[1:])): v = conv(o, v * x_i)
+        return self.out_proj(v * x[0])
+    for n in range(self.order): v = x[n] * conv(n, v)
+    return self.out_proj(v)
+
+@patch
+@torch.no_grad()
+def step(self: HyenaOperator, u_t: Tensor, cache: dict) -> Tensor:
+    "One position: u_t (B, D) -> y_t (B, D), continuing the state in `cache` (filled by `forward(u, cache)`)."
+    t, T = cache["t"], cache["hist"].shape[-1]
+    if t >= T: raise ValueError(f"cache is full: it was built for max_len={T} positions")
+    x, v = self.step_inputs(u_t, cache)
     hist, k_rev, Dskip = cache["hist"], cache["k_rev"], cache["skip"]
 
     def conv(o, v):  # (h_o * z)_t from the recorded inputs z_0..z_t
         hist[o, ..., t] = v
         return torch.einsum("bds,ds->bd", hist[o, ..., :t + 1], k_rev[o, :, T - 1 - t:]) + Dskip[o] * v
 
-    if self.gating == "official":
-        for o, x_i in enumerate(reversed(x[1:])): v = conv(o, v * x_i)
-        y = v * x[0]
-    else:
-        for n in range(self.order): v = x[n] * conv(n, v)
-        y = v
+    y = self.step_mix(x, v, conv)
     cache["t"] = t + 1
-    return self.out_proj(y)
+    return y
