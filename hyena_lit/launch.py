@@ -104,8 +104,8 @@ def _measured(d: Path, saved: dict) -> dict:
     dev = (saved.get("provenance") or {}).get("device") or saved.get("device") or \
         (saved.get("train") or {}).get("device") or "cpu"
     seconds, tps = num(m.get("seconds", m.get("train_seconds"))), num(m.get("tokens_per_second"))
-    if tps is None and seconds and num(m.get("epochs_run")) and _tokens(dict(saved, epochs=1)):  # epochs x examples x L
-        tps = m["epochs_run"] * _tokens(dict(saved, epochs=1)) / seconds
+    per_epoch = _tokens(dict(saved, epochs=1))  # examples x length, where the settings say
+    if tps is None and seconds and num(m.get("epochs_run")) and per_epoch: tps = m["epochs_run"] * per_epoch / seconds
     return dict(seconds=seconds, tps=tps, device=str(dev).split(":")[0])
 
 def _tokens(p: dict) -> float | None:
@@ -235,10 +235,11 @@ def _parallel(todo: list[dict], workers: int, address: str | None, device: str, 
     return results + [dict(key=c["key"], status="not started", error=_blocked(c)) for c in queue]
 
 def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop_at: float | None = None,
-           device: str = "cpu", threads: int = 1, progress: bool = True) -> pd.DataFrame:
+           device: str = "cpu", threads: int = 1, progress: bool = True, p: pd.DataFrame | None = None) -> pd.DataFrame:
     """Run every cell that is not finished (unfinished ones first); one worker runs in this process, more (or an
-    `address`) on Ray. Returns one row per cell run: key, status, seconds, error, log."""
-    p = plan(cells, device)
+    `address`) on Ray. `p`: the cells' plan, if already made. Returns one row per cell run: key, status, seconds,
+    error, log."""
+    p = plan(cells, device) if p is None else p
     todo = [c for s in ("unfinished", "new") for c, st in zip(cells, p.status) if st == s]
     todo.sort(key=lambda c: "init_from" in c["params"] and bool(c["params"]["init_from"]))  # what others start from, first
     bar = tqdm(total=len(todo), desc="cells", disable=not progress)
@@ -299,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
             print(p.assign(tokens=p.tokens.map(million), seconds=p.seconds.round(0), device=p.device.fillna(""))
                   .to_string(index=False))
         return 0
-    res = launch(cells, a.workers, a.address, stop_at, a.device, a.threads)
+    res = launch(cells, a.workers, a.address, stop_at, a.device, a.threads, p=p)
     print(res.status.value_counts().to_string() if len(res) else "every cell is finished")
     for r in res[res.status == "failed"].itertuples(): print(f"failed: {r.key}: {r.error} (log: {r.log})")
     return int((res.status == "failed").any())
