@@ -329,7 +329,8 @@ class RunFolder:
 
     def start(self, **derived) -> dict:
         "Write params.json (settings, `derived`, provenance) at the first start; a resumed run keeps what it saved."
-        if self.saved: return self.saved
+        saved = self.saved
+        if saved: return saved
         body = {self.key: self.settings} if self.key else dict(self.settings)
         p = {**body, "dir": relative(self.dir), **derived, "provenance": provenance(self.device)}
         save_json(p, self.dir / "params.json")
@@ -339,7 +340,7 @@ class RunFolder:
 @patch_to(RunFolder)
 def finish(self, metrics: dict, history: list[dict] | None = None) -> dict:
     "history.csv, then metrics.json last (the run is finished from here), then the checkpoint policy."
-    if not self.saved: raise RuntimeError(f"{relative(self.dir)}: finish() before start() (no params.json)")
+    if not (self.dir / "params.json").exists(): raise RuntimeError(f"{relative(self.dir)}: finish() before start() (no params.json)")
     if history is not None: self.write_history(history)
     save_json(metrics, self.dir / "metrics.json")
     if not self.keep_checkpoint: shutil.rmtree(self.dir / "checkpoint", ignore_errors=True)
@@ -352,18 +353,19 @@ def write_history(self, history: list[dict]):
     (self.dir / "history.csv.tmp").replace(self.dir / "history.csv")
 
 @patch_to(RunFolder)
-def _release(self):
+def _release(self, failed: bool = False):
+    "Unlock; remove the folder this run made when nothing in it can resume and nothing began, or the run failed."
+    (self.dir / ".lock").unlink(missing_ok=True)
     self._lockfile.close()
-    if self.made and not (self.dir / "params.json").exists() and not any(self.dir.glob("checkpoint*")):
-        shutil.rmtree(self.dir, ignore_errors=True)  # nothing began here: leave no folder behind
+    resumable = any(self.dir.glob("checkpoint*"))
+    if self.made and not resumable and (failed or not (self.dir / "params.json").exists()):
+        shutil.rmtree(self.dir, ignore_errors=True)  # leave no half-made folder behind
 
 @patch_to(RunFolder)
 def __exit__(self, typ, exc, tb) -> bool:
-    if typ is not None and typ is not Interrupted and not self.finished:
-        if (self.dir / "checkpoint").exists(): (self.dir / "failed.txt").write_text(f"{typ.__name__}: {exc}\n")
-        elif self.made: shutil.rmtree(self.dir, ignore_errors=True)
-    if self.dir.exists(): (self.dir / ".lock").unlink(missing_ok=True)
-    self._release()
+    failed = typ is not None and typ is not Interrupted and not self.finished
+    if failed and (self.dir / "checkpoint").exists(): (self.dir / "failed.txt").write_text(f"{typ.__name__}: {exc}\n")
+    self._release(failed)
     return typ is Interrupted  # a deadline: the run stays unfinished and resumes later
 
 @patch_to(RunFolder)
