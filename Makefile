@@ -19,7 +19,7 @@ install:
 run: install
 	@test ! -e runs/quickstart/cpu/$(RUN)/metrics.json || { echo "runs/quickstart/cpu/$(RUN) is a finished run: pick another RUN="; exit 1; }
 	mkdir -p runs/quickstart/cpu/$(RUN)
-	$(PY) -m papermill nbs/19_quickstart.ipynb runs/quickstart/cpu/$(RUN)/quickstart.ipynb -p run_name $(RUN) $(RUN_PARAMS)
+	$(PY) -m papermill nbs/experiments/19_quickstart.ipynb runs/quickstart/cpu/$(RUN)/quickstart.ipynb -p run_name $(RUN) $(RUN_PARAMS)
 
 export:
 	nbdev_export
@@ -48,15 +48,15 @@ docs: install
 	$(PY) scripts/docs.py _docs
 
 index:
-	$(PY) -c "from hyena_lit.runs import write_index; print(len(write_index()), 'runs in runs/index.csv')"
+	$(PY) -c "from hyena_lit.train.runs import write_index; print(len(write_index()), 'runs in runs/index.csv')"
 
-# The reproduction scoreboard (nbs/90_scoreboard.ipynb): runs/index.csv rebuilt from the run folders, then
+# The reproduction scoreboard (nbs/eval/90_scoreboard.ipynb): runs/index.csv rebuilt from the run folders, then
 # runs/scoreboard/ (page, figure, summary line for the README). tests/test_scoreboard.py checks it is up to date.
 .PHONY: scoreboard
 scoreboard: install
-	$(PY) -c "from hyena_lit.runs import write_index; write_index()"
-	$(PY) -c "from hyena_lit.scoreboard import build_scoreboard; print(build_scoreboard(write=True)['summary'], end='')"
+	$(PY) -c "from hyena_lit.train.runs import write_index; write_index()"
+	$(PY) -c "from hyena_lit.eval.scoreboard import build_scoreboard; print(build_scoreboard(write=True)['summary'], end='')"
 
 # Bacterial reference genomes from two Debian packages (apt-get download + dpkg -x, no root) into data/dna/ (82_dna)
 dna-data:
-	$(PY) -c "from hyena_lit.dna_data import fetch_dna; print(fetch_dna())"
+	$(PY) -c "from hyena_lit.data.dna_data import fetch_dna; print(fetch_dna())"

@@ -26,6 +26,6 @@ setuptools.setup(
     python_requires=">=" + cfg["min_python"],
     install_requires=requirements,
     extras_require={"dev": dev_requirements + gpu_requirements, "triton": gpu_requirements},
-    package_data={cfg["lib_name"]: ["lm_eval_tasks/*.yaml", "lm_eval_tasks/fixtures/*/*.jsonl"]},  # the offline task files (60_downstream)
+    package_data={cfg["lib_name"]: ["eval/lm_eval_tasks/*.yaml", "eval/lm_eval_tasks/fixtures/*/*.jsonl"]},  # the offline task files (60_downstream)
     zip_safe=False,
 )

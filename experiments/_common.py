@@ -24,7 +24,7 @@ def folder(root, *parts) -> PurePosixPath:
 def recall_cells(root, sweep: str, shared: dict, parametrizations, seq_lens, vocab_sizes, seeds=(0,),
                  skip=()) -> list[dict]:
     "31_associative_recall's grid: a run_setting cfg per length x vocabulary x parametrization x seed (setting_name)."
-    from hyena_lit.associative_recall import setting_name
+    from hyena_lit.experiments.associative_recall import setting_name
     out = []
     for L in sorted(seq_lens):
         for V in vocab_sizes:
@@ -39,7 +39,7 @@ def recall_cells(root, sweep: str, shared: dict, parametrizations, seq_lens, voc
 
 def walk_cells(root, sweep: str, base: dict, steps, seq_len: int, vocab_sizes, seeds=(0,)) -> list[dict]:
     "The walk of ABLATION (ablation_settings) on `base`: named steps x vocabularies x seeds at one length, uncapped."
-    from hyena_lit.associative_recall import ablation_settings, setting_name
+    from hyena_lit.experiments.associative_recall import ablation_settings, setting_name
     out = []
     for i, name, cfg in ablation_settings(base, list(steps)):
         for V in vocab_sizes:
@@ -57,7 +57,7 @@ def mechanistic_cells(root, sweep: str, preset: str, *, mixers=(), seq_lens=(), 
                       d_model=64, d_inner=128, n_layer=2, steps_per_epoch=8192, evals_per_epoch=1, solved_at=1.0,
                       protocol_lr=None, max_minutes_per_run=3.0) -> list[dict]:
     "33_mechanistic's sweep of `preset` with its parameters (defaults: the notebook's): a run_task cfg per run."
-    from hyena_lit.mechanistic import PRESETS, recipe_numbers, run_name, run_options, settings_for, sweep_recipe
+    from hyena_lit.experiments.mechanistic import PRESETS, recipe_numbers, run_name, run_options, settings_for, sweep_recipe
     mamba = PRESETS[preset].get("protocol") == "mamba"
     numbers = recipe_numbers(sweep_recipe(preset, recipe, epochs, batch_size, lr, weight_decay, warmup_epochs), recipe)
     common = dict(num_train=num_train, num_test=num_test, **numbers, d_model=d_model, d_inner=d_inner,
@@ -76,5 +76,5 @@ def mechanistic_cells(root, sweep: str, preset: str, *, mixers=(), seq_lens=(), 
 
 
 def lm_cells(configs) -> list[dict]:
-    "A cell per TrainConfig of hyena_lit.lm_training (a plan_runs plan of hyena_lit.pile); out_dir is the run folder."
+    "A cell per TrainConfig of hyena_lit.experiments.lm_training (a plan_runs plan of hyena_lit.experiments.pile); out_dir is the run folder."
     return [cell("lm", c.out_dir, asdict(c)) for c in configs]

@@ -1,7 +1,7 @@
 """Tables 4.5 and 4.6 at CPU scale (60_downstream): Hyena and GPT of the `mini` shape trained on 0.5M tokens of
 Shakespeare, then scored zero- and few-shot on the repository's fixtures of SuperGLUE and LAMBADA and on a cloze
 set built from each model's held-out text. The two trainings come first: each evaluation reads its model's run."""
-from hyena_lit.pile import plan_runs
+from hyena_lit.experiments.pile import plan_runs
 from experiments._common import cell, folder, lm_cells
 
 TASKS = ["lambada_cloze", "hyena_superglue", "hyena_superglue_3shot", "hyena_lambada"]

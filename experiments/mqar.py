@@ -3,7 +3,7 @@
 cell, each run capped at 20 CPU minutes. Does Hyena's gap to attention close with width, as Zoology reports? Then a
 walk on one cell (Hyena, L = 64, width 64) from this reproduction's model to Zoology's, one change at a time, 10
 whole epochs each; and a first sweep with 10k training sequences (attention fits them and not the test set)."""
-from hyena_lit.mqar import ZOOLOGY_SETTINGS, mqar_runs, run_name
+from hyena_lit.experiments.mqar import ZOOLOGY_SETTINGS, mqar_runs, run_name
 from experiments._common import cell, folder
 
 # Zoology's np.logspace(-4, -2, 4) less 1e-4 (35_mqar says why), written as the notebook's parameters write them

@@ -10,7 +10,7 @@ if [ -n "$(git status --porcelain -- hyena_lit)" ]; then
   git --no-pager diff --stat -- hyena_lit >&2
   exit 1
 fi
-for nb in nbs/[1-9]*.ipynb; do
+for nb in nbs/*/[1-9]*.ipynb; do
   if grep -q 'runs/' "$nb" && ! grep -q '"parameters"' "$nb"; then
     echo "$nb writes runs/ but has no cell tagged 'parameters'" >&2; exit 1
   fi

@@ -1,9 +1,9 @@
-"""Bits per base by position for every finished pretraining run of a DNA sweep (nbs/82_dna.ipynb, `pretrain_position_bpb`):
+"""Bits per base by position for every finished pretraining run of a DNA sweep (nbs/experiments/82_dna.ipynb, `pretrain_position_bpb`):
 writes position_bpb.csv into each run folder that lacks one and has its checkpoint; 83_dna_results plots them.
 usage: python scripts/dna_position_bpb.py [sweep (default cpu-v1)] [--force]"""
 import sys
-from hyena_lit.dna import pretrain_position_bpb
-from hyena_lit.runs import project_root, relative, is_finished
+from hyena_lit.experiments.dna import pretrain_position_bpb
+from hyena_lit.train.runs import project_root, relative, is_finished
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]

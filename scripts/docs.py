@@ -18,7 +18,7 @@ def build(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     exporter = HTMLExporter(template_name="lab")
     pages, links = [], []
-    for nb_path in sorted((ROOT / "nbs").glob("*.ipynb")):
+    for nb_path in sorted(p for p in (ROOT / "nbs").rglob("*.ipynb") if "fixtures" not in p.parts and ".ipynb_checkpoints" not in p.parts):
         nb = nbformat.read(nb_path, as_version=4)
         body, _ = exporter.from_notebook_node(nb)
         page = out / f"{nb_path.stem}.html"

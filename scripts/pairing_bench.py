@@ -16,16 +16,16 @@ def job(kind: str, threads: int, seconds: float) -> float:
     import torch
     torch.set_num_threads(threads)
     if kind == "recall":
-        from hyena_lit.associative_recall import setting_model
-        from hyena_lit.model import HyenaLM
-        from hyena_lit.synthetics import generate
-        from hyena_lit.engine import scored_cross_entropy
+        from hyena_lit.experiments.associative_recall import setting_model
+        from hyena_lit.models.model import HyenaLM
+        from hyena_lit.data.synthetics import generate
+        from hyena_lit.train.engine import scored_cross_entropy
         cfg = json.loads((ROOT / RECALL_PARAMS).read_text())
         x, y = generate("associative_recall", 32, cfg["seq_len"], cfg["vocab_size"], seed=0)
         torch.manual_seed(0); model = HyenaLM(setting_model(cfg, l_max=x.shape[1])); loss_fn = scored_cross_entropy
     else:
-        from hyena_lit.mqar import mqar_runs, mqar_model_config, ScoredLM, scored_loss
-        from hyena_lit.synthetics import generate
+        from hyena_lit.experiments.mqar import mqar_runs, mqar_model_config, ScoredLM, scored_loss
+        from hyena_lit.data.synthetics import generate
         c = mqar_runs(["hyena"], [[64, 4]], [64], [1e-2], [0], 8192, 100_000, 3_000, 64, None, 1024, 0.0, mlp_ratio=4, emb_dim=3,
                       l_max_pad=0, param_hints=False, mlp_activation="tanh", weight_decay=0.01)[0]
         x, y = generate("mqar", 1024, seq_len=64, vocab_size=8192, seed=0, num_kv=4)

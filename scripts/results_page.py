@@ -230,46 +230,46 @@ def _runtime(R, col):
 
 SECTIONS = [
     Section("figure-41", "Figure 4.1: associative recall", _fig41_paper, _fig41_ours,
-            ["nbs/31_associative_recall.ipynb", "nbs/34_synthetics_results.ipynb"],
+            ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
             ["associative_recall/fig4.1-official", "associative_recall/fig4.1-cpu", "associative_recall/fig4.1-cpu-200ep",
              "associative_recall/official-L256", "associative_recall/fig4.1-official-short-filters"],
             ["Figure 4.1"]),
     Section("table-a1-ablation", "Table A.1 ablation",
             lambda R: f"Figure 4.1, Hyena at L = 128, vocabulary 30 / 40: {short(R.sb('H-F4.1-hyena-L128-V30')['value'])}",
-            _ablation_ours, ["nbs/31_associative_recall.ipynb", "nbs/34_synthetics_results.ipynb"],
+            _ablation_ours, ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
             ["associative_recall/ablation-L128"]),
     Section("table-42", "Table 4.2: long recall", _t42_paper, _t42_ours,
-            ["nbs/33_mechanistic.ipynb", "nbs/34_synthetics_results.ipynb"], ["mechanistic/table4.2-cpu"], ["Table 4.2"]),
+            ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34_synthetics_results.ipynb"], ["mechanistic/table4.2-cpu"], ["Table 4.2"]),
     Section("table-c1", "Table C.1: recall at L = 2048", lambda R: _tc1(R, "value"), _tc1_ours,
-            ["nbs/31_associative_recall.ipynb", "nbs/34_synthetics_results.ipynb"],
+            ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
             ["associative_recall/tableC1-official", "associative_recall/tableC1-cpu"], ["Table C.1"]),
     Section("table-11", "Mamba Table 11: induction heads", lambda R: _t11(R, "value"),
             lambda R: f"{_t11(R, 'ours')}; {reproduced(R.table('Table 11'))}",
-            ["nbs/33_mechanistic.ipynb", "nbs/34_synthetics_results.ipynb"],
+            ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
             ["mechanistic/table11-mamba", "mechanistic/table11-mamba-cpu", "mechanistic/table11-cpu"], ["Table 11"]),
     Section("mqar", "MQAR (Zoology, Figure 2)",
             lambda R: "attention solves it; gated convolutions such as Hyena fall behind at small width "
                       "(a claim, no number)", _mqar_ours,
-            ["nbs/35_mqar.ipynb", "nbs/34_synthetics_results.ipynb"], ["mqar/cpu-100k", "mqar/cpu-10k"]),
+            ["nbs/experiments/35_mqar.ipynb", "nbs/eval/34_synthetics_results.ipynb"], ["mqar/cpu-100k", "mqar/cpu-10k"]),
     Section("selective-copying", "Selective copying (Mamba, Section 3.1)",
             lambda R: "Mamba solves it, the time-invariant H3 and Hyena do not fully (a claim, no number)",
-            _sc_ours, ["nbs/33_mechanistic.ipynb", "nbs/34_synthetics_results.ipynb"],
+            _sc_ours, ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
             ["mechanistic/selective-copying-cpu", "mechanistic/selective-copying-cpu-40min"]),
     Section("figure-42", "Figure 4.2, Table 4.4: LM", _lm_paper, _lm_ours,
-            ["nbs/40_pile.ipynb"], ["pile/cpu-mini"], ["Table 4.4", "Figure 4.2"]),
+            ["nbs/experiments/40_pile.ipynb"], ["pile/cpu-mini"], ["Table 4.4", "Figure 4.2"]),
     Section("downstream", "Tables 4.5-4.6: downstream",
             lambda R: f"Hyena-153M, SuperGLUE average {R.sb('H-T4.5-Average')['value']} zero-shot, "
                       f"{R.sb('H-T4.6-Average')['value']} 3-shot; LAMBADA {R.sb('H-A.3-lambada')['value']}",
-            _downstream_ours, ["nbs/60_downstream.ipynb"], ["downstream/cpu-mini", "downstream/models"],
+            _downstream_ours, ["nbs/eval/60_downstream.ipynb"], ["downstream/cpu-mini", "downstream/models"],
             ["Table 4.5", "Table 4.6", "App. A.3 (LAMBADA)"]),
     Section("images", "Table 4.7: images", _images_paper, _images_ours,
-            ["nbs/72_images.ipynb", "nbs/71_image_models.ipynb"],
+            ["nbs/experiments/72_images.ipynb", "nbs/models/71_image_models.ipynb"],
             ["images/digits-cpu-30ep", "images/digits-cpu-30ep-v2", "images/digits-iso-ablation", "images/digits-cpu"],
             ["Table 4.7"]),
     Section("dna", "Mamba Table 13: DNA", _dna_paper, _dna_ours,
-            ["nbs/82_dna.ipynb", "nbs/83_dna_results.ipynb"], ["dna/cpu-v1", "dna/cpu"], ["Table 13"]),
+            ["nbs/experiments/82_dna.ipynb", "nbs/eval/83_dna_results.ipynb"], ["dna/cpu-v1", "dna/cpu"], ["Table 13"]),
     Section("runtime", "Figure 4.3: runtime", lambda R: _runtime(R, "value"), lambda R: _runtime(R, "ours"),
-            ["nbs/50_runtime.ipynb"], ["runtime/cpu"], ["Figure 4.3"]),
+            ["nbs/experiments/50_runtime.ipynb"], ["runtime/cpu"], ["Figure 4.3"]),
 ]
 
 
@@ -281,26 +281,26 @@ SECTIONS[0].sweeps += ["associative_recall/fig4.1-cpu-200ep-fresh", "associative
 SECTIONS[4].sweeps += ["mechanistic/table11-cpu-40ep"]
 SECTIONS[5].sweeps += [f"mqar/cpu-100k-{s}" for s in ("30ep", "10ep", "nomlp", "onegroup", "zoology")]
 SECTIONS += [
-    _more("single-layer", "Single-layer recall (Appendix C)", ["nbs/31_associative_recall.ipynb"],
+    _more("single-layer", "Single-layer recall (Appendix C)", ["nbs/experiments/31_associative_recall.ipynb"],
           ["associative_recall/single-layer-official-800ep", "associative_recall/single-layer-official",
            "associative_recall/single-layer-cpu"], ["Single-layer recall"]),
-    _more("table-a2", "Table A.2: recall at L = 131k, six filters", ["nbs/31_associative_recall.ipynb"], [], ["Table A.2"]),
-    _more("figure-c1", "Figure C.1: addition", ["nbs/33_mechanistic.ipynb", "nbs/34_synthetics_results.ipynb"],
+    _more("table-a2", "Table A.2: recall at L = 131k, six filters", ["nbs/experiments/31_associative_recall.ipynb"], [], ["Table A.2"]),
+    _more("figure-c1", "Figure C.1: addition", ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
           ["mechanistic/arithmetic-cpu"], ["Figure C.1"]),
-    _more("table-41", "Table 4.1: the other synthetic tasks", ["nbs/33_mechanistic.ipynb", "nbs/34_synthetics_results.ipynb"],
+    _more("table-41", "Table 4.1: the other synthetic tasks", ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
           ["mechanistic/tasks-cpu"], ["Table 4.1"]),
-    _more("table-43", "Table 4.3: WikiText-103", ["nbs/41_wikitext103.ipynb"], ["wikitext103/cpu-mini"], ["Table 4.3"]),
-    _more("pg19", "Appendix A.2: PG-19 and longer training", ["nbs/42_pg19.ipynb"], ["pg19/cpu-mini"],
+    _more("table-43", "Table 4.3: WikiText-103", ["nbs/experiments/41_wikitext103.ipynb"], ["wikitext103/cpu-mini"], ["Table 4.3"]),
+    _more("pg19", "Appendix A.2: PG-19 and longer training", ["nbs/experiments/42_pg19.ipynb"], ["pg19/cpu-mini"],
           ["App. A.2 (PG-19, 1.3B, 153M)"]),
-    _more("figure-9", "Mamba Figure 9: the improved recipe", ["nbs/18_engine.ipynb"], [], ["Figure 9"]),
-    _more("quickstart", "The quickstart (`make run`)", ["nbs/19_quickstart.ipynb"], ["quickstart/cpu"]),
+    _more("figure-9", "Mamba Figure 9: the improved recipe", ["nbs/train/18_engine.ipynb"], [], ["Figure 9"]),
+    _more("quickstart", "The quickstart (`make run`)", ["nbs/experiments/19_quickstart.ipynb"], ["quickstart/cpu"]),
 ]
-REPORTS = {"runs/synthetics": "nbs/34_synthetics_results.ipynb", "runs/dna/results": "nbs/83_dna_results.ipynb",
-           "runs/scoreboard/status_by_table.png": "nbs/90_scoreboard.ipynb"}
-NOTEBOOK = {"associative_recall": "nbs/31_associative_recall.ipynb", "mechanistic": "nbs/33_mechanistic.ipynb",
-            "mqar": "nbs/35_mqar.ipynb", "pile": "nbs/40_pile.ipynb", "wikitext103": "nbs/41_wikitext103.ipynb",
-            "pg19": "nbs/42_pg19.ipynb", "runtime": "nbs/50_runtime.ipynb", "downstream": "nbs/60_downstream.ipynb",
-            "images": "nbs/72_images.ipynb", "dna": "nbs/82_dna.ipynb", "quickstart": "nbs/19_quickstart.ipynb"}
+REPORTS = {"runs/synthetics": "nbs/eval/34_synthetics_results.ipynb", "runs/dna/results": "nbs/eval/83_dna_results.ipynb",
+           "runs/scoreboard/status_by_table.png": "nbs/eval/90_scoreboard.ipynb"}
+NOTEBOOK = {"associative_recall": "nbs/experiments/31_associative_recall.ipynb", "mechanistic": "nbs/experiments/33_mechanistic.ipynb",
+            "mqar": "nbs/experiments/35_mqar.ipynb", "pile": "nbs/experiments/40_pile.ipynb", "wikitext103": "nbs/experiments/41_wikitext103.ipynb",
+            "pg19": "nbs/experiments/42_pg19.ipynb", "runtime": "nbs/experiments/50_runtime.ipynb", "downstream": "nbs/eval/60_downstream.ipynb",
+            "images": "nbs/experiments/72_images.ipynb", "dna": "nbs/experiments/82_dna.ipynb", "quickstart": "nbs/experiments/19_quickstart.ipynb"}
 
 
 # ---------------------------------------------------------------------------------------------- rendering
@@ -381,9 +381,9 @@ def render_page(R: Runs | None = None) -> str:
             headline_table(R, page=""), ""]
     if any("†" in r["our_scale"] or "‡" in r["our_scale"] for r in R.board):
         out += ["In `our scale`, † marks runs trained while the Hyena and CKConv filter FFN read 3 positional features and "
-                "w = 1 whatever its configuration said (since fixed, `nbs/15_longconvs.ipynb`); ‡ marks Mamba runs "
+                "w = 1 whatever its configuration said (since fixed, `nbs/mixers/15_longconvs.ipynb`); ‡ marks Mamba runs "
                 "trained while the model-wide initialization re-drew Mamba's projections (since fixed, "
-                "`nbs/17_baselines.ipynb`).", ""]
+                "`nbs/mixers/17_baselines.ipynb`).", ""]
     for s in SECTIONS: out += section_md(R, s)
     covered = {sw for s in SECTIONS for sw in s.sweeps}
     left = sorted({f"{r['experiment']}/{r['sweep']}" for r in R.index} - covered)

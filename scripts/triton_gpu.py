@@ -22,7 +22,7 @@ SHARES = {"figure43": 0.3, "step": 0.25, "kernels": 0.45}  # of the budget, in t
 
 def _figure43(out, deadline, smoke):
     import torch
-    from hyena_lit.runtime import sweep
+    from hyena_lit.experiments.runtime import sweep
     ops, d, h = ["hyena", "hyena-triton", "sdpa", "attention"], 768, 12
     lengths = [1024, 2048, 4096, 8192, 16384, 32768, 65536]
     batches, dev = (1, 16), "cuda"
@@ -33,7 +33,7 @@ def _figure43(out, deadline, smoke):
 
 def _step(out, deadline, smoke):
     import pandas as pd, torch
-    from hyena_lit.runtime import step_bench
+    from hyena_lit.experiments.runtime import step_bench
     plan = [(L, B) for L, B in ((2048, 8), (8192, 2), (16384, 1))]
     sizes, dev, steps, dtype = ("125M", "gpt-125M", "355M", "gpt-355M"), "cuda", 20, torch.bfloat16
     if smoke: plan, sizes, dev, steps, dtype = [(64, 2)], ("tiny", "gpt-tiny"), "cpu", 2, torch.float32
@@ -48,12 +48,12 @@ def _step(out, deadline, smoke):
 def _case(args):
     case, dtype, dev = args
     import torch
-    from hyena_lit.runtime import correctness_rows
+    from hyena_lit.experiments.runtime import correctness_rows
     return correctness_rows([case], [getattr(torch, dtype)], dev)
 
 def _kernels(out, deadline, smoke):
     import pandas as pd, torch
-    from hyena_lit.runtime import GPU_CASES, GPU_DTYPES, benchmark, operator_check
+    from hyena_lit.experiments.runtime import GPU_CASES, GPU_DTYPES, benchmark, operator_check
     cases, dev, lengths, B, C = GPU_CASES, "cuda", (1024, 2048, 4096, 8192, 16384), 64, 768
     if smoke: cases, dev, lengths, B, C = ((1, 3, 100, None),), "cpu", (256,), 1, 4
     jobs = [(c, str(d).split(".")[1], dev) for c in cases for d in GPU_DTYPES]

@@ -45,7 +45,7 @@ def _finished_run(tokens=500_000, checkpoint=True) -> Path:
 
 
 def _broken_checkpoint(kind: str) -> Path:
-    from hyena_lit.engine import save_checkpoint
+    from hyena_lit.train.engine import save_checkpoint
     d = _tmp() / "ck"
     m = torch.nn.Linear(3, 2); opt = torch.optim.AdamW(m.parameters())
     save_checkpoint(d, m, opt, epoch=1)
@@ -56,7 +56,7 @@ def _broken_checkpoint(kind: str) -> Path:
 
 
 def _load(d):
-    from hyena_lit.engine import load_checkpoint
+    from hyena_lit.train.engine import load_checkpoint
     m = torch.nn.Linear(3, 2)
     return load_checkpoint(d, m, torch.optim.AdamW(m.parameters()))
 
@@ -74,19 +74,19 @@ def _recall_args(**bad):
 
 
 def _probes():
-    from hyena_lit.engine import get_recipe
-    from hyena_lit.lm_training import TrainConfig
-    from hyena_lit.runs import (int_list, pick_threads, one_of, pick_device, number, positive_int, check_run, check_sweep,
+    from hyena_lit.train.engine import get_recipe
+    from hyena_lit.experiments.lm_training import TrainConfig
+    from hyena_lit.train.runs import (int_list, pick_threads, one_of, pick_device, number, positive_int, check_run, check_sweep,
                                 extend_run, budget_estimate, check_budget)
-    from hyena_lit.operator import HyenaOperator
-    from hyena_lit.synthetics import generate, assert_disjoint
-    from hyena_lit.pile import plan_runs, check_plan
-    from hyena_lit.associative_recall import check_sweep_params
-    from hyena_lit.mechanistic import settings_for
-    from hyena_lit.synthetics import generate as make
-    from hyena_lit.image_models import ImageConfig
-    from hyena_lit.dna_models import dna_config
-    from hyena_lit.downstream import check_eval_params
+    from hyena_lit.core.operator import HyenaOperator
+    from hyena_lit.data.synthetics import generate, assert_disjoint
+    from hyena_lit.experiments.pile import plan_runs, check_plan
+    from hyena_lit.experiments.associative_recall import check_sweep_params
+    from hyena_lit.experiments.mechanistic import settings_for
+    from hyena_lit.data.synthetics import generate as make
+    from hyena_lit.models.image_models import ImageConfig
+    from hyena_lit.models.dna_models import dna_config
+    from hyena_lit.eval.downstream import check_eval_params
     op = HyenaOperator(8, 16)
     ev = dict(run="r", tasks="lambada", data_dir="", num_fewshot=0, limit=0, batch_size=1, device="cpu", dtype="float32", cloze_examples=1)
 
@@ -208,20 +208,20 @@ BIG = (">c1\n" + "".join(ACGT[i % 128] for i in range(200_000)) + "\n").encode()
 
 
 def _accept_gzip_named_fa():
-    from hyena_lit.dna import load_dna_data
-    from hyena_lit.dna_data import decode
+    from hyena_lit.experiments.dna import load_dna_data
+    from hyena_lit.data.dna_data import decode
     g = load_dna_data(_genomes("K12.fa", gzip.compress(FA)), 0)[0]
     assert decode(g.contigs["c1"]) == ACGT and list(g.contigs) == ["c1", "c2"]
 
 
 def _accept_soft_masked_and_iupac():
-    from hyena_lit.dna_data import read_fasta, decode
+    from hyena_lit.data.dna_data import read_fasta, decode
     got = read_fasta(_file("m.fa", f">m\n{ACGT.lower()}RY\n"))
     assert decode(got["m"]) == ACGT + "NN"  # soft-masked bases are the same bases; IUPAC codes read as N
 
 
 def _accept_crlf_and_bgzip():
-    from hyena_lit.dna_data import read_fasta
+    from hyena_lit.data.dna_data import read_fasta
     a = read_fasta(_file("w.fa", b"\xef\xbb\xbf" + FA.replace(b"\n", b"\r\n")))  # a byte-order mark, Windows lines
     b = read_fasta(_file("b.fa.gz", _bgzip(FA)))
     assert all((a[k] == b[k]).all() for k in ("c1", "c2"))
@@ -236,15 +236,15 @@ def _n_windows(share_n: float, L: int = 40):
 
 
 def _fixture_set():
-    from hyena_lit.dna import load_dna_data
-    from hyena_lit.dna_data import GenomeSet
+    from hyena_lit.experiments.dna import load_dna_data
+    from hyena_lit.data.dna_data import GenomeSet
     return GenomeSet(load_dna_data("fixture", 0), n_regions=10)
 
 
 def _accept_n_targets_excluded():
-    from hyena_lit.dna import markov_bpb, _bits_per_base, acgt_targets
-    from hyena_lit.dna_models import dna_lm
-    from hyena_lit.engine import IGNORE
+    from hyena_lit.experiments.dna import markov_bpb, _bits_per_base, acgt_targets
+    from hyena_lit.models.dna_models import dna_lm
+    from hyena_lit.train.engine import IGNORE
     batches = _n_windows(0.55)
     torch.manual_seed(0); lm = dna_lm("hyenadna", 2, 16, 64)
     x, y = batches[0]
@@ -257,7 +257,7 @@ def _accept_n_targets_excluded():
 
 
 def _accept_warn_once():
-    from hyena_lit.operator import HyenaOperator
+    from hyena_lit.core.operator import HyenaOperator
     op, u = HyenaOperator(8, 16, nonfinite="warn"), torch.randn(1, 16, 8)
     u[0, 9, 2] = float("inf")
     with warnings.catch_warnings(record=True) as seen:
@@ -274,9 +274,9 @@ def _late(qualname: str):
 
 
 def _file_probes():
-    load_dna_data, markov_bpb, _bits_per_base = (_late(f"hyena_lit.dna.{f}") for f in ("load_dna_data", "markov_bpb", "_bits_per_base"))
-    read_fasta, read_genome = _late("hyena_lit.dna_data.read_fasta"), _late("hyena_lit.dna_data.read_genome")
-    load_corpus, dna_lm = _late("hyena_lit.lm_data.load_corpus"), _late("hyena_lit.dna_models.dna_lm")
+    load_dna_data, markov_bpb, _bits_per_base = (_late(f"hyena_lit.experiments.dna.{f}") for f in ("load_dna_data", "markov_bpb", "_bits_per_base"))
+    read_fasta, read_genome = _late("hyena_lit.data.dna_data.read_fasta"), _late("hyena_lit.data.dna_data.read_genome")
+    load_corpus, dna_lm = _late("hyena_lit.data.lm_data.load_corpus"), _late("hyena_lit.models.dna_models.dna_lm")
     dna = lambda name, content: lambda: load_dna_data(_genomes(name, content), 0)
     corpus = lambda name, content: lambda: load_corpus(str(_file(name, content)))
     n_run = (">n\n" + "N" * 810 + (ACGT * 4)[:190] + "\n").encode()           # 81% N
@@ -336,8 +336,8 @@ def _file_probes():
 
 
 def _edge_probes():
-    from hyena_lit.operator import HyenaOperator
-    from hyena_lit.model import HyenaConfig, HyenaLM
+    from hyena_lit.core.operator import HyenaOperator
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
     torch.manual_seed(0)
     op = HyenaOperator(8, 16)
     lm = HyenaLM(HyenaConfig(vocab_size=12, d_model=16, n_layer=2, d_inner=32, l_max=40, emb_dim=5))
@@ -401,7 +401,7 @@ def _papermill(nb: str, *params, timeout: float = 120, decoy: str | None = None)
 def _two_runs_one_folder():
     d = _tmp() / "shared"
     text = _file("play.txt", "To be, or not to be, that is the question.\n" * 2000)
-    args = [sys.executable, "-m", "hyena_lit.lm_training", "--size", "tiny", "--dataset", str(text), "--seq_len", "64", "--global_batch", "8",
+    args = [sys.executable, "-m", "hyena_lit.experiments.lm_training", "--size", "tiny", "--dataset", str(text), "--seq_len", "64", "--global_batch", "8",
             "--tokens", "4096", "--out_dir", str(d)]
     with ThreadPoolExecutor(2) as ex: results = list(ex.map(lambda _: _outcome_of(lambda: _run(args, 300)), range(2)))
     failed = [r for r in results if r is not None]
@@ -416,7 +416,7 @@ def _outcome_of(call):
 
 
 def _truncated_weights():
-    from hyena_lit.engine import load_weights
+    from hyena_lit.train.engine import load_weights
     d = _broken_checkpoint("truncated")
     return load_weights(torch.nn.Linear(3, 2), d / "model.safetensors")
 
@@ -424,13 +424,13 @@ def _truncated_weights():
 
 
 def _lead_probes():
-    from hyena_lit.lm_training import TrainConfig
-    from hyena_lit.downstream import check_eval_params
+    from hyena_lit.experiments.lm_training import TrainConfig
+    from hyena_lit.eval.downstream import check_eval_params
     ev = dict(run="r", tasks="lambada_typo", data_dir="", num_fewshot=0, limit=0, batch_size=1, device="cpu", dtype="float32", cloze_examples=1)
     return [
-        ("papermill unknown key", lambda: _papermill("82_dna.ipynb", ("seqlen", 64), ("model", "gpt"), ("out_root", _tmp()),
+        ("papermill unknown key", lambda: _papermill("experiments/82_dna.ipynb", ("seqlen", 64), ("model", "gpt"), ("out_root", _tmp()),
                                                      decoy="model must be one of"), ["seqlen"]),
-        ("quickstart seq_len 100000", lambda: _papermill("19_quickstart.ipynb", ("seq_len", 100_000), ("max_steps", 2), ("max_seconds", 5),
+        ("quickstart seq_len 100000", lambda: _papermill("experiments/19_quickstart.ipynb", ("seq_len", 100_000), ("max_steps", 2), ("max_seconds", 5),
                                                          ("eval_batches", 1), ("out_root", _tmp()), timeout=40), ["seq_len", "100000"]),
         ("two runs, one folder", _two_runs_one_folder, ["shared", ("in use", "lock", "running", "another process")]),
         ("lm --tokens 10", lambda: TrainConfig(size="tiny", seq_len=64, global_batch=8, tokens=10), ["tokens", "10"]),
@@ -502,8 +502,8 @@ def test_the_catalogue_counts():
 
 
 def test_a_nan_names_where_it_entered():
-    from hyena_lit.engine import locate_nonfinite
-    from hyena_lit.model import HyenaConfig, HyenaLM
+    from hyena_lit.train.engine import locate_nonfinite
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
     m = HyenaLM(HyenaConfig(vocab_size=10, d_model=16, n_layer=2, d_inner=32, l_max=40, emb_dim=5))
     with torch.no_grad(): m.blocks[1].fc1.weight[0, 0] = float("nan")
     where = locate_nonfinite(m, torch.randint(0, 10, (2, 40)))
@@ -512,7 +512,7 @@ def test_a_nan_names_where_it_entered():
 
 def _lmtrain(*args):
     env = {k: v for k, v in os.environ.items() if k != "IN_TEST"}
-    return subprocess.run([sys.executable, "-m", "hyena_lit.lm_training", *args], capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    return subprocess.run([sys.executable, "-m", "hyena_lit.experiments.lm_training", *args], capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
 
 
 def _snapshot(d: Path) -> dict: return {p.relative_to(d): p.read_bytes() for p in d.rglob("*") if p.is_file()}
@@ -539,7 +539,7 @@ def test_recall_sweep_refuses_a_foreign_setting(tmp_path):
     sweep = tmp_path / "runs" / "s"; sweep.mkdir(parents=True)
     (sweep / "sweep.json").write_text(json.dumps({"d_model": 64}))
     env = {k: v for k, v in os.environ.items() if k != "IN_TEST"}
-    r = subprocess.run([sys.executable, "-m", "papermill", str(ROOT / "nbs/31_associative_recall.ipynb"), str(tmp_path / "o.ipynb"),
+    r = subprocess.run([sys.executable, "-m", "papermill", str(ROOT / "nbs/experiments/31_associative_recall.ipynb"), str(tmp_path / "o.ipynb"),
                         "--cwd", str(ROOT / "nbs"), "-p", "out_root", str(tmp_path / "runs"), "-p", "sweep", "s", "-p", "d_model", "32",
                         "-p", "train", "False"], capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode != 0 and "other shared settings" in r.stdout + r.stderr, (r.stdout + r.stderr)[-3000:]

@@ -1,4 +1,4 @@
-"""The DNA experiment (nbs/82_dna.ipynb) through papermill on the committed fixture: -p parameters reach the run,
+"""The DNA experiment (nbs/experiments/82_dna.ipynb) through papermill on the committed fixture: -p parameters reach the run,
 artifacts land in a new folder, a finished run is never trained again, bad parameters stop it before any work."""
 import json
 import os
@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def papermill(tmp_path, *params):
-    args = [sys.executable, "-m", "papermill", str(ROOT / "nbs/82_dna.ipynb"), str(tmp_path / "out.ipynb"), "--cwd", str(ROOT / "nbs")]
+    args = [sys.executable, "-m", "papermill", str(ROOT / "nbs/experiments/82_dna.ipynb"), str(tmp_path / "out.ipynb"), "--cwd", str(ROOT / "nbs")]
     for k, v in params: args += ["-p", k, str(v)]
     env = {k: v for k, v in os.environ.items() if k != "IN_TEST"}
     return subprocess.run(args, capture_output=True, text=True, env=env)

@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
 from experiments._common import EXPERIMENTS, MACHINE  # noqa: E402
-from hyena_lit.runs import conflicts_text, is_finished, params_conflicts, run_folders  # noqa: E402
+from hyena_lit.train.runs import conflicts_text, is_finished, params_conflicts, run_folders  # noqa: E402
 
 FILES = sorted(p for p in (ROOT / "experiments").glob("*.py") if not p.name.startswith("_"))
 DERIVED = {  # what each runner adds to its settings in params.json (resolved or measured at run time; folder names)
@@ -91,24 +91,24 @@ def accept(c: dict):
     "The runner's own checks and configuration of cell `c`, short of data and training (notebook runners: none)."
     p, e = c["params"], c["experiment"]
     if e == "associative_recall":
-        from hyena_lit.associative_recall import setting_model, setting_recipe
+        from hyena_lit.experiments.associative_recall import setting_model, setting_recipe
         setting_model(p, p["seq_len"]); setting_recipe(p)
     elif e in ("mechanistic", "mechanistic_steps"):
-        from hyena_lit.mechanistic import model_config, run_recipe
+        from hyena_lit.experiments.mechanistic import model_config, run_recipe
         model_config(p); run_recipe(p, p["epochs"], p["warmup_epochs"])
     elif e == "mqar":
-        from hyena_lit.mqar import mqar_model_config
+        from hyena_lit.experiments.mqar import mqar_model_config
         mqar_model_config(p)
     elif e == "images":
-        from hyena_lit.images import _image_config, _resolve_recipe, check_image_params
+        from hyena_lit.experiments.images import _image_config, _resolve_recipe, check_image_params
         run = Path(c["run"])  # the notebook's sweep and run_name name the folder
         check_image_params(**p, device="cpu", threads=1, sweep=run.parent.name, run_name=run.name)
         _image_config(p, 1, 8, 10); _resolve_recipe(p)
     elif e == "dna":
-        from hyena_lit.dna import check_dna_params
+        from hyena_lit.experiments.dna import check_dna_params
         check_dna_params(**dict(p, init_from=""), threads=1)  # a pretraining run's checkpoint/ exists once it has run
     elif e == "lm":
-        from hyena_lit.lm_training import TrainConfig
+        from hyena_lit.experiments.lm_training import TrainConfig
         TrainConfig(**p)
 
 

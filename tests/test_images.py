@@ -10,8 +10,8 @@ import torch.nn.functional as F
 
 
 def test_fftconv2d_matches_direct_definition():
-    from hyena_lit.hyena2d import fftconv2d, conv2d_direct, ORIGINS
-    from hyena_lit.fftconv import rel_err
+    from hyena_lit.models.hyena2d import fftconv2d, conv2d_direct, ORIGINS
+    from hyena_lit.core.fftconv import rel_err
     g = torch.Generator().manual_seed(1)
     u, k, D = torch.randn(2, 3, 9, 7, generator=g, dtype=torch.float64), torch.randn(3, 9, 7, generator=g, dtype=torch.float64), torch.randn(3, generator=g, dtype=torch.float64)
     for origin in ORIGINS:
@@ -19,7 +19,7 @@ def test_fftconv2d_matches_direct_definition():
 
 
 def test_param_counts_within_2_percent_of_paper():
-    from hyena_lit.image_models import IMAGE_SIZES, PAPER_PARAMS, count_image_params
+    from hyena_lit.models.image_models import IMAGE_SIZES, PAPER_PARAMS, count_image_params
     for name in ("hyena-vit-b", "vit-b", "hyena-iso", "s4nd-iso"):
         assert abs(count_image_params(IMAGE_SIZES[name]) / PAPER_PARAMS[name] - 1) < 0.02, name
 
@@ -30,7 +30,7 @@ OK = dict(dataset="digits", data_dir="", model="hyena-vit", size="", image_size=
 
 
 def test_bad_image_parameters_are_named():
-    from hyena_lit.images import check_image_params, load_cifar10
+    from hyena_lit.experiments.images import check_image_params, load_cifar10
     check_image_params(**OK)
     for bad, word in ((dict(model="resnet"), "resnet"), (dict(recipe="nope"), "nope"), (dict(dataset="imagenet"), "data_dir"),
                       (dict(patch=0), "patch"), (dict(device="cuda:9"), "cuda:9"), (dict(augment="mixup"), "augment")):
@@ -40,8 +40,8 @@ def test_bad_image_parameters_are_named():
 
 @pytest.mark.parametrize("L", [17, 64])
 def test_s4d_conv_matches_its_recurrence_with_gradients(L):
-    from hyena_lit.image_models import S4DConv
-    from hyena_lit.fftconv import rel_err
+    from hyena_lit.models.image_models import S4DConv
+    from hyena_lit.core.fftconv import rel_err
     torch.manual_seed(L)
     conv32 = S4DConv(3, d_state=10)
     conv64 = copy.deepcopy(conv32).double()
@@ -58,7 +58,7 @@ def test_s4d_conv_matches_its_recurrence_with_gradients(L):
 
 
 def test_augmentation_is_a_pure_function_of_seed_and_epoch():
-    from hyena_lit.images import AUGMENTS, augment_images, channel_stats, load_digits_data
+    from hyena_lit.experiments.images import AUGMENTS, augment_images, channel_stats, load_digits_data
     (x, y), _ = load_digits_data(0)
     x, y = x[:20], y[:20]
     mean, std = channel_stats(x)
@@ -74,7 +74,7 @@ def test_augmentation_is_a_pure_function_of_seed_and_epoch():
 
 
 def test_image_loss_on_mixed_targets_is_the_mixture_of_losses():
-    from hyena_lit.images import image_loss
+    from hyena_lit.experiments.images import image_loss
     torch.manual_seed(0)
     logits, a, b = torch.randn(5, 7, dtype=torch.float64), torch.randint(0, 7, (5,)), torch.randint(0, 7, (5,))
     soft = 0.25 * F.one_hot(a, 7).double() + 0.75 * F.one_hot(b, 7).double()
@@ -84,7 +84,7 @@ def test_image_loss_on_mixed_targets_is_the_mixture_of_losses():
 
 @pytest.mark.parametrize("model", ["vit", "hyena-vit", "hyena-seq", "s4d-seq", "hyena-iso", "s4nd-iso"])
 def test_every_model_trains_an_epoch_on_digits_with_its_recipe(model, tmp_path):
-    from hyena_lit.images import load_digits_data, run_images, resolve_augment, default_recipe
+    from hyena_lit.experiments.images import load_digits_data, run_images, resolve_augment, default_recipe
     (x, y), test = load_digits_data(0)
     torch.set_num_threads(1)
     m = run_images(OK | dict(model=model, epochs=1, d_state=8, num_train=64), tmp_path / "r", ((x[:64], y[:64]), test), 10)
@@ -98,8 +98,8 @@ def test_2d_filter_family_at_init_on_8x8():
     (t_i, t_j and a constant), with bands up to 3 cycles about 20; and the window, written in units of the image, is 4x narrower in
     pixels at 8x8 than at 32x32, which window_reach=4 undoes exactly."""
     import math
-    from hyena_lit.hyena2d import Hyena2DFilter
-    from hyena_lit.image_models import ImageConfig, IsoNet
+    from hyena_lit.models.hyena2d import Hyena2DFilter
+    from hyena_lit.models.image_models import ImageConfig, IsoNet
 
     def rank(emb_dim):
         torch.manual_seed(0)
@@ -123,7 +123,7 @@ def test_2d_filter_family_at_init_on_8x8():
 
 
 def test_filter_settings_are_parameters_and_recorded(tmp_path):
-    from hyena_lit.images import check_image_params, load_digits_data, run_images
+    from hyena_lit.experiments.images import check_image_params, load_digits_data, run_images
     for bad, word in ((dict(emb_dim=4), "emb_dim"), (dict(emb_dim=1), "emb_dim"), (dict(window_reach=-0.5), "window_reach")):
         with pytest.raises(ValueError, match=word): check_image_params(**(OK | bad))
     (x, y), test = load_digits_data(0)

@@ -8,19 +8,32 @@ PKG = ROOT / "hyena_lit"
 
 
 def graph() -> dict[str, set[str]]:
-    mods = {p.stem for p in PKG.glob("*.py")} - {"__init__", "_modidx"}
+    "Module (dotted, below hyena_lit) -> the package's modules it imports, anywhere in its text."
+    files = {".".join(p.relative_to(PKG).with_suffix("").parts): p for p in PKG.rglob("*.py")}
+    mods = {m for m in files if m.split(".")[-1] not in ("__init__", "_modidx")}
     g = {m: set() for m in mods}
     for m in mods:
-        for node in ast.walk(ast.parse((PKG / f"{m}.py").read_text())):
+        for node in ast.walk(ast.parse(files[m].read_text())):
             names = []
-            if isinstance(node, ast.ImportFrom) and node.module:
-                base = node.module.split(".")
-                if node.level or base[0] == "hyena_lit":
-                    names = [base[-1]] if base[-1] != "hyena_lit" else [a.name for a in node.names]
+            if isinstance(node, ast.ImportFrom) and node.level:  # nbdev writes relative imports
+                pkg = m.split(".")[:-node.level]
+                base = ".".join(pkg + (node.module.split(".") if node.module else []))
+                names = [f"{base}.{a.name}".lstrip(".") for a in node.names] + [base]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("hyena_lit"):
+                base = node.module.removeprefix("hyena_lit").lstrip(".")
+                names = [f"{base}.{a.name}".lstrip(".") for a in node.names] + [base]
             elif isinstance(node, ast.Import):
-                names = [a.name.split(".")[-1] for a in node.names if a.name.startswith("hyena_lit.")]
+                names = [a.name.removeprefix("hyena_lit.") for a in node.names if a.name.startswith("hyena_lit.")]
             g[m] |= {n for n in names if n in mods and n != m}
     return g
+
+
+def layers(g: dict[str, set[str]]) -> dict[str, set[str]]:
+    "The same graph between subpackages (core, train, ...)."
+    out = {}
+    for m, deps in g.items():
+        out.setdefault(m.split(".")[0], set()).update(d.split(".")[0] for d in deps if d.split(".")[0] != m.split(".")[0])
+    return out
 
 
 def cycles(g: dict[str, set[str]]) -> list[list[str]]:
@@ -43,3 +56,19 @@ def test_the_import_graph_has_no_cycle():
 
 def test_the_cycle_finder_finds_one():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+
+
+def test_the_layers_have_no_cycle():
+    "Subpackages import each other in one direction only: core below mixers below train, and so on."
+    found = cycles(layers(graph()))
+    assert not found, "layer cycles: " + "; ".join(" -> ".join(c) for c in found)
+
+
+LAYERS = ["kernels", "core", "mixers", "train", "data", "models", "inference", "experiments", "eval"]  # bottom up
+
+
+def test_each_layer_imports_only_the_layers_below_it():
+    g = layers(graph())
+    assert set(g) == set(LAYERS), sorted(set(g) ^ set(LAYERS))
+    up = {m: sorted(d for d in deps if LAYERS.index(d) > LAYERS.index(m)) for m, deps in g.items()}
+    assert not any(up.values()), {m: d for m, d in up.items() if d}

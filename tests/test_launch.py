@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from hyena_lit.runs import is_finished, run_folders
+from hyena_lit.train.runs import is_finished, run_folders
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "experiments" / "tiny.py"
@@ -13,7 +13,7 @@ TINY = ROOT / "experiments" / "tiny.py"
 
 def launch(*args, **kw):
     env = dict(os.environ, RAY_AUTH_MODE="disabled", PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "hyena_lit.launch", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "hyena_lit.train.launch", *map(str, args)], capture_output=True, text=True,
                           env=env, cwd=ROOT, timeout=600, **kw)
 
 
@@ -39,7 +39,7 @@ def test_killed_cell_resumes_exactly(tmp_path):
                     "    return [dict(c, params=dict(c['params'], epochs=12)) for c in _all(root)[:1]]\n")
     a, b = tmp_path / "a" / "runs", tmp_path / "b" / "runs"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen([sys.executable, "-m", "hyena_lit.launch", str(grid), "--root", str(a)], cwd=ROOT, env=env,
+    p = subprocess.Popen([sys.executable, "-m", "hyena_lit.train.launch", str(grid), "--root", str(a)], cwd=ROOT, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     t0 = time.time()
     while time.time() - t0 < 300:  # kill once a few epochs are checkpointed

@@ -3,11 +3,11 @@ odd lengths, the Hankel fit on filters of known order, and a distilled tiny mode
 import pytest
 import torch
 
-from hyena_lit.fftconv import fftconv
-from hyena_lit.generation import attention_prefill, attention_step
-from hyena_lit.modal import (DistilledLM, ModalFilter, distil_filters, distil_lm, fit_residues, hankel_singular_values,
+from hyena_lit.core.fftconv import fftconv
+from hyena_lit.experiments.generation import attention_prefill, attention_step
+from hyena_lit.inference.modal import (DistilledLM, ModalFilter, distil_filters, distil_lm, fit_residues, hankel_singular_values,
                              kung_modes, modal_filter, modal_recurrence, modal_state, refine, rel_l2, select_modes)
-from hyena_lit.model import HyenaConfig, HyenaLM
+from hyena_lit.models.model import HyenaConfig, HyenaLM
 
 EPS64, EPS32 = torch.finfo(torch.float64).eps, torch.finfo(torch.float32).eps
 

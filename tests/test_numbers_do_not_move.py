@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_lm_run_matches_its_committed_history(tmp_path):
-    from hyena_lit.lm_training import TrainConfig, train
+    from hyena_lit.experiments.lm_training import TrainConfig, train
     run = ROOT / "runs/pile/cpu-mini/mini-500k"
     p, old = json.loads((run / "params.json").read_text()), pd.read_csv(run / "history.csv")
     torch.set_num_threads(1)
@@ -22,9 +22,9 @@ def test_lm_run_matches_its_committed_history(tmp_path):
 
 
 def test_quickstart_matches_its_committed_history():
-    from hyena_lit.model import HyenaConfig, HyenaLM
-    from hyena_lit.quickstart import load_bytes, split, get_batch, quickstart_recipe
-    from hyena_lit.engine import fit
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
+    from hyena_lit.experiments.quickstart import load_bytes, split, get_batch, quickstart_recipe
+    from hyena_lit.train.engine import fit
     run = ROOT / "runs/quickstart/cpu/20261122-foundation"
     p, old = json.loads((run / "params.json").read_text()), pd.read_csv(run / "history.csv")
     torch.set_num_threads(p["threads"])

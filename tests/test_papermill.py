@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def papermill(tmp_path, *params):
     out = tmp_path / "out.ipynb"
-    args = [sys.executable, "-m", "papermill", str(ROOT / "nbs/19_quickstart.ipynb"), str(out), "--cwd", str(tmp_path)]
+    args = [sys.executable, "-m", "papermill", str(ROOT / "nbs/experiments/19_quickstart.ipynb"), str(out), "--cwd", str(tmp_path)]
     for k, v in params: args += ["-p", k, str(v)]
     env = {k: v for k, v in os.environ.items() if k != "IN_TEST"}  # nbdev's runner sets it in this process
     return subprocess.run(args, capture_output=True, text=True, env=env)

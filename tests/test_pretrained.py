@@ -10,10 +10,10 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from hyena_lit.dna_models import dna_lm
-from hyena_lit.engine import save_checkpoint
-from hyena_lit.model import HyenaConfig, HyenaLM
-from hyena_lit.pretrained import (config_from_lightning, export_run, from_lightning, hyenadna_encode, load_official,
+from hyena_lit.models.dna_models import dna_lm
+from hyena_lit.train.engine import save_checkpoint
+from hyena_lit.models.model import HyenaConfig, HyenaLM
+from hyena_lit.inference.pretrained import (config_from_lightning, export_run, from_lightning, hyenadna_encode, load_official,
                                   map_state)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,7 +121,7 @@ def test_export_run_and_generate_cli(tmp_path):
     back = HyenaLM.from_pretrained(out, strict=True)
     assert all(torch.equal(x, y) for x, y in zip(m.state_dict().values(), back.state_dict().values()))
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-    r = subprocess.run([sys.executable, "-m", "hyena_lit.generate", "--model", str(out), "--prompt", "ab", "--max_new_tokens", "5"],
+    r = subprocess.run([sys.executable, "-m", "hyena_lit.inference.generate", "--model", str(out), "--prompt", "ab", "--max_new_tokens", "5"],
                        capture_output=True, text=True, env=env, cwd=ROOT)
     assert r.returncode == 0, r.stderr[-2000:]
     with torch.no_grad(): greedy = m.generate(torch.tensor([[97, 98]]), 5, temperature=0.0)[0].tolist()
@@ -143,7 +143,7 @@ def test_converted_models_save_and_load(name, tmp_path):
 
 @pytest.mark.parametrize("model", ["vit", "hyena-vit", "hyena-iso", "s4nd-iso"])
 def test_image_models_round_trip_bit_for_bit(model, tmp_path):
-    from hyena_lit.image_models import ImageConfig, build_model
+    from hyena_lit.models.image_models import ImageConfig, build_model
     torch.manual_seed(0)
     net = build_model(ImageConfig(model=model, image_size=8, channels=1, num_classes=3, patch=2, d_model=16,
                                   n_layer=1, d_inner=32, n_heads=2)).eval()
@@ -156,8 +156,8 @@ def test_image_models_round_trip_bit_for_bit(model, tmp_path):
 
 def test_dna_fine_tuning_starts_from_a_pretrained_folder(tmp_path):
     "82_dna's `init_from` takes a save_pretrained folder (a converted HyenaDNA) as well as a pretraining run."
-    from hyena_lit.dna import run_dna
-    from hyena_lit.dna_models import DNA_SIZES
+    from hyena_lit.experiments.dna import run_dna
+    from hyena_lit.models.dna_models import DNA_SIZES
     n, d, _ = DNA_SIZES[0]
     dna_lm("hyenadna", n, d, 1024).save_pretrained(tmp_path / "pre")
     p = dict(data="fixture", task="species", model="hyenadna", seq_len=32, size=0, steps=0, tokens_per_step=0, slw_from=0,

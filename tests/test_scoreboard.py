@@ -1,4 +1,4 @@
-"""The reproduction scoreboard (nbs/90_scoreboard.ipynb): the committed page is the one the committed runs give, every
+"""The reproduction scoreboard (nbs/eval/90_scoreboard.ipynb): the committed page is the one the committed runs give, every
 row resolves (a run, a reason it differs, or a reason it is not run), and the commands it prints would run."""
 import json
 import re
@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from hyena_lit.scoreboard import STATUSES, band, build_scoreboard, cited_runs, load_paper
+from hyena_lit.eval.scoreboard import STATUSES, band, build_scoreboard, cited_runs, load_paper
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "runs"
@@ -132,7 +132,7 @@ def test_fails_on_each_rule_it_holds(tmp_path, rebuilt):
     p.loc[p.id == "H-TC.1-Hyena-V20", "reason"] = "the CPU cap"
     p.to_csv(paper, index=False)
     assert build_scoreboard(root, paper=paper)["problems"] == ["H-TC.1-Hyena-V20: its reason cites no run (a path under runs/)"]
-    from hyena_lit.scoreboard import validate
+    from hyena_lit.eval.scoreboard import validate
     b = rebuilt["board"]
     forced = b[b.id == "M-T11-Hyena-4096"].assign(status="reproduced")
     assert validate(forced, RUNS) == ["M-T11-Hyena-4096: reproduced with a band that contains chance on 1 seed(s)"]

@@ -1,12 +1,12 @@
-"""The fused CPU selective scan (hyena_lit/selective_scan_cpu.py, explained in nbs/17_baselines.ipynb): gradients by
+"""The fused CPU selective scan (hyena_lit/mixers/selective_scan_cpu.py, explained in nbs/mixers/17_baselines.ipynb): gradients by
 finite differences, strided and broadcast inputs, thread-count independence, argument errors. Skipped where the
 extension cannot be built (the Mamba module then falls back to its torch scan)."""
 import pytest
 import torch
 import torch.nn.functional as F
 
-from hyena_lit import selective_scan_cpu as ssc
-from hyena_lit.baselines import Mamba, mamba_ref, selective_scan_ref
+from hyena_lit.mixers import selective_scan_cpu as ssc
+from hyena_lit.mixers.baselines import Mamba, mamba_ref, selective_scan_ref
 
 needs_ext = pytest.mark.skipif(not ssc.cpp_available(), reason=f"extension not built: {ssc.build_error()}")
 
