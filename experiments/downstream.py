@@ -5,7 +5,7 @@ from hyena_lit.experiments.pile import plan_runs
 from experiments._common import cell, folder, lm_cells
 
 TASKS = ["lambada_cloze", "hyena_superglue", "hyena_superglue_3shot", "hyena_lambada"]
-EVALUATION = dict(tasks=TASKS, data_dir="hyena_lit/lm_eval_tasks/fixtures", num_fewshot=-1, limit=0, batch_size=16, dtype="float32",
+EVALUATION = dict(tasks=TASKS, data_dir="hyena_lit/eval/lm_eval_tasks/fixtures", num_fewshot=-1, limit=0, batch_size=16, dtype="float32",
                   cloze_examples=500)  # 60_downstream's parameters; `run` is the model's run folder
 
 

@@ -67,7 +67,7 @@ def test_papermill_writes_a_downstream_run(tiny_run, tmp_path):
     d = tmp_path / "downstream" / "t1" / "tiny-run"
     m, p = json.loads((d / "metrics.json").read_text()), json.loads((d / "params.json").read_text())
     assert m["lambada_cloze"]["n"] == p["lambada_cloze"]["passages"] == 8 and m["hyena_cb"]["n"] == 4
-    assert p["data_dir"] == "hyena_lit/lm_eval_tasks/fixtures"  # relative to the project root
+    assert p["data_dir"] == "hyena_lit/eval/lm_eval_tasks/fixtures"  # relative to the project root
     again = subprocess.run([sys.executable, "-m", "papermill", str(ROOT / "nbs/eval/60_downstream.ipynb"), str(out), *params],
                            capture_output=True, text=True, env=ENV, cwd=ROOT)
     assert again.returncode != 0 and "FileExistsError" in again.stderr + again.stdout
