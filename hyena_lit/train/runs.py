@@ -11,12 +11,14 @@ from datetime import datetime, timezone
 from fastcore.basics import patch_to
 
 # %% auto #0
-__all__ = ['COLUMNS', 'DEFECTS', 'NOT_COMPARED', 'EXTENDABLE', 'CPU_LIMITS', 'TEXT_SUFFIXES', 'project_root', 'new_run_dir',
-           'save_json', 'is_finished', 'finished_in', 'relative', 'run_folders', 'run_row', 'load_runs', 'write_index',
-           'params_conflicts', 'conflicts_text', 'check_run', 'check_sweep', 'extend_run', 'RunInUse', 'provenance',
-           'RunFolder', 'unfinished_runs', 'pack_runs', 'unpack_runs', 'main', 'positive_int', 'number', 'one_of',
-           'int_list', 'pick_device', 'pick_threads', 'check_parameters', 'measured_flops_per_second',
-           'budget_estimate', 'describe_budget', 'check_budget', 'portable_text', 'absolute_paths', 'make_portable']
+__all__ = ['COLUMNS', 'DEFECTS', 'NOT_COMPARED', 'EXTENDABLE', 'TRAINING_COLUMNS', 'INTERVAL_MEAN', 'KEEP_PER_STEP', 'CPU_LIMITS',
+           'TEXT_SUFFIXES', 'project_root', 'new_run_dir', 'save_json', 'is_finished', 'finished_in', 'relative',
+           'run_folders', 'run_row', 'load_runs', 'write_index', 'params_conflicts', 'conflicts_text', 'check_run',
+           'check_sweep', 'extend_run', 'is_stepwise', 'evaluation_rows', 'compact_history', 'compact_file',
+           'compact_histories', 'RunInUse', 'provenance', 'RunFolder', 'unfinished_runs', 'pack_runs', 'unpack_runs',
+           'main', 'positive_int', 'number', 'one_of', 'int_list', 'pick_device', 'pick_threads', 'check_parameters',
+           'measured_flops_per_second', 'budget_estimate', 'describe_budget', 'check_budget', 'portable_text',
+           'absolute_paths', 'make_portable']
 
 # %% ../../nbs/train/18a_runs.ipynb #c004
 def project_root(start: Path | None = None) -> Path:
@@ -265,6 +267,85 @@ def extend_run(run_dir: str | Path, wanted: dict, key: str | None = None, allowe
     (d / "metrics.json").replace(old)
     return seg
 
+# %% ../../nbs/train/18a_runs.ipynb #histc02
+import fnmatch
+import numpy as np
+
+TRAINING_COLUMNS = ("step", "tokens", "loss", "train_loss", "lr", "tokens_per_second", "time", "seconds", "stop")
+INTERVAL_MEAN = ("loss", "train_loss")  # the training loss of a row: its mean over the interval
+KEEP_PER_STEP = ("dna/cpu/pretrain_*", "dna/cpu-v1/pretrain_*")  # 83_dna_results reports their median per-step tokens/s
+
+def is_stepwise(h: pd.DataFrame) -> bool:
+    "A history of a step budget: a `step` column and no `epoch` (one row per step, or compacted from it)."
+    return "step" in h.columns and "epoch" not in h.columns
+
+def evaluation_rows(h: pd.DataFrame) -> pd.Series:
+    "Which rows hold an evaluation: any column besides the training ones is filled."
+    ev = [c for c in h.columns if c not in TRAINING_COLUMNS]
+    return h[ev].notna().any(axis=1) if ev else pd.Series(False, index=h.index)
+
+def _intervals(h: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    "(the rows that end an interval: each evaluation and the last row, each row's interval number)."
+    end = evaluation_rows(h); end.iloc[-1] = True
+    return end, end.shift(fill_value=False).cumsum()
+
+def _step_tokens(h: pd.DataFrame) -> pd.Series:
+    "Each row's tokens (a step's, or an interval's): the difference of the cumulative count, which starts from 0."
+    return h.tokens.diff().fillna(h.tokens.iloc[0])
+
+def compact_history(history: pd.DataFrame | list[dict]) -> pd.DataFrame:
+    """A step-budget history at evaluation cadence (above): one row per evaluation and a last row where training ended
+    between two; `loss` the mean over the interval, `tokens_per_second` the interval's, the rest its last step's.
+    A per-epoch history, and a row alone in its interval, are kept as they are."""
+    h = pd.DataFrame(history).reset_index(drop=True)
+    if h.empty or not is_stepwise(h): return h
+    end, group = _intervals(h)
+    out = h[end].reset_index(drop=True)
+    many = group.value_counts().sort_index().to_numpy() > 1
+    for c in INTERVAL_MEAN:
+        if c in h: out[c] = np.where(many, h[c].groupby(group).mean().to_numpy(), out[c])
+    if {"tokens", "tokens_per_second"} <= set(h.columns):
+        tok = _step_tokens(h)
+        secs = (tok / h.tokens_per_second).groupby(group).sum().to_numpy()
+        out["tokens_per_second"] = np.where(many, tok.groupby(group).sum().to_numpy() / secs, out["tokens_per_second"])
+    return out
+
+def _check_compact(old_csv: Path, new_csv: Path):
+    "Raise unless `new_csv` is `old_csv` compacted: evaluation rows equal to the character, the interval sums kept."
+    old, new = (pd.read_csv(f) for f in (old_csv, new_csv))
+    end, group = _intervals(old)
+    old_txt, new_txt = (pd.read_csv(f, dtype=str, keep_default_na=False) for f in (old_csv, new_csv))
+    assert list(new.columns) == list(old.columns) and len(new) == end.sum(), "columns or rows"
+    for c in old.columns:
+        if c not in INTERVAL_MEAN + ("tokens_per_second",):
+            assert old_txt[c][end.to_numpy()].tolist() == new_txt[c].tolist(), f"column {c} changed"
+    n = group.value_counts().sort_index().to_numpy()
+    for c in INTERVAL_MEAN:
+        if c in old: assert np.isclose((new[c] * n).sum(), old[c].sum(), rtol=1e-9, atol=0), f"{c}: the interval means"
+    if {"tokens", "tokens_per_second"} <= set(old.columns):
+        secs = lambda h: float((_step_tokens(h) / h.tokens_per_second).sum())
+        assert np.isclose(secs(new), secs(old), rtol=1e-9, atol=0), "training seconds"
+    assert len(compact_history(new)) == len(new), "not compact"
+
+def compact_file(path: str | Path) -> bool:
+    "Rewrite one history.csv at evaluation cadence: a temporary file, checked, then renamed. False if it is so already."
+    path = Path(path)
+    old = pd.read_csv(path)
+    new = compact_history(old)
+    if len(new) == len(old): return False   # per-epoch, or compact already: left as it is
+    tmp = path.with_name(path.name + ".tmp")
+    new.to_csv(tmp, index=False)
+    try: _check_compact(path, tmp)
+    except AssertionError as e: tmp.unlink(); raise ValueError(f"{relative(path)}: compaction check failed ({e}); left as it was")
+    tmp.replace(path)
+    return True
+
+def compact_histories(root: str | Path | None = None, keep=KEEP_PER_STEP) -> list[Path]:
+    "Every history.csv under `root` (default: runs/) at evaluation cadence, but those of run folders matching `keep`; the ones changed."
+    root = Path(root) if root is not None else project_root() / "runs"
+    files = sorted(p for p in root.rglob("history.csv") if ".ipynb_checkpoints" not in p.parts)
+    return [f for f in files if not any(fnmatch.fnmatch(f.parent.relative_to(root).as_posix(), k) for k in keep) and compact_file(f)]
+
 # %% ../../nbs/train/18a_runs.ipynb #c013h
 import fcntl, os, platform, shutil
 from .engine import Interrupted
@@ -348,8 +429,8 @@ def finish(self, metrics: dict, history: list[dict] | None = None) -> dict:
 
 @patch_to(RunFolder)
 def write_history(self, history: list[dict]):
-    "history.csv, replaced atomically (a run trained in slices writes it at the end of each)."
-    pd.DataFrame(history).to_csv(self.dir / "history.csv.tmp", index=False)
+    "history.csv at evaluation cadence (`compact_history`), replaced atomically (a run trained in slices writes it at the end of each)."
+    compact_history(history).to_csv(self.dir / "history.csv.tmp", index=False)
     (self.dir / "history.csv.tmp").replace(self.dir / "history.csv")
 
 @patch_to(RunFolder)
@@ -412,21 +493,22 @@ def unpack_runs(archive: str | Path, root: str | Path | None = None) -> list[Pat
 
 # %% ../../nbs/train/18a_runs.ipynb #c013o
 def main(argv: list[str] | None = None):
-    "`python -m hyena_lit.train.runs pack|unpack ARCHIVE [--root runs]`, and `index` (rebuild runs/index.csv)."
+    "`python -m hyena_lit.train.runs pack|unpack ARCHIVE [--root runs]`, `index` (rebuild runs/index.csv) and `compact-histories`."
     import argparse
-    ap = argparse.ArgumentParser(prog="python -m hyena_lit.train.runs", description="Run folders: index, pack, unpack.")
-    ap.add_argument("command", choices=["pack", "unpack", "index"])
+    ap = argparse.ArgumentParser(prog="python -m hyena_lit.train.runs", description="Run folders: index, pack, unpack, compact-histories.")
+    ap.add_argument("command", choices=["pack", "unpack", "index", "compact-histories"])
     ap.add_argument("archive", nargs="?", help="the .tar.gz to write (pack) or read (unpack)")
     ap.add_argument("--root", default=None, help="the runs folder (default: the project's runs/)")
     a = ap.parse_args(argv)
-    if a.command != "index" and not a.archive: ap.error(f"{a.command} needs an ARCHIVE path")
+    if a.command in ("pack", "unpack") and not a.archive: ap.error(f"{a.command} needs an ARCHIVE path")
     if a.command == "unpack" and not Path(a.archive).is_file(): ap.error(f"archive {a.archive} does not exist")
     try:
         if a.command == "pack": done = pack_runs(a.archive, root=a.root)
         elif a.command == "unpack": done = unpack_runs(a.archive, root=a.root)
+        elif a.command == "compact-histories": done = compact_histories(a.root)
         else: done = list(write_index(a.root)["run"])
     except (ValueError, FileExistsError, tarfile.TarError) as e: ap.error(str(e))
-    print(f"{a.command}: {len(done)} run(s)")
+    print(f"{a.command}: {len(done)} " + ("history file(s) rewritten" if a.command == "compact-histories" else "run(s)"))
     for d in done if a.command != "index" else []: print(" ", relative(d))
 
 if __name__ == "__main__" and "__file__" in globals(): main()  # a module run, not the notebook
