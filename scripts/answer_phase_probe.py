@@ -1,6 +1,7 @@
 """Issue 16: why Conv1d, TransferFunc and H3 predict the in-context lookups of associative recall and miss its answer.
-Runs `probe_checkpoint` (nbs/34_synthetics_results, "Lookups and answers") over the finished runs of a sweep that still
-hold a checkpoint, and writes <out>/probe.csv and <out>/params.json; 34 reads them.
+Runs `probe_checkpoint` (nbs/eval/34_synthetics_results.ipynb) over the finished runs of a sweep that still hold a
+checkpoint, and writes <out>/probe.csv and <out>/params.json; nbs/eval/34a_figure_4_1.ipynb ("Lookups and answers")
+reads them.
 
 The checkpoints probed are not the runs' final weights: they are the epoch-297..397 checkpoints the first H200 call of
 2026-11-26 brought back (runs/associative_recall/gpu-h200-20261126), left in the run folders when the second call

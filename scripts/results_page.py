@@ -230,30 +230,30 @@ def _runtime(R, col):
 
 SECTIONS = [
     Section("figure-41", "Figure 4.1: associative recall", _fig41_paper, _fig41_ours,
-            ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
+            ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34a_figure_4_1.ipynb"],
             ["associative_recall/fig4.1-official", "associative_recall/fig4.1-cpu", "associative_recall/fig4.1-cpu-200ep",
              "associative_recall/official-L256", "associative_recall/fig4.1-official-short-filters"],
             ["Figure 4.1"]),
     Section("table-a1-ablation", "Table A.1 ablation",
             lambda R: f"Figure 4.1, Hyena at L = 128, vocabulary 30 / 40: {short(R.sb('H-F4.1-hyena-L128-V30')['value'])}",
-            _ablation_ours, ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
+            _ablation_ours, ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34a_figure_4_1.ipynb"],
             ["associative_recall/ablation-L128"]),
     Section("table-42", "Table 4.2: long recall", _t42_paper, _t42_ours,
-            ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34_synthetics_results.ipynb"], ["mechanistic/table4.2-cpu"], ["Table 4.2"]),
+            ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34c_table_4_2.ipynb"], ["mechanistic/table4.2-cpu"], ["Table 4.2"]),
     Section("table-c1", "Table C.1: recall at L = 2048", lambda R: _tc1(R, "value"), _tc1_ours,
-            ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
+            ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34b_table_c1.ipynb"],
             ["associative_recall/tableC1-official", "associative_recall/tableC1-cpu"], ["Table C.1"]),
     Section("table-11", "Mamba Table 11: induction heads", lambda R: _t11(R, "value"),
             lambda R: f"{_t11(R, 'ours')}; {reproduced(R.table('Table 11'))}",
-            ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
+            ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34e_table_11.ipynb"],
             ["mechanistic/table11-mamba", "mechanistic/table11-mamba-cpu", "mechanistic/table11-cpu"], ["Table 11"]),
     Section("mqar", "MQAR (Zoology, Figure 2)",
             lambda R: "attention solves it; gated convolutions such as Hyena fall behind at small width "
                       "(a claim, no number)", _mqar_ours,
-            ["nbs/experiments/35_mqar.ipynb", "nbs/eval/34_synthetics_results.ipynb"], ["mqar/cpu-100k", "mqar/cpu-10k"]),
+            ["nbs/experiments/35_mqar.ipynb", "nbs/eval/34h_mqar.ipynb"], ["mqar/cpu-100k", "mqar/cpu-10k"]),
     Section("selective-copying", "Selective copying (Mamba, Section 3.1)",
             lambda R: "Mamba solves it, the time-invariant H3 and Hyena do not fully (a claim, no number)",
-            _sc_ours, ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
+            _sc_ours, ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34f_selective_copying.ipynb"],
             ["mechanistic/selective-copying-cpu", "mechanistic/selective-copying-cpu-40min"]),
     Section("figure-42", "Figure 4.2, Table 4.4: LM", _lm_paper, _lm_ours,
             ["nbs/experiments/40_pile.ipynb"], ["pile/cpu-mini"], ["Table 4.4", "Figure 4.2"]),
@@ -281,13 +281,13 @@ SECTIONS[0].sweeps += ["associative_recall/fig4.1-cpu-200ep-fresh", "associative
 SECTIONS[4].sweeps += ["mechanistic/table11-cpu-40ep"]
 SECTIONS[5].sweeps += [f"mqar/cpu-100k-{s}" for s in ("30ep", "10ep", "nomlp", "onegroup", "zoology")]
 SECTIONS += [
-    _more("single-layer", "Single-layer recall (Appendix C)", ["nbs/experiments/31_associative_recall.ipynb"],
+    _more("single-layer", "Single-layer recall (Appendix C)", ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34b_table_c1.ipynb"],
           ["associative_recall/single-layer-official-800ep", "associative_recall/single-layer-official",
            "associative_recall/single-layer-cpu"], ["Single-layer recall"]),
     _more("table-a2", "Table A.2: recall at L = 131k, six filters", ["nbs/experiments/31_associative_recall.ipynb"], [], ["Table A.2"]),
-    _more("figure-c1", "Figure C.1: addition", ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
+    _more("figure-c1", "Figure C.1: addition", ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34d_figure_c1.ipynb"],
           ["mechanistic/arithmetic-cpu"], ["Figure C.1"]),
-    _more("table-41", "Table 4.1: the other synthetic tasks", ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34_synthetics_results.ipynb"],
+    _more("table-41", "Table 4.1: the other synthetic tasks", ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34g_table_4_1_tasks.ipynb"],
           ["mechanistic/tasks-cpu"], ["Table 4.1"]),
     _more("table-43", "Table 4.3: WikiText-103", ["nbs/experiments/41_wikitext103.ipynb"], ["wikitext103/cpu-mini"], ["Table 4.3"]),
     _more("pg19", "Appendix A.2: PG-19 and longer training", ["nbs/experiments/42_pg19.ipynb"], ["pg19/cpu-mini"],
@@ -295,8 +295,10 @@ SECTIONS += [
     _more("figure-9", "Mamba Figure 9: the improved recipe", ["nbs/train/18_engine.ipynb"], [], ["Figure 9"]),
     _more("quickstart", "The quickstart (`make run`)", ["nbs/experiments/19_quickstart.ipynb"], ["quickstart/cpu"]),
 ]
-REPORTS = {"runs/synthetics": "nbs/eval/34_synthetics_results.ipynb", "runs/dna/results": "nbs/eval/83_dna_results.ipynb",
-           "runs/scoreboard/status_by_table.png": "nbs/eval/90_scoreboard.ipynb"}
+SYNTHETICS_REPORTS = ["nbs/eval/34_synthetics_results.ipynb"] + [f"nbs/eval/34{k}.ipynb" for k in (  # the overview, one report per section
+    "a_figure_4_1", "b_table_c1", "c_table_4_2", "d_figure_c1", "e_table_11", "f_selective_copying", "g_table_4_1_tasks", "h_mqar")]
+REPORTS = {"runs/synthetics": SYNTHETICS_REPORTS, "runs/dna/results": ["nbs/eval/83_dna_results.ipynb"],  # folder -> the notebooks that write it
+           "runs/scoreboard/status_by_table.png": ["nbs/eval/90_scoreboard.ipynb"]}
 NOTEBOOK = {"associative_recall": "nbs/experiments/31_associative_recall.ipynb", "mechanistic": "nbs/experiments/33_mechanistic.ipynb",
             "mqar": "nbs/experiments/35_mqar.ipynb", "pile": "nbs/experiments/40_pile.ipynb", "wikitext103": "nbs/experiments/41_wikitext103.ipynb",
             "pg19": "nbs/experiments/42_pg19.ipynb", "runtime": "nbs/experiments/50_runtime.ipynb", "downstream": "nbs/eval/60_downstream.ipynb",
@@ -353,7 +355,7 @@ def section_md(R: Runs, s: Section) -> list[str]:
     out = [f'<a id="{s.key}"></a>', "", f"## {s.title}", ""]
     if s.paper: out += [f"- **Paper:** {s.paper(R)}", f"- **Ours:** {ours(R, s)}"]
     if s.notebooks: out.append("- **Notebooks:** " + ", ".join(_link(n) for n in s.notebooks))
-    reports = [p for p, nb in REPORTS.items() if nb in s.notebooks and (R.root / p).exists()]
+    reports = [p for p, nbs in REPORTS.items() if set(nbs) & set(s.notebooks) and (R.root / p).exists()]
     if reports: out.append("- **Report figures and tables:** " + ", ".join(_link(p) for p in reports))
     folders = [(sw, R.runs(*sw.split("/"))) for sw in s.sweeps]
     if folders:
