@@ -1,9 +1,10 @@
-"""Build the browsable site in _docs/ (or the folder given): one HTML page per notebook (found recursively under nbs/,
-as `make notebooks` finds them), index.html (the front page, nbs/index.ipynb, then every page grouped by genre and
-folder) and figures.html (each of the papers' tables and figures: the paper's numbers beside ours, the scoreboard's
-status, our figures, the run folders). Offline: nbconvert only; the CDN scripts nbconvert adds are removed, MathJax is
-copied from Debian's libjs-mathjax when it is installed. The figures page reads only committed files:
-nbs/paper_numbers.csv, runs/scoreboard/scoreboard.csv and the PNG files under runs/."""
+"""Build the browsable site in _docs/ (or the folder given): one HTML page per notebook (found recursively
+under nbs/, as `make notebooks` finds them), index.html (the front page, nbs/index.ipynb, then every page
+grouped by genre and folder) and figures.html (each of the papers' tables and figures: the paper's numbers
+beside ours, the scoreboard's status, our figures, the run folders). Offline: nbconvert only; the CDN
+scripts nbconvert adds are removed, MathJax is copied from Debian's libjs-mathjax when it is installed. The
+figures page reads only committed files: nbs/paper_numbers.csv, runs/scoreboard/scoreboard.csv and the PNG
+files under runs/."""
 import csv
 import html
 import json
@@ -18,11 +19,13 @@ from notebooks import ROOT, genre, notebooks  # noqa: E402
 
 GENRES = [("chapter", "Chapters"), ("experiment", "Experiments"), ("report", "Reports")]
 MATHJAX = Path("/usr/share/javascript/mathjax")
-MATHJAX_PARTS = ["MathJax.js", "config/TeX-AMS_CHTML-full.js", "config/Safe.js", "extensions", "jax/input/TeX", "jax/output/CommonHTML", "jax/element",
-                 "fonts/HTML-CSS/TeX/woff"]
-STYLE = ("<style>body{font-family:sans-serif;margin:2em;max-width:75em} table{border-collapse:collapse;font-size:90%}"
-         " td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top} img{max-width:100%}"
-         " .reproduced,.by-construction{background:#dfd} .differs{background:#fed} .within-noise{background:#eef}"
+MATHJAX_PARTS = ["MathJax.js", "config/TeX-AMS_CHTML-full.js", "config/Safe.js", "extensions",
+                 "jax/input/TeX", "jax/output/CommonHTML", "jax/element", "fonts/HTML-CSS/TeX/woff"]
+STYLE = ("<style>body{font-family:sans-serif;margin:2em;max-width:75em}"
+         " table{border-collapse:collapse;font-size:90%} img{max-width:100%}"
+         " td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
+         " .reproduced,.by-construction{background:#dfd} .differs{background:#fed}"
+         " .within-noise{background:#eef}"
          " .not-run{color:#777}</style>")
 
 
@@ -42,7 +45,7 @@ def offline(page: str, mathjax: bool) -> str:
 
 
 def copy_mathjax(out: Path) -> bool:
-    "MathJax 2 for the pages (Debian's libjs-mathjax, the version nbconvert's template names); False when absent."
+    "MathJax 2 for the pages (Debian's libjs-mathjax, the version nbconvert names); False when absent."
     if not (MATHJAX / "MathJax.js").exists(): return False
     for part in MATHJAX_PARTS:
         src, dst = MATHJAX / part, out / "mathjax" / part
@@ -72,7 +75,8 @@ def build_pages(out: Path, mathjax: bool) -> list[Page]:
         body, _ = exporter.from_notebook_node(nb)
         (out / f"{nb_path.stem}.html").write_text(offline(body, mathjax))
         section = nb_path.parent.relative_to(ROOT / "nbs").as_posix()
-        pages.append(Page(nb_path, genre(nb_path), "" if section == "." else section, title(nb, nb_path.stem)))
+        section = "" if section == "." else section
+        pages.append(Page(nb_path, genre(nb_path), section, title(nb, nb_path.stem)))
     names = [p.name for p in pages]
     assert len(set(names)) == len(names), f"two notebooks share a name: {sorted(names)}"
     return pages
@@ -82,7 +86,8 @@ def nav(pages: list[Page]) -> str:
     "Every page but the front, grouped by genre, then by folder."
     parts = ['<nav style="margin: 2em"><h2>Every notebook</h2>',
              '<p><a href="figures.html">The papers\' tables and figures, ours beside them</a></p>']
-    for g, heading in GENRES + [(x, x) for x in sorted({p.genre for p in pages} - {g for g, _ in GENRES} - {"front"})]:
+    others = sorted({p.genre for p in pages} - {g for g, _ in GENRES} - {"front"})
+    for g, heading in GENRES + [(x, x) for x in others]:
         group = [p for p in pages if p.genre == g]
         if not group: continue
         parts.append(f"<h3>{html.escape(heading)}</h3>")
@@ -106,7 +111,8 @@ class Entry:
 
 ENTRIES = [
     Entry("Figure 4.1", "Hyena", "associative recall across long-convolution parametrizations",
-          ["synthetics/figure_4_1.png", "synthetics/fig4_1_official.png", "synthetics/fig4_1_short_filters.png"]),
+          ["synthetics/figure_4_1.png", "synthetics/fig4_1_official.png",
+           "synthetics/fig4_1_short_filters.png"]),
     Entry("Table 4.2", "Hyena", "associative recall against other subquadratic operators", []),
     Entry("Table 4.3", "Hyena", "WikiText-103 perplexity", ["wikitext103/*/curves.png"]),
     Entry("Table 4.4", "Hyena", "The Pile perplexity", ["pile/*/figure_4_2.png"]),
@@ -118,7 +124,8 @@ ENTRIES = [
     Entry("Figure C.1", "Hyena", "arithmetic", ["synthetics/figure_c_1.png"]),
     Entry("Figure 4.3", "Hyena", "runtime against attention", ["triton/*/bench.png"]),
     Entry("Table 11", "Mamba", "induction heads, length extrapolation",
-          ["synthetics/table_11.png", "synthetics/table_11_curves.png", "synthetics/table_11_mamba_protocol.png"]),
+          ["synthetics/table_11.png", "synthetics/table_11_curves.png",
+           "synthetics/table_11_mamba_protocol.png"]),
     Entry("Table 13", "Mamba", "DNA: great-ape species classification", ["dna/results/*/*.png"]),
     Entry("Table E.1", "Mamba", "selective copying (appendix E.1)", ["synthetics/selective_copying.png"],
           ("mechanistic/selective-copying*",)),
@@ -146,16 +153,18 @@ def entry_figures(e: Entry, folders: list[str]) -> list[Path]:
 
 def entry_sweeps(e: Entry, runs: list[str]) -> list[str]:
     "The folders holding the entry's runs, relative to the repository (each once)."
-    extra = [p.relative_to(ROOT).as_posix() for g in e.runs for p in sorted((ROOT / "runs").glob(g)) if p.is_dir()]
-    return list(dict.fromkeys([r.rsplit("/", 1)[0] if (ROOT / r / "params.json").exists() else r for r in runs] + extra))
+    extra = [p for g in e.runs for p in sorted((ROOT / "runs").glob(g)) if p.is_dir()]
+    sweeps = [r.rsplit("/", 1)[0] if (ROOT / r / "params.json").exists() else r for r in runs]
+    return list(dict.fromkeys(sweeps + [p.relative_to(ROOT).as_posix() for p in extra]))
 
 
 def cell(s: str) -> str: return html.escape(s or "")
 
 
 def rows_table(rows: list[dict], paper: dict) -> str:
-    "One line per number of the paper: where it is, the paper's value, ours, the status, the run (or why none)."
-    head = "<tr><th>row</th><th>column</th><th>paper</th><th>ours</th><th>status</th><th>run, or why not run</th></tr>"
+    "One line per number of the paper: where, the paper's value, ours, the status, the run (or why none)."
+    head = ("<tr><th>row</th><th>column</th><th>paper</th><th>ours</th><th>status</th>"
+            "<th>run, or why not run</th></tr>")
     lines = [head]
     for r in rows:
         p, runs = paper.get(r["id"], {}), run_folders([r])
@@ -163,8 +172,8 @@ def rows_table(rows: list[dict], paper: dict) -> str:
         where = (cell(runs[0]) + (f" (+{len(runs) - 1} more)" if len(runs) > 1 else "")) if runs else ""
         why = r["note"] or p.get("not_run", "")
         if why: where += ("; " if where else "") + cell(why)
-        lines.append(f'<tr class="{anchor(r["status"])}"><td>{cell(r["row"])}</td><td>{cell(r["column"])}</td>'
-                     f'<td>{cell(value)}</td><td>{cell(r["ours"])}</td><td>{cell(r["status"])}</td><td>{where}</td></tr>')
+        tds = [cell(r["row"]), cell(r["column"]), cell(value), cell(r["ours"]), cell(r["status"]), where]
+        lines.append(f'<tr class="{anchor(r["status"])}">' + "".join(f"<td>{t}</td>" for t in tds) + "</tr>")
     return "<table>" + "\n".join(lines) + "</table>"
 
 
@@ -183,13 +192,15 @@ def entry_html(e: Entry, board: list[dict], paper: dict, out: Path) -> str:
     status = ", ".join(f"{n} {s}" for s, n in counts.items()) or "not on the scoreboard: not run"
     parts = [f'<section id="{anchor(e.key)}"><h2>{e.paper} {cell(e.key)}: {cell(e.about)}</h2>',
              f"<p><b>Scoreboard:</b> {cell(status)} ({len(rows)} numbers)</p>"]
-    parts.append(rows_table(rows, paper) if rows else "<p>The paper's numbers are not in nbs/paper_numbers.csv.</p>")
+    none = "<p>The paper's numbers are not in nbs/paper_numbers.csv.</p>"
+    parts.append(rows_table(rows, paper) if rows else none)
     figs = entry_figures(e, folders)
     parts += [f'<figure><img src="{copy_figure(f, out)}" alt="{cell(f.name)}"><figcaption>'
               f'{cell(f.relative_to(ROOT).as_posix())}</figcaption></figure>' for f in figs]
     if not figs: parts.append("<p>No figure of ours.</p>")
     links = [f'<li><a href="../{cell(f)}/">{cell(f)}</a></li>' for f in folders]
-    parts.append("<p><b>Run folders:</b></p><ul>" + "".join(links) + "</ul>" if links else "<p>No run folder: not run.</p>")
+    none = "<p>No run folder: not run.</p>"
+    parts.append("<p><b>Run folders:</b></p><ul>" + "".join(links) + "</ul>" if links else none)
     return "\n".join(parts) + "</section>"
 
 
@@ -197,12 +208,14 @@ def figures_page(out: Path) -> Path:
     "figures.html: an entry for each of ENTRIES, from the committed paper numbers, scoreboard and figures."
     board = read_csv("runs/scoreboard/scoreboard.csv")
     paper = {r["id"]: r for r in read_csv("nbs/paper_numbers.csv")}
-    toc = "".join(f'<li><a href="#{anchor(e.key)}">{e.paper} {cell(e.key)}</a>: {cell(e.about)}</li>' for e in ENTRIES)
+    toc = "".join(f'<li><a href="#{anchor(e.key)}">{e.paper} {cell(e.key)}</a>: {cell(e.about)}</li>'
+                  for e in ENTRIES)
     body = "\n".join(entry_html(e, board, paper, out) for e in ENTRIES)
     page = out / "figures.html"
-    page.write_text(f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Tables and figures</title>{STYLE}'
-                    f'</head><body><p><a href="index.html">Index</a></p><h1>The papers\' tables and figures</h1>'
-                    f"<p>The paper's numbers (nbs/paper_numbers.csv) beside ours (runs/scoreboard/scoreboard.csv), "
+    page.write_text('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Tables and figures</title>'
+                    f'{STYLE}</head><body><p><a href="index.html">Index</a></p>'
+                    "<h1>The papers' tables and figures</h1><p>The paper's numbers (nbs/paper_numbers.csv) "
+                    "beside ours (runs/scoreboard/scoreboard.csv), "
                     f"with our figures and run folders.</p><ul>{toc}</ul>\n{body}\n</body></html>\n")
     return page
 
@@ -218,4 +231,5 @@ def build(out: Path) -> list[Path]:
 if __name__ == "__main__":
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "_docs"
     pages = build(out)
-    print(f"{len(pages)} pages in {out}, {len(list((out / 'figures').glob('*.png')))} figures on figures.html")
+    n_fig = len(list((out / "figures").glob("*.png")))
+    print(f"{len(pages)} pages in {out}, {n_fig} figures on figures.html")

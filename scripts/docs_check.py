@@ -1,10 +1,12 @@
-"""`make docs-check`: open the built site (_docs/, or the folder given) in headless Chromium and fail when it is broken.
+"""`make docs-check`: open the built site (_docs/, or the folder given) in headless Chromium and fail when it
+is broken.
 
-Chromium is installed with apt-get when it is missing (as root). The index, figures.html and three other pages (a
-chapter, a report, an experiment) are each screenshot into _docs/screenshots/ and loaded once more with a small script
-that lists the images that did not load (naturalWidth 0). Every page is also checked without a browser: every <img>
-src is a data: URI that decodes or a file that exists, and the page of a report notebook that has a figure output
-shows at least one image. Prints the page count, the figure count and the screenshots' names; exits 1 on a problem."""
+Chromium is installed with apt-get when it is missing (as root). The index, figures.html and three other
+pages (a chapter, a report, an experiment) are each screenshot into _docs/screenshots/ and loaded once more
+with a small script that lists the images that did not load (naturalWidth 0). Every page is also checked
+without a browser: every <img> src is a data: URI that decodes or a file that exists, and the page of a
+report notebook that has a figure output shows at least one image. Prints the page count, the figure count
+and the screenshots' names; exits 1 on a problem."""
 import base64
 import json
 import os
@@ -39,7 +41,7 @@ def browse(exe: str, page: Path, *args: str) -> str:
 
 
 def static_problems(page: Path) -> tuple[list[str], int]:
-    "Images of a page that cannot load (a data: URI that does not decode, a missing file), and its image count."
+    "A page's images that cannot load (a data: URI that does not decode, a missing file), and their count."
     srcs, bad = IMG.findall(page.read_text()), []
     for src in srcs:
         if src.startswith("data:"):
@@ -47,7 +49,8 @@ def static_problems(page: Path) -> tuple[list[str], int]:
             except Exception: ok = False
             if not ok: bad.append(f"{page.name}: a data: URI does not decode")
         elif re.match(r"[a-z]+:", src): bad.append(f"{page.name}: an image from the network: {src[:80]}")
-        elif not (page.parent / src.split("#")[0].split("?")[0]).is_file(): bad.append(f"{page.name}: no file {src}")
+        elif not (page.parent / src.split("#")[0].split("?")[0]).is_file():
+            bad.append(f"{page.name}: no file {src}")
     return bad, len(srcs)
 
 

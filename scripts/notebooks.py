@@ -1,31 +1,31 @@
-"""`make notebooks`: execute the chapter and report notebooks in place, on CPU, from the committed runs/ artifacts,
-keeping their outputs, so that the site (`make docs`) shows them.
+"""`make notebooks`: execute the chapter and report notebooks in place, on CPU, from the committed runs/
+artifacts, keeping their outputs, so that the site (`make docs`) shows them.
 
-Each notebook runs in a fresh process through execnb's `CaptureShell`, the machinery `nbdev_test` uses (papermill is
-not used: it knows nothing of nbdev's `#|` flags), in the notebook's folder and with `IN_TEST=1` as `nbdev_test`
-sets it, so a report writes its figures to a temporary folder instead of rewriting the committed ones under runs/.
-Cells flagged with settings.ini's `tst_flags` (slow, gpu) are skipped and keep the outputs they have. Without a GPU
-`TRITON_INTERPRET=1` is set. The outputs are made small and deterministic: nbdev_clean's form (no execution counts,
-no metadata beyond settings.ini's allowed keys), the repository's absolute path and temporary folders replaced,
-progress bars and widgets dropped, figures as PNG. Outputs that look like timings are reported, not edited.
+Each notebook runs in a fresh process through execnb's `CaptureShell`, the machinery of `nbdev_test`
+(papermill is not used: it knows nothing of nbdev's `#|` flags), in the notebook's folder and with
+`IN_TEST=1` as `nbdev_test` sets it, so a report writes its figures to a temporary folder instead of
+rewriting the committed ones under runs/. Cells flagged with settings.ini's `tst_flags` (slow, gpu) are
+skipped and keep the outputs they have. Without a GPU `TRITON_INTERPRET=1` is set. The outputs are made
+small and deterministic: nbdev_clean's form (no execution counts, only settings.ini's metadata keys), the
+repository's absolute path and temporary folders replaced, progress bars and widgets dropped, figures as
+PNG. Outputs that look like timings are printed ("timing? ..."), not edited.
 
-Experiment notebooks run only when their default parameters just read finished runs and plot. None does today:
+Experiment notebooks run only when their default parameters just read finished runs and plot. None does:
 
-| notebook                | decision | why                                                                                  |
-|-------------------------|----------|--------------------------------------------------------------------------------------|
-| 19_quickstart           | skip     | trains a new run (run_name "" is a timestamp)                                        |
-| 31_associative_recall   | skip     | train = True: launches the fig4.1-cpu sweep (all 96 finished, yet it rewrites the aggregate) |
-| 33_mechanistic          | skip     | trains the preset "tasks" into runs/mechanistic/tasks-cpu                            |
-| 35_mqar                 | skip     | train = True: 18 of the 72 default settings are finished, the rest would train       |
-| 40_pile, 41_wikitext103, 42_pg19 | skip | train_runs = True; the samples at the end need checkpoints that are not committed |
-| 50_runtime              | skip     | measures timings into a new run folder                                               |
-| 51_generation           | skip     | trains a language model and a recall model into a new run folder                     |
-| 60_downstream           | skip     | evaluates into a new run folder (runs/downstream/mini-500k-lambada_cloze)            |
-| 72_images               | skip     | trains (a run of the sweep digits-cpu-30ep) and needs the data set                   |
-| 82_dna                  | skip     | trains species_hyenadna_L1024_s0, which is not among the committed runs              |
+- 19_quickstart: trains a new run (run_name "" is a timestamp)
+- 31_associative_recall: train = True launches the fig4.1-cpu sweep (its 96 runs are finished, but the
+  notebook rewrites the sweep's aggregate under runs/)
+- 33_mechanistic: trains the preset "tasks" into runs/mechanistic/tasks-cpu
+- 35_mqar: train = True; 54 of the 72 default settings are not among the committed runs
+- 40_pile, 41_wikitext103, 42_pg19: train_runs = True; their samples need checkpoints, which are not committed
+- 50_runtime: measures timings into a new run folder
+- 51_generation: trains a language model and a recall model into a new run folder
+- 60_downstream: evaluates into a new run folder (runs/downstream/mini-500k-lambada_cloze)
+- 72_images: trains a run of the sweep digits-cpu-30ep
+- 82_dna: trains species_hyenadna_L1024_s0, which is not among the committed runs
 
-`python scripts/notebooks.py` runs every notebook that qualifies; `--only SUBSTRING` (repeatable) a few; `--list`
-prints the plan and runs nothing; `--timeout S` is the limit per notebook (default 1800)."""
+`python scripts/notebooks.py` runs every notebook that qualifies; `--only SUBSTRING` (repeatable) a few;
+`--list` prints the plan and runs nothing; `--timeout S` is the limit per notebook (default 1800)."""
 import argparse
 import json
 import os
@@ -40,7 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN_GENRES = {"chapter", "report"}
-READ_ONLY_EXPERIMENTS: set[str] = set()  # experiment notebooks whose default parameters only read runs and plot
+READ_ONLY_EXPERIMENTS: set[str] = set()  # experiment notebooks whose defaults only read runs and plot
 SKIPPED = {
     "19_quickstart": "trains a new run (run_name '' is a timestamp)",
     "31_associative_recall": "train = True: launches the fig4.1-cpu sweep and rewrites its aggregate",
@@ -55,7 +55,8 @@ SKIPPED = {
     "72_images": "trains a run of the sweep digits-cpu-30ep",
     "82_dna": "trains a run that is not among the committed ones",
 }
-TIMING = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|µs|us|s|sec|seconds|min|minutes)\b(?![-\w])|it/s|s/it|Wall time")
+TIMING = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|µs|us|s|sec|seconds|min|minutes)\b(?![-\w])"
+                    r"|it/s|s/it|Wall time")
 
 
 def notebooks(root: Path = ROOT) -> list[Path]:
@@ -75,8 +76,8 @@ def decide(path: Path) -> tuple[bool, str]:
     "Whether `make notebooks` executes this notebook, and why."
     g = genre(path)
     if g in RUN_GENRES: return True, g
-    if g == "experiment" and path.stem in READ_ONLY_EXPERIMENTS: return True, "experiment: reads finished runs only"
-    if g == "experiment": return False, "experiment: " + SKIPPED.get(path.stem, "its default parameters train (not checked)")
+    if g == "experiment" and path.stem in READ_ONLY_EXPERIMENTS: return True, "experiment: reads runs"
+    if g == "experiment": return False, "experiment: " + SKIPPED.get(path.stem, "not reviewed: may train")
     return False, f"{g or 'no genre'}: not executed"
 
 
@@ -87,16 +88,16 @@ def skip_flags(root: Path = ROOT) -> set[str]:
 
 
 def child_env() -> dict:
-    "The environment of a notebook's process: nbdev_test's IN_TEST, no progress bars, the interpreter without a GPU."
+    "A notebook's environment: nbdev_test's IN_TEST, no progress bars, Triton's interpreter without a GPU."
     env = dict(os.environ, IN_TEST="1", TQDM_DISABLE="1", PYTHONHASHSEED="0", MPLBACKEND="agg")
     if shutil.which("nvidia-smi") is None: env["TRITON_INTERPRET"] = "1"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     return env
 
 
-# ---------------------------------------------------------------------------------------- one notebook, in-process
+# ------------------------------------------------------------------------------ one notebook, in-process
 def skipped_cells(path: Path, flags: set[str]) -> set[int]:
-    "Indices of the cells nbdev_test would not run: markdown, nbdev_export(), `#| eval: false`, the skip flags."
+    "Indices of the cells nbdev_test skips: markdown, nbdev_export(), `#| eval: false`, the skip flags."
     from nbdev.frontmatter import FrontmatterProc
     from nbdev.process import NBProcessor
     def skip(c) -> bool:
@@ -107,7 +108,7 @@ def skipped_cells(path: Path, flags: set[str]) -> set[int]:
 
 
 def scrub(text: str) -> str:
-    "The repository's absolute path, temporary folders, the Python prefix and object addresses out of an output."
+    "The repository's absolute path, temporary folders, the Python prefix and object addresses replaced."
     text = text.replace(str(ROOT) + os.sep, "").replace(str(ROOT), ".")
     text = re.sub(re.escape(tempfile.gettempdir()) + r"/tmp[\w-]+", "<tmp>", text)
     text = text.replace(sys.prefix, "<python>")
@@ -146,7 +147,7 @@ def timings(nb: dict, ran: set[int]) -> list[str]:
 
 
 def execute(src: Path, dest: Path) -> bool:
-    "Run `src` as nbdev_test would, but keep the outputs: write the cleaned notebook to `dest` (False on an error)."
+    "Run `src` as nbdev_test would, keeping the outputs: the cleaned notebook to `dest` (False on an error)."
     from execnb.nbio import nb2dict, read_nb, write_nb
     from execnb.shell import CaptureShell
     from nbdev.clean import clean_nb
@@ -162,8 +163,8 @@ def execute(src: Path, dest: Path) -> bool:
     for c in d["cells"]:
         if "outputs" in c: c["outputs"] = [o for o in map(clean_output, c["outputs"]) if o is not None]
     cfg = get_config(path=ROOT)
-    clean_nb(d, False, cfg.get("allowed_metadata_keys").split(), cfg.get("allowed_cell_metadata_keys").split(),
-             cfg.clean_ids)
+    keys, cell_keys = cfg.get("allowed_metadata_keys").split(), cfg.get("allowed_cell_metadata_keys").split()
+    clean_nb(d, False, keys, cell_keys, cfg.clean_ids)
     write_nb(d, dest)
     for line in timings(d, set(range(len(d["cells"]))) - skip): print(f"timing? {src.name} {line}")
     return True

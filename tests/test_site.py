@@ -1,6 +1,6 @@
-"""The site and the executed notebooks, cheaply: every report notebook shows a figure, figures.html has an entry for
-each of the papers' tables and figures and every image it shows exists, `make notebooks` executes what it should,
-and executing a notebook twice gives the same bytes, in the form nbdev_clean leaves alone."""
+"""The site and the executed notebooks, cheaply: every report notebook shows a figure, figures.html has an
+entry for each of the papers' tables and figures and every image it shows exists, `make notebooks` executes
+what it should, and executing a notebook twice gives the same bytes, in the form nbdev_clean leaves alone."""
 import json
 import re
 import subprocess
@@ -15,8 +15,8 @@ import docs  # noqa: E402
 import docs_check  # noqa: E402
 import notebooks  # noqa: E402
 
-NAMES = ["Figure 4.1", "Table 4.2", "Table 4.3", "Table 4.4", "Table 4.5", "Table 4.6", "Table 4.7", "Table C.1",
-         "Figure C.1", "Figure 4.3", "Table 11", "Table 13", "Table E.1"]
+NAMES = ["Figure 4.1", "Table 4.2", "Table 4.3", "Table 4.4", "Table 4.5", "Table 4.6", "Table 4.7",
+         "Table C.1", "Figure C.1", "Figure 4.3", "Table 11", "Table 13", "Table E.1"]
 REPORTS = [p for p in notebooks.notebooks() if notebooks.genre(p) == "report"]
 
 
@@ -52,7 +52,8 @@ def test_every_figure_of_the_figures_page_exists(figures):
 
 def test_offline_drops_cdn_scripts():
     page = ('<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js"></script>'
-            '<script src="https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.7/latest.js?config=TeX"></script>')
+            '<script src="https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.7/latest.js?config=TeX">'
+            "</script>")
     for mathjax in (True, False):
         assert "https:" not in docs.offline(page, mathjax)
 
@@ -66,7 +67,7 @@ def test_plan_executes_chapters_and_reports_only():
 
 
 def test_execution_is_deterministic_and_clean(tmp_path):
-    "One cheap chapter executed twice with `make notebooks`' machinery: the same bytes, which nbdev_clean keeps."
+    "A cheap chapter executed twice by `make notebooks`' machinery: the same bytes, which nbdev_clean keeps."
     src = next(p for p in notebooks.notebooks() if p.stem == "00_theory")
     outs = []
     for i in range(2):
