@@ -80,3 +80,11 @@ def test_execution_is_deterministic_and_clean(tmp_path):
     r = subprocess.run(["nbdev_clean", "--fname", str(dest)], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert dest.read_bytes() == outs[0], "nbdev_clean changes the executed notebook"
+
+
+def test_notebooks_are_found_in_sub_folders(tmp_path):
+    for rel in ("index.ipynb", "core/01_a.ipynb", "_draft/x.ipynb", ".ipynb_checkpoints/y.ipynb", "fixtures/z.ipynb"):
+        (tmp_path / "nbs" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "nbs" / rel).write_text("{}")
+    found = [p.relative_to(tmp_path / "nbs").as_posix() for p in notebooks.notebooks(tmp_path)]
+    assert found == ["core/01_a.ipynb", "index.ipynb"]
