@@ -108,10 +108,11 @@ def skipped_cells(path: Path, flags: set[str]) -> set[int]:
 
 
 def scrub(text: str) -> str:
-    "The repository's absolute path, temporary folders, the Python prefix and object addresses replaced."
+    "Out of an output: the repository's path, temporary folders, the Python prefix, clock times, addresses."
     text = text.replace(str(ROOT) + os.sep, "").replace(str(ROOT), ".")
     text = re.sub(re.escape(tempfile.gettempdir()) + r"/tmp[\w-]+", "<tmp>", text)
     text = text.replace(sys.prefix, "<python>")
+    text = re.sub(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[+-]\d\d:\d\d|Z)?", "<time>", text)
     return re.sub(r" at 0x[0-9a-f]{6,}", "", text)
 
 
