@@ -53,7 +53,8 @@ def test_every_figure_of_the_figures_page_exists(figures):
 def test_offline_drops_cdn_scripts():
     page = ('<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js"></script>'
             '<script src="https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.7/latest.js?config=TeX">'
-            "</script>")
+            "</script>"
+            '<script type="module">const m = await import("https://cdnjs.cloudflare.com/m.mjs");</script>')
     for mathjax in (True, False):
         assert "https:" not in docs.offline(page, mathjax)
 
