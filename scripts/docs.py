@@ -40,7 +40,8 @@ def title(nb: dict, default: str) -> str:
 def offline(page: str, mathjax: bool) -> str:
     "The page without scripts from the network: require.js and the mermaid loader dropped, MathJax local."
     page = re.sub(r'<script[^>]*src="https?://[^"]*require[^"]*"[^>]*>\s*</script>', "", page)
-    page = re.sub(r"<script[^>]*>(?:(?!</script>).)*https?://cdn(?:(?!</script>).)*</script>", "", page, flags=re.S)
+    cdn = r"<script[^>]*>(?:(?!</script>).)*https?://cdn(?:(?!</script>).)*</script>"
+    page = re.sub(cdn, "", page, flags=re.S)
     local = '<script src="mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe"'
     return re.sub(r'<script[^>]*src="https?://[^"]*mathjax[^"]*"', local if mathjax else "<script", page)
 

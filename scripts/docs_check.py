@@ -44,7 +44,8 @@ def static_problems(page: Path) -> tuple[list[str], int]:
     "A page's images that cannot load (a data: URI that does not decode, a missing file), and their count."
     text = page.read_text()
     srcs, bad = IMG.findall(text), []
-    if re.search(r'<(script|link)\b[^>]*(src|href)="https?:', text): bad.append(f"{page.name}: a script from the network")
+    if re.search(r'<(script|link)\b[^>]*(src|href)="https?:', text):
+        bad.append(f"{page.name}: a script or stylesheet from the network")
     for src in srcs:
         if src.startswith("data:"):
             try: ok = len(base64.b64decode(src.split(",", 1)[1], validate=True)) > 0
