@@ -84,7 +84,8 @@ def test_execution_is_deterministic_and_clean(tmp_path):
 
 
 def test_notebooks_are_found_in_sub_folders(tmp_path):
-    rels = ("index.ipynb", "core/01_a.ipynb", "_draft/x.ipynb", ".ipynb_checkpoints/y.ipynb", "fixtures/z.ipynb")
+    rels = ("index.ipynb", "core/01_a.ipynb", "_draft/x.ipynb", ".ipynb_checkpoints/y.ipynb",
+            "fixtures/z.ipynb")
     for rel in rels:
         (tmp_path / "nbs" / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "nbs" / rel).write_text("{}")
