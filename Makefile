@@ -7,7 +7,7 @@ TORCHVISION_SPEC ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 'torch
 RUN_PARAMS ?=
 RUN ?= $(shell date -u +%Y%m%d-%H%M%S)
 
-.PHONY: install run test test-nbs export clean-nbs lab readme docs index dna-data
+.PHONY: install run test test-nbs export clean-nbs lab readme docs docs-check notebooks index dna-data
 
 install:
 	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install "$(TORCH_SPEC)" "$(TORCHVISION_SPEC)"
@@ -44,8 +44,20 @@ lab: install
 readme:
 	$(PY) scripts/readme.py
 
+# The site in _docs/: a page per notebook, index.html, figures.html (the papers' tables and figures beside ours).
 docs: install
 	$(PY) scripts/docs.py _docs
+
+# The site rebuilt, then opened in headless Chromium (installed when missing): screenshots in _docs/screenshots/,
+# fails when an image does not load or a report's page lacks its figures.
+docs-check:
+	$(PY) scripts/docs.py _docs
+	$(PY) scripts/docs_check.py _docs
+
+# Execute the chapter and report notebooks in place on CPU from the committed runs/ (outputs kept, cleaned,
+# deterministic); experiment notebooks whose defaults would train are left alone (the script prints why).
+notebooks:
+	$(PY) scripts/notebooks.py
 
 index:
 	$(PY) -c "from hyena_lit.train.runs import write_index; print(len(write_index()), 'runs in runs/index.csv')"
