@@ -15,16 +15,20 @@ __all__ = ['fftconv_ref', 'next_fast_len', 'FFTConvFn', 'fftconv', 'rel_err', 's
 def _check_conv_args(u: Tensor, k: Tensor, D: Tensor | None):
     if u.ndim != 3: raise ValueError(f"u must have shape (B, C, L), got {tuple(u.shape)}")
     if k.ndim != 2 or k.shape[0] != u.shape[1]:
-        raise ValueError(f"k must have shape (C, L') with C={u.shape[1]} channels like u, got {tuple(k.shape)}")
-    if k.shape[1] < u.shape[2]: raise ValueError(f"k must be at least as long as u (L={u.shape[2]}), got {k.shape[1]}")
-    if D is not None and D.shape != (u.shape[1],): raise ValueError(f"D must have shape ({u.shape[1]},), got {tuple(D.shape)}")
+        raise ValueError(
+            f"k must have shape (C, L') with C={u.shape[1]} channels like u, got {tuple(k.shape)}")
+    if k.shape[1] < u.shape[2]:
+        raise ValueError(f"k must be at least as long as u (L={u.shape[2]}), got {k.shape[1]}")
+    if D is not None and D.shape != (u.shape[1],):
+        raise ValueError(f"D must have shape ({u.shape[1]},), got {tuple(D.shape)}")
 
 def fftconv_ref(u: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
     "Causal convolution by FFT of size 2L, the plain reference: u (B, C, L), k (C, L), D (C,) -> (B, C, L)."
     _check_conv_args(u, k, D)
     L = u.shape[-1]
     n = 2 * L
-    dtype = torch.float64 if u.dtype == torch.float64 else torch.float32  # at least float32: fp16 FFTs lose digits
+    # at least float32: fp16 FFTs lose digits
+    dtype = torch.float64 if u.dtype == torch.float64 else torch.float32
     k_f = torch.fft.rfft(k[:, :L].to(dtype), n=n)
     u_f = torch.fft.rfft(u.to(dtype), n=n)
     y = torch.fft.irfft(u_f * k_f, n=n)[..., :L]
@@ -49,7 +53,8 @@ def next_fast_len(n: int) -> int:
 
 # %% ../../nbs/core/11_fftconv.ipynb #c013
 def _fftconv_fwd(u: Tensor, k: Tensor, D: Tensor | None, keep: bool):
-    "The forward: y, and the spectra and FFT size the backward needs; keep=False multiplies the spectra in place (no graph)."
+    """The forward: y, and the spectra and FFT size the backward needs; keep=False multiplies the spectra in
+    place (no graph)."""
     L = u.shape[-1]
     n = next_fast_len(2 * L - 1)
     k_f = torch.fft.rfft(k, n=n)  # (C, n//2+1), shared over the batch
@@ -81,13 +86,18 @@ class FFTConvFn(torch.autograd.Function):
         return du, dk, dD
 
 def fftconv(u: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
-    "Causal convolution, fast CPU path: u (B, C, L), k (C, L' >= L), D (C,) -> (B, C, L). Matches `fftconv_ref`."
+    """Causal convolution, fast CPU path: u (B, C, L), k (C, L' >= L), D (C,) -> (B, C, L).
+
+    Matches `fftconv_ref`."""
     _check_conv_args(u, k, D)
     L = u.shape[-1]
     dtype = u.dtype if u.dtype in (torch.float32, torch.float64) else torch.float32
     args = (u.to(dtype), k[:, :L].to(dtype), None if D is None else D.to(dtype))
-    if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in args): y = FFTConvFn.apply(*args)
-    else: y = _fftconv_fwd(*args, keep=False)[0]  # no graph to build: skip autograd's bookkeeping (~4% of a small call)
+    if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in args):
+        y = FFTConvFn.apply(*args)
+    else:
+        # no graph to build: skip autograd's bookkeeping (~4% of a small call)
+        y = _fftconv_fwd(*args, keep=False)[0]
     return y.to(u.dtype)
 
 # %% ../../nbs/core/11_fftconv.ipynb #c015
@@ -98,13 +108,15 @@ def rel_err(a: Tensor, b: Tensor) -> float:
 
 # %% ../../nbs/core/11_fftconv.ipynb #c026
 def short_conv_ref(u: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    "Causal depthwise conv with a short filter: u (B, C, L), weight (C, 1, K) as in nn.Conv1d, bias (C,) -> (B, C, L)."
+    """Causal depthwise conv with a short filter: u (B, C, L), weight (C, 1, K) as in nn.Conv1d, bias (C,) ->
+    (B, C, L)."""
     K = weight.shape[-1]
     return F.conv1d(u, weight, bias, padding=K - 1, groups=u.shape[1])[..., :u.shape[-1]]
 
 # %% ../../nbs/core/11_fftconv.ipynb #c029
 def _shifted_conv(u: Tensor, w: Tensor, bias: Tensor | None, adjoint: bool = False) -> Tensor:
-    "sum_j w[:, K-1-j] * u shifted right by j (adjoint: left), plus bias: the causal depthwise conv as K multiply-add passes."
+    """sum_j w[:, K-1-j] * u shifted right by j (adjoint: left), plus bias: the causal depthwise conv as K
+    multiply-add passes."""
     K, L = w.shape[-1], u.shape[-1]
     w = w[:, 0]
     y = (u * w[:, K - 1:] if bias is None else torch.addcmul(bias[:, None], u, w[:, K - 1:])).contiguous()
@@ -115,7 +127,9 @@ def _shifted_conv(u: Tensor, w: Tensor, bias: Tensor | None, adjoint: bool = Fal
     return y
 
 class ShortConvFn(torch.autograd.Function):
-    "Causal depthwise short convolution with a hand-written backward. u (B, C, L), weight (C, 1, K), bias (C,)."
+    """Causal depthwise short convolution with a hand-written backward.
+
+    u (B, C, L), weight (C, 1, K), bias (C,)."""
     @staticmethod
     def forward(ctx, u: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
         ctx.save_for_backward(u, weight)
@@ -129,12 +143,18 @@ class ShortConvFn(torch.autograd.Function):
         g = g.contiguous()
         du = dw = db = None
         if ctx.needs_input_grad[0]:
-            du = F.conv1d(F.pad(g, (0, K - 1)), w.flip(-1), None, groups=g.shape[1]) if g.is_cuda else _shifted_conv(g, w, None, adjoint=True)
+            du = (
+                F.conv1d(F.pad(g, (0, K - 1)), w.flip(-1), None, groups=g.shape[1])
+                if g.is_cuda
+                else _shifted_conv(g, w, None, adjoint=True)
+            )
         if ctx.needs_input_grad[1]:
-            # dw[j] = sum over b, t of g[t] u[t - (K-1-j)]: dots over t per (b, c) on slices (no padded copy of u), then a
-            # sum over b; "bct,bct->c" would permute both operands to (c, b, t) first
+            # dw[j] = sum over b, t of g[t] u[t - (K-1-j)]: dots over t per (b, c) on slices (no padded copy
+            # of u), then a sum over b; "bct,bct->c" would permute both operands to (c, b, t) first
             sh = lambda j: min(K - 1 - j, L)
-            dw = torch.stack([torch.einsum("bct,bct->bc", g[..., sh(j):], u[..., :L - sh(j)]).sum(0) for j in range(K)], -1)[:, None]
+            dw = torch.stack(
+                [torch.einsum("bct,bct->bc", g[..., sh(j):], u[..., :L - sh(j)]).sum(0) for j in range(K)],
+                -1)[:, None]
         if ctx.has_bias and ctx.needs_input_grad[2]: db = g.sum((0, 2))
         return du, dw, db
 

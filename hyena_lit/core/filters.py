@@ -19,7 +19,8 @@ def _hint(p: Tensor, **optim) -> Tensor:
 
 # %% ../../nbs/core/10_filters.ipynb #c007
 class PositionalEmbedding(nn.Module):
-    "Features of each position: [t, Re exp(-i f w_t), Im exp(-i f w_t)], shape (l_max, emb_dim); `t` in [0, 1] is kept too."
+    """Features of each position: [t, Re exp(-i f w_t), Im exp(-i f w_t)], shape (l_max, emb_dim); `t` in [0,
+    1] is kept too."""
     def __init__(self, emb_dim: int, l_max: int, trainable: bool = True, lr: float = 1e-5):
         super().__init__()
         if not isinstance(emb_dim, int) or emb_dim < 3 or emb_dim % 2 == 0:
@@ -54,13 +55,15 @@ class Sin(nn.Module):
 
 # %% ../../nbs/core/10_filters.ipynb #c012
 class ExponentialModulation(nn.Module):
-    "Multiply filters (L, C) by exp(-t |delta_c|) + shift, with decay rates linearly spaced over the C channels."
+    """Multiply filters (L, C) by exp(-t |delta_c|) + shift, with decay rates linearly spaced over the C
+    channels."""
     def __init__(self, channels: int, fast_decay_pct: float = 0.3, slow_decay_pct: float = 1.5,
                  target: float = 1e-2, shift: float = 0.0, modulate: bool = True):
         super().__init__()
         if not 0 < target < 1: raise ValueError(f"target must be in (0, 1), got {target!r}")
         if fast_decay_pct <= 0 or slow_decay_pct <= 0:
-            raise ValueError(f"fast_decay_pct and slow_decay_pct must be > 0, got {fast_decay_pct!r}, {slow_decay_pct!r}")
+            raise ValueError(
+                f"fast_decay_pct and slow_decay_pct must be > 0, got {fast_decay_pct!r}, {slow_decay_pct!r}")
         self.shift, self.modulate = shift, modulate
         max_decay = math.log(target) / fast_decay_pct
         min_decay = math.log(target) / slow_decay_pct
@@ -74,13 +77,14 @@ class ExponentialModulation(nn.Module):
 # %% ../../nbs/core/10_filters.ipynb #c015
 class HyenaFilter(nn.Module):
     "Implicit long filters k (C, L) = window(t) * FFN(PositionalEmbedding(t)), plus a skip D (C,) in `bias`."
-    def __init__(self, channels: int, l_max: int, filter_order: int = 64, emb_dim: int = 3, num_inner_mlps: int = 2,
-                 w: float = 1.0, train_freq: bool = True, lr: float = 1e-3, lr_pos_emb: float = 1e-5,
-                 fast_decay_pct: float = 0.3, slow_decay_pct: float = 1.5, target: float = 1e-2,
-                 shift: float = 0.0, modulate: bool = True):
+    def __init__(self, channels: int, l_max: int, filter_order: int = 64, emb_dim: int = 3,
+                 num_inner_mlps: int = 2, w: float = 1.0, train_freq: bool = True, lr: float = 1e-3,
+                 lr_pos_emb: float = 1e-5, fast_decay_pct: float = 0.3, slow_decay_pct: float = 1.5,
+                 target: float = 1e-2, shift: float = 0.0, modulate: bool = True):
         super().__init__()
         for name, val in (("channels", channels), ("filter_order", filter_order)):
-            if not isinstance(val, int) or val < 1: raise ValueError(f"{name} must be a positive integer, got {val!r}")
+            if not isinstance(val, int) or val < 1:
+                raise ValueError(f"{name} must be a positive integer, got {val!r}")
         if not isinstance(num_inner_mlps, int) or num_inner_mlps < 0:
             raise ValueError(f"num_inner_mlps must be an integer >= 0, got {num_inner_mlps!r}")
         self.channels, self.l_max = channels, l_max
@@ -91,12 +95,14 @@ class HyenaFilter(nn.Module):
         layers.append(nn.Linear(filter_order, channels, bias=False))
         self.ffn = nn.Sequential(*layers)
         for p in self.ffn.parameters(): _hint(p, lr=lr, weight_decay=0.0)
-        self.modulation = ExponentialModulation(channels, fast_decay_pct, slow_decay_pct, target, shift, modulate)
+        self.modulation = ExponentialModulation(channels, fast_decay_pct, slow_decay_pct, target, shift,
+                                                modulate)
         self.bias = nn.Parameter(torch.randn(channels))
 
     def forward(self, L: int) -> Tensor:
         "Filters for the first `L` positions: (C, L)."
-        if L > self.l_max: raise ValueError(f"L={L} is longer than l_max={self.l_max}: build the filter with a larger l_max")
+        if L > self.l_max:
+            raise ValueError(f"L={L} is longer than l_max={self.l_max}: build the filter with a larger l_max")
         z, t = self.pos_emb(L)
         h = self.modulation(t, self.ffn(z))  # (L, C)
         return h.T

@@ -17,7 +17,8 @@ __all__ = ['GATINGS', 'FFTCONV_IMPLS', 'NONFINITE', 'HyenaOperator', 'block_orde
 
 # %% ../../nbs/core/12_operator.ipynb #c005
 GATINGS = ("official", "paper")
-FFTCONV_IMPLS = ("auto", "torch", "ref", "triton")  # auto: torch.fft, or the fused kernel where it measured faster (20_fftconv_triton.AUTO_WINS); triton: opt in
+# auto: torch.fft, or the fused kernel where it measured faster (20_fftconv_triton.AUTO_WINS); triton: opt in
+FFTCONV_IMPLS = ("auto", "torch", "ref", "triton")
 
 NONFINITE = ("raise", "warn", "off")  # what a NaN or inf in the input does
 
@@ -28,26 +29,40 @@ def _positive_int(name: str, val, minimum: int = 1):
 class HyenaOperator(nn.Module):
     "Order-`order` Hyena operator: (B, L, d_model) -> (B, L, d_model) for any L <= l_max."
     def __init__(self, d_model: int, l_max: int, order: int = 2, filter_order: int = 64, emb_dim: int = 3,
-                 short_filter_order: int = 3, num_inner_mlps: int = 2, w: float = 1.0, gating: str = "official",
-                 dropout: float = 0.0, fftconv_impl: str = "auto", block_channels: int | None = None,
-                 filter_cls=None, nonfinite: str = "raise", **filter_args):
+                 short_filter_order: int = 3, num_inner_mlps: int = 2, w: float = 1.0,
+                 gating: str = "official", dropout: float = 0.0, fftconv_impl: str = "auto",
+                 block_channels: int | None = None, filter_cls=None, nonfinite: str = "raise", **filter_args):
         super().__init__()
-        _positive_int("d_model", d_model); _positive_int("l_max", l_max)
-        _positive_int("order", order, 2); _positive_int("short_filter_order", short_filter_order, 0)
+        _positive_int("d_model", d_model)
+        _positive_int("l_max", l_max)
+        _positive_int("order", order, 2)
+        _positive_int("short_filter_order", short_filter_order, 0)
         if gating not in GATINGS: raise ValueError(f"gating must be one of {GATINGS}, got {gating!r}")
-        if fftconv_impl not in FFTCONV_IMPLS: raise ValueError(f"fftconv_impl must be one of {FFTCONV_IMPLS}, got {fftconv_impl!r}")
+        if fftconv_impl not in FFTCONV_IMPLS:
+            raise ValueError(f"fftconv_impl must be one of {FFTCONV_IMPLS}, got {fftconv_impl!r}")
         if block_channels is not None and (not isinstance(block_channels, int) or block_channels < 0):
-            raise ValueError(f"block_channels must be None (chosen from L), 0 (no blocking) or a positive integer, got {block_channels!r}")
-        self.d_model, self.l_max, self.order, self.gating, self.fftconv_impl = d_model, l_max, order, gating, fftconv_impl
-        if nonfinite not in NONFINITE: raise ValueError(f"nonfinite must be one of {NONFINITE}, got {nonfinite!r}")
+            raise ValueError(
+                "block_channels must be None (chosen from L), 0 (no blocking) or a positive integer, got"
+                f" {block_channels!r}"
+            )
+        self.d_model, self.l_max, self.order, self.gating, self.fftconv_impl = (
+            d_model, l_max, order, gating, fftconv_impl)
+        if nonfinite not in NONFINITE:
+            raise ValueError(f"nonfinite must be one of {NONFINITE}, got {nonfinite!r}")
         self.block_channels, self.nonfinite, self._warned = block_channels, nonfinite, False
         self.n_filters = order - 1 if gating == "official" else order
         inner = d_model * (order + 1)
         self.in_proj = nn.Linear(d_model, inner)
-        # short_filter_order=0: no short filter (the other long-convolution parametrizations of Sec. 4.1 have none)
-        self.short_filter = nn.Conv1d(inner, inner, short_filter_order, padding=short_filter_order - 1, groups=inner) if short_filter_order else None
-        if filter_cls is None: self.filter = HyenaFilter(d_model * self.n_filters, l_max, filter_order, emb_dim, num_inner_mlps, w, **filter_args)
-        else: self.filter = filter_cls(d_model * self.n_filters, l_max, **filter_args)  # any module: forward(L) -> (C, L), .bias (C,)
+        # short_filter_order=0: no short filter (the other long-convolution parametrizations of Sec. 4.1 have
+        # none)
+        self.short_filter = nn.Conv1d(inner, inner, short_filter_order, padding=short_filter_order - 1,
+                                      groups=inner) if short_filter_order else None
+        if filter_cls is None:
+            self.filter = HyenaFilter(d_model * self.n_filters, l_max, filter_order, emb_dim, num_inner_mlps,
+                                      w, **filter_args)
+        else:
+            # any module: forward(L) -> (C, L), .bias (C,)
+            self.filter = filter_cls(d_model * self.n_filters, l_max, **filter_args)
         self.out_proj = nn.Linear(d_model, d_model)
         self.dropout = nn.Dropout(dropout)
 
@@ -58,29 +73,45 @@ class HyenaOperator(nn.Module):
             raise ValueError(f"sequence length L={u.shape[1]} must be between 1 and l_max={self.l_max}")
         w = self.in_proj.weight
         if u.dtype != w.dtype and not torch.is_autocast_enabled(u.device.type):
-            raise ValueError(f"input dtype {u.dtype} differs from the operator's parameters ({w.dtype}): cast one to the other, e.g. op.to({u.dtype}) or u.to({w.dtype})")
-        # data entering a model (no autograd history: a leaf, or under no_grad); activations are the training loop's to check
-        if self.nonfinite != "off" and u.grad_fn is None and not torch.compiler.is_compiling() and not torch.isfinite(u.sum()):
-            self._report_nonfinite(u)  # a sum is 20-50x cheaper than isfinite(u).all(); a NaN or inf always reaches it
+            raise ValueError(
+                f"input dtype {u.dtype} differs from the operator's parameters ({w.dtype}): cast one to the"
+                f" other, e.g. op.to({u.dtype}) or u.to({w.dtype})"
+            )
+        # data entering a model (no autograd history: a leaf, or under no_grad); activations are the training
+        # loop's to check
+        if (
+            self.nonfinite != "off"
+            and u.grad_fn is None
+            and not torch.compiler.is_compiling()
+            and not torch.isfinite(u.sum())
+        ):
+            # a sum is 20-50x cheaper than isfinite(u).all(); a NaN or inf always reaches it
+            self._report_nonfinite(u)
 
     def _report_nonfinite(self, u: Tensor):
         bad = ~torch.isfinite(u)
         if not bad.any(): return  # the sum overflowed: every entry is finite
         b, t, d = bad.nonzero()[0].tolist()
-        msg = (f"input u holds {int(bad.sum()):,} non-finite values, the first {u[b, t, d].item()} at batch {b}, position {t}, "
-               f"channel {d}: the FFT convolution would spread it to every position of that sample, earlier ones included; "
-               f"clean the input, or build the operator with nonfinite='warn' (warn once and go on) or 'off'")
+        msg = (
+            f"input u holds {int(bad.sum()):,} non-finite values, the first {u[b, t, d].item()} at batch {b},"
+            f" position {t}, channel {d}: the FFT convolution would spread it to every position of that"
+            " sample, earlier ones included; clean the input, or build the operator with nonfinite='warn'"
+            " (warn once and go on) or 'off'"
+        )
         if self.nonfinite == "raise": raise ValueError(msg)
-        if not self._warned: warnings.warn(msg, RuntimeWarning, stacklevel=3); self._warned = True
+        if not self._warned:
+            warnings.warn(msg, RuntimeWarning, stacklevel=3)
+            self._warned = True
 
 # %% ../../nbs/core/12_operator.ipynb #c005p0
 @patch
 def project(self: HyenaOperator, u: Tensor, rows: Tensor | None = None) -> Tensor:
     "Step 1: u (B, L, D) -> z (B, (N+1)D, L), optionally only/reordered output `rows`."
-    W, b = (self.in_proj.weight, self.in_proj.bias) if rows is None else (self.in_proj.weight[rows], self.in_proj.bias[rows])
-    # b + W @ u^T as one batched product writes the (B, C, L) layout the convolutions want directly: BLAS reads u
-    # transposed in place, and the bias is the product's starting value (torch.matmul folded this into one mm over
-    # B*L rows and then copied the result into (B, C, L); timed in 31_associative_recall)
+    W, b = (self.in_proj.weight, self.in_proj.bias) if rows is None else (
+        self.in_proj.weight[rows], self.in_proj.bias[rows])
+    # b + W @ u^T as one batched product writes the (B, C, L) layout the convolutions want directly: BLAS
+    # reads u transposed in place, and the bias is the product's starting value (torch.matmul folded this into
+    # one mm over B*L rows and then copied the result into (B, C, L); timed in 31_associative_recall)
     return torch.baddbmm(b[:, None], W.expand(u.shape[0], -1, -1), u.transpose(1, 2))
 
 @patch
@@ -112,21 +143,27 @@ def _conv(self: HyenaOperator, v, k, D): return (fftconv_ref if self.fftconv_imp
 @patch
 def _fused(self: HyenaOperator, v: Tensor, conv_inputs) -> bool:
     "Whether mix takes the fused, gated Triton convolution."
-    if conv_inputs is not None or (self.training and self.dropout.p > 0): return False  # the unfused path records inputs and applies dropout
-    if self.fftconv_impl == "auto" and v.is_cuda:  # the kernels where 20_fftconv_triton's measured table says they win
+    if conv_inputs is not None or (self.training and self.dropout.p > 0):
+        return False  # the unfused path records inputs and applies dropout
+    # the kernels where 20_fftconv_triton's measured table says they win
+    if self.fftconv_impl == "auto" and v.is_cuda:
         from hyena_lit.kernels.fftconv_triton import auto_uses_triton
         return auto_uses_triton(torch.cuda.get_device_name(v.device), v.dtype, v.shape[-1])
     return self.fftconv_impl == "triton"
 
 @patch
-def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: Tensor, conv_inputs: list | None = None) -> Tensor:
-    "Steps 2 and 4 for C channels: z (B, (N+1)C, L), short filter w, b; long filters k (n_filters, C, L), skips (n_filters, C) -> (B, C, L)."
+def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: Tensor,
+        conv_inputs: list | None = None) -> Tensor:
+    """Steps 2 and 4 for C channels: z (B, (N+1)C, L), short filter w, b; long filters k (n_filters, C, L),
+    skips (n_filters, C) -> (B, C, L)."""
     *x, v = self._short(z, w, b).split(z.shape[1] // (self.order + 1), dim=1)
     if self._fused(v, conv_inputs):  # one launch per convolution, gates inside
         from hyena_lit.kernels.fftconv_triton import fftconv_triton
         if self.gating == "official":
             gates = list(reversed(x[1:]))
-            for o, x_i in enumerate(gates): v = fftconv_triton(v, k[o], Dskip[o], pregate=x_i, postgate=x[0] if o == len(gates) - 1 else None)
+            for o, x_i in enumerate(gates):
+                v = fftconv_triton(v, k[o], Dskip[o], pregate=x_i,
+                                   postgate=x[0] if o == len(gates) - 1 else None)
             return v
         for n in range(self.order): v = fftconv_triton(v, k[n], Dskip[n], postgate=x[n])
         return v
@@ -144,20 +181,29 @@ def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: 
 # %% ../../nbs/core/12_operator.ipynb #c005p2
 @patch
 def block_size(self: HyenaOperator, L: int) -> int:
-    "Channels mixed at a time: `block_channels`, or by default none below L=4096, else ~2 MB of float32 per projection (32..128)."
+    """Channels mixed at a time: `block_channels`, or by default none below L=4096, else ~2 MB of float32 per
+    projection (32..128)."""
     if self.block_channels is not None: return self.block_channels
     return 0 if L < 4096 else max(32, min(256, 2 ** 19 // L))
 
 @patch
 def forward(self: HyenaOperator, u: Tensor, cache: dict | None = None) -> Tensor:
-    "u (B, L, D) -> (B, L, D). Pass `cache={'max_len': T}` to also record the state that `step` continues from."
+    """u (B, L, D) -> (B, L, D).
+
+    Pass `cache={'max_len': T}` to also record the state that `step` continues from."""
     self._check_input(u)
     k, Dskip = self.filters(u.shape[1])
     w, b = self.short_weights()
     block = self.block_size(u.shape[1])
-    if cache is None and 0 < block < self.d_model and self.fftconv_impl != "ref" and not (self.training and self.dropout.p > 0):
+    if (
+        cache is None
+        and 0 < block < self.d_model
+        and self.fftconv_impl != "ref"
+        and not (self.training and self.dropout.p > 0)
+    ):
         rows = block_order(self.order + 1, self.d_model, block, u.device)
-        y = BlockedMix.apply(self, block, self.project(u, rows), *(None if t is None else t[rows] for t in (w, b)), k, Dskip)
+        y = BlockedMix.apply(self, block, self.project(u, rows),
+                             *(None if t is None else t[rows] for t in (w, b)), k, Dskip)
     else:
         z = self.project(u)
         conv_inputs = [] if cache is not None else None
@@ -203,15 +249,18 @@ class BlockedMix(torch.autograd.Function):
         for s in range(0, D, block):
             e = min(s + block, D)
             with torch.enable_grad():
-                args = [None if t is None else t.detach().requires_grad_() for t in _block_args(op, z, w, b, k, Dskip, s, e)]
-                grads = iter(torch.autograd.grad(op.mix(*args), [a for a in args if a is not None], g[:, s:e]))
+                args = [None if t is None else t.detach().requires_grad_() for t in _block_args(
+                    op, z, w, b, k, Dskip, s, e)]
+                grads = iter(torch.autograd.grad(op.mix(*args), [a for a in args if a is not None],
+                                                 g[:, s:e]))
             for full in _block_args(op, dz, dw, db, dk, dD, s, e):
                 if full is not None: full.copy_(next(grads))
         return None, None, dz, dw, db, dk, dD
 
 # %% ../../nbs/core/12_operator.ipynb #c011
 def operator_matrix(op: HyenaOperator, u: Tensor) -> tuple[Tensor, Tensor]:
-    "The data-controlled matrix H(u) (B, D, L, L) of `op` at input u (B, L, D), and the value v (B, D, L) it multiplies."
+    """The data-controlled matrix H(u) (B, D, L, L) of `op` at input u (B, L, D), and the value v (B, D, L) it
+    multiplies."""
     op._check_input(u)
     x, v = op.projections(u)
     k, Dskip = op.filters(u.shape[1])
@@ -224,7 +273,8 @@ def operator_matrix(op: HyenaOperator, u: Tensor) -> tuple[Tensor, Tensor]:
 
 # %% ../../nbs/core/12_operator.ipynb #c014
 def max_future_grad(f, u: Tensor) -> float:
-    "For f: (B, L, Din) -> (B, L, Dout), the largest |d f(u)_t / d u_s| over s > t, relative to the largest entry."
+    """For f: (B, L, Din) -> (B, L, Dout), the largest |d f(u)_t / d u_s| over s > t, relative to the largest
+    entry."""
     J = torch.autograd.functional.jacobian(f, u)  # (B, L, Dout, B, L, Din)
     J = torch.stack([J[b, :, :, b] for b in range(u.shape[0])])  # (B, L, Dout, L, Din): same example only
     L = u.shape[1]
@@ -247,12 +297,14 @@ def _fill_cache(self: HyenaOperator, cache: dict, z: Tensor, conv_inputs: list[T
 
 @patch
 def step_inputs(self: HyenaOperator, u_t: Tensor, cache: dict) -> tuple[list[Tensor], Tensor]:
-    "One position's projections through the short filter's window in `cache`: the gates x (N x (B, D)) and v (B, D)."
+    """One position's projections through the short filter's window in `cache`: the gates x (N x (B, D)) and v
+    (B, D)."""
     z = self.in_proj(u_t)  # (B, (N+1)D)
     if self.short_filter is not None:
         win = torch.cat([cache["short"], z[..., None]], -1)  # (B, (N+1)D, K)
         cache["short"] = win[..., 1:]
-        z = (win * self.short_filter.weight[:, 0]).sum(-1) + self.short_filter.bias  # Conv1d correlates: no flip
+        # Conv1d correlates: no flip
+        z = (win * self.short_filter.weight[:, 0]).sum(-1) + self.short_filter.bias
     *x, v = z.split(self.d_model, dim=1)
     return x, v
 

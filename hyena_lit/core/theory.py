@@ -13,7 +13,8 @@ __all__ = ['toeplitz', 'causal_conv', 'hyena_recurrence', 'hyena_matrix']
 
 # %% ../../nbs/core/00_theory.ipynb #c005
 def toeplitz(h: Tensor) -> Tensor:
-    "The causal convolution matrix $S_h$ of filters `h` (..., L): (..., L, L) with `S[..., t, s] = h[..., t-s]` for s <= t, else 0."
+    """The causal convolution matrix $S_h$ of filters `h` (..., L): (..., L, L) with `S[..., t, s] = h[...,
+    t-s]` for s <= t, else 0."""
     L = h.shape[-1]
     t = torch.arange(L, device=h.device)
     lag = t[:, None] - t[None, :]  # (L, L), t - s
@@ -22,15 +23,20 @@ def toeplitz(h: Tensor) -> Tensor:
 
 # %% ../../nbs/core/00_theory.ipynb #c009
 def causal_conv(u: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
-    "Causal depthwise convolution by definition: u (B, C, L), k (C, L), D (C,) -> (B, C, L). O(L^2): a reference."
+    """Causal depthwise convolution by definition: u (B, C, L), k (C, L), D (C,) -> (B, C, L).
+
+    O(L^2): a reference."""
     y = torch.einsum("cts,bcs->bct", toeplitz(k), u)
     if D is not None: y = y + D[:, None] * u
     return y
 
 # %% ../../nbs/core/00_theory.ipynb #c012
 def hyena_recurrence(v: Tensor, x: Sequence[Tensor], h: Sequence[Tensor], D: Sequence[Tensor] | None = None) -> Tensor:
-    "Definition 3.1: z = v; z = x[n] * (h[n] * z + D[n] z) for n = 0..N-1. v, x[n]: (B, C, L); h[n]: (C, L); D[n]: (C,)."
-    if len(x) != len(h): raise ValueError(f"x and h must have the same length (the order N), got {len(x)} and {len(h)}")
+    """Definition 3.1: z = v; z = x[n] * (h[n] * z + D[n] z) for n = 0..N-1.
+
+    v, x[n]: (B, C, L); h[n]: (C, L); D[n]: (C,)."""
+    if len(x) != len(h):
+        raise ValueError(f"x and h must have the same length (the order N), got {len(x)} and {len(h)}")
     z = v
     for n in range(len(x)):
         z = x[n] * causal_conv(z, h[n], None if D is None else D[n])
@@ -40,7 +46,8 @@ def hyena_recurrence(v: Tensor, x: Sequence[Tensor], h: Sequence[Tensor], D: Seq
 def hyena_matrix(x: Sequence[Tensor], h: Sequence[Tensor], D: Sequence[Tensor] | None = None,
                  pregate: Tensor | None = None) -> Tensor:
     "Materialize H = D_x[N-1] (S_h[N-1] + D[N-1]) ... D_x[0] (S_h[0] + D[0]) [diag(pregate)]: (B, C, L, L)."
-    if len(x) != len(h): raise ValueError(f"x and h must have the same length (the order N), got {len(x)} and {len(h)}")
+    if len(x) != len(h):
+        raise ValueError(f"x and h must have the same length (the order N), got {len(x)} and {len(h)}")
     L = x[0].shape[-1]
     eye = torch.eye(L, dtype=x[0].dtype, device=x[0].device)
     H = eye if pregate is None else torch.diag_embed(pregate)  # (L, L) or (B, C, L, L)

@@ -15,7 +15,8 @@ __all__ = ['main']
 def main(argv: list[str] | None = None) -> Path:
     p = argparse.ArgumentParser(prog="python -m hyena_lit.inference.export",
                                 description="Write a run's trained weights as a save_pretrained folder.")
-    p.add_argument("run_dir", type=Path, help="a run folder holding checkpoint/model.safetensors and params.json")
+    p.add_argument("run_dir", type=Path,
+                   help="a run folder holding checkpoint/model.safetensors and params.json")
     p.add_argument("out_dir", type=Path)
     a = p.parse_args(argv)
     out = export_run(a.run_dir, a.out_dir)

@@ -29,10 +29,13 @@ def tokenizer_for(name: str, vocab_size: int):
 # %% ../../nbs/inference/13c_generate.ipynb #c006
 @torch.no_grad()
 def generate_text(model: HyenaLM, prompt: str, max_new_tokens: int = 100, do_sample: bool = False,
-                  temperature: float = 1.0, top_k: int | None = None, seed: int = 0, tokenizer: str = "auto") -> str:
-    "The prompt and `max_new_tokens` more: greedy unless do_sample (then temperature and top_k), as HF's generate."
+                  temperature: float = 1.0, top_k: int | None = None, seed: int = 0,
+                  tokenizer: str = "auto") -> str:
+    """The prompt and `max_new_tokens` more: greedy unless do_sample (then temperature and top_k), as HF's
+    generate."""
     if not prompt: raise ValueError("prompt must be a non-empty string")
-    if do_sample and temperature <= 0: raise ValueError(f"temperature must be > 0 to sample, got {temperature!r}")
+    if do_sample and temperature <= 0:
+        raise ValueError(f"temperature must be > 0 to sample, got {temperature!r}")
     enc, dec = tokenizer_for(tokenizer, model.cfg.vocab_size)
     ids = torch.tensor([enc(prompt)])
     out = model.generate(ids, max_new_tokens, temperature=temperature if do_sample else 0.0,
@@ -41,7 +44,8 @@ def generate_text(model: HyenaLM, prompt: str, max_new_tokens: int = 100, do_sam
 
 # %% ../../nbs/inference/13c_generate.ipynb #c008
 def main(argv: list[str] | None = None) -> str:
-    p = argparse.ArgumentParser(prog="python -m hyena_lit.inference.generate", description="Text from a model folder.")
+    p = argparse.ArgumentParser(prog="python -m hyena_lit.inference.generate",
+                                description="Text from a model folder.")
     p.add_argument("--model", required=True, help="a save_pretrained folder or a hub id")
     p.add_argument("--prompt", required=True)
     p.add_argument("--max_new_tokens", type=int, default=100)
@@ -51,8 +55,10 @@ def main(argv: list[str] | None = None) -> str:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--tokenizer", choices=TOKENIZERS, default="auto")
     a = p.parse_args(argv)
-    with contextlib.redirect_stdout(sys.stderr): model = HyenaLM.from_pretrained(a.model)  # stdout: the text alone
-    text = generate_text(model, a.prompt, a.max_new_tokens, a.do_sample, a.temperature, a.top_k, a.seed, a.tokenizer)
+    with contextlib.redirect_stdout(sys.stderr):
+        model = HyenaLM.from_pretrained(a.model)  # stdout: the text alone
+    text = generate_text(model, a.prompt, a.max_new_tokens, a.do_sample, a.temperature, a.top_k, a.seed,
+                         a.tokenizer)
     print(text)
     return text
 

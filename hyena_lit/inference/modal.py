@@ -28,7 +28,8 @@ def modal_filter(poles: Tensor, residues: Tensor, L: int) -> Tensor:
 
 # %% ../../nbs/inference/13e_modal.ipynb #c007
 def modal_recurrence(u: Tensor, poles: Tensor, residues: Tensor) -> tuple[Tensor, Tensor]:
-    "Reference loop x_t = lambda x_(t-1) + u_t, y_t = Re sum R x_t: u (B, C, L), poles (C, m) -> y (B, C, L), x_(L-1) (B, C, m)."
+    """Reference loop x_t = lambda x_(t-1) + u_t, y_t = Re sum R x_t: u (B, C, L), poles (C, m) -> y (B, C,
+    L), x_(L-1) (B, C, m)."""
     x = u.new_zeros(*u.shape[:-1], poles.shape[-1], dtype=poles.dtype)
     ys = []
     for t in range(u.shape[-1]):
@@ -38,13 +39,15 @@ def modal_recurrence(u: Tensor, poles: Tensor, residues: Tensor) -> tuple[Tensor
 
 # %% ../../nbs/inference/13e_modal.ipynb #c011
 def modal_state(u: Tensor, poles: Tensor, chunk: int = 4096) -> Tensor:
-    "State after the last position, x_(T-1) = sum_s lambda^(T-1-s) u_s: u (B, C, T), poles (C, m) -> (B, C, m)."
+    """State after the last position, x_(T-1) = sum_s lambda^(T-1-s) u_s: u (B, C, T), poles (C, m) -> (B, C,
+    m)."""
     T = u.shape[-1]
     V = _powers(poles, min(chunk, T)).flip(-1)  # (C, m, c): lambda^(c-1-j), the same for every full chunk
     x = u.new_zeros(*u.shape[:-1], poles.shape[-1], dtype=poles.dtype)
     for s in range(0, T, chunk):
         n = min(chunk, T - s)
-        x = x * poles ** n + torch.einsum("bcj,cmj->bcm", u[..., s:s + n].to(poles.dtype), V[..., V.shape[-1] - n:])
+        x = x * poles ** n + torch.einsum("bcj,cmj->bcm", u[..., s:s + n].to(poles.dtype),
+                                          V[..., V.shape[-1] - n:])
     return x
 
 # %% ../../nbs/inference/13e_modal.ipynb #c014
@@ -60,7 +63,8 @@ def hankel_singular_values(h: Tensor) -> Tensor:
 
 # %% ../../nbs/inference/13e_modal.ipynb #c018
 def kung_modes(g: Tensor, d: int) -> tuple[Tensor, Tensor]:
-    "Kung's method: the order-d balanced realization of the Hankel matrix of g (..., S) as modes g_s ~ sum r mu^s, each (..., d)."
+    """Kung's method: the order-d balanced realization of the Hankel matrix of g (..., S) as modes g_s ~ sum r
+    mu^s, each (..., d)."""
     U, S, Vh = torch.linalg.svd(hankel(g.double()))
     sq = S[..., :d].sqrt()
     O = U[..., :d] * sq[..., None, :]                      # observability (N, d)
@@ -73,7 +77,8 @@ def kung_modes(g: Tensor, d: int) -> tuple[Tensor, Tensor]:
 
 # %% ../../nbs/inference/13e_modal.ipynb #c021
 def select_modes(mu: Tensor, r: Tensor, m: int, rmin: float = 1e-3, rmax: float = 1 - 1e-4) -> Tensor:
-    "m poles from eigenvalues mu (..., d): one per conjugate pair, largest |r| / (1 - |mu|) first, radius clipped."
+    """m poles from eigenvalues mu (..., d): one per conjugate pair, largest |r| / (1 - |mu|) first, radius
+    clipped."""
     score = r.abs() / (1 - mu.abs().clamp(max=rmax)) * (mu.imag >= -1e-12)
     p = mu.gather(-1, score.argsort(-1, descending=True)[..., :m])
     return torch.polar(p.abs().clamp(rmin, rmax), p.angle())
@@ -93,7 +98,8 @@ def rel_l2(g: Tensor, poles: Tensor, residues: Tensor) -> Tensor:
 
 # %% ../../nbs/inference/13e_modal.ipynb #c024
 def refine(g: Tensor, poles: Tensor, residues: Tensor, steps: int = 300, lr: float = 1e-2) -> tuple[Tensor, Tensor]:
-    "Adam on lambda = exp(-exp(nu) + i theta) (|lambda| < 1 by construction) and residues, on the relative L2 error."
+    """Adam on lambda = exp(-exp(nu) + i theta) (|lambda| < 1 by construction) and residues, on the relative
+    L2 error."""
     g = g.double()
     nu = (-poles.abs().log()).log().clone().requires_grad_()
     th = poles.angle().clone().requires_grad_()
@@ -103,7 +109,9 @@ def refine(g: Tensor, poles: Tensor, residues: Tensor, steps: int = 300, lr: flo
     pole = lambda: torch.polar(torch.exp(-nu.exp()), th)
     for _ in range(steps):
         with torch.enable_grad():
-            loss = ((g - modal_filter(pole(), torch.complex(re, im), g.shape[-1])).pow(2).sum(-1) / norm).mean()
+            loss = (
+                    (g - modal_filter(pole(), torch.complex(re, im), g.shape[-1])).pow(2).sum(-1) / norm
+            ).mean()
             opt.zero_grad()
             loss.backward()
         opt.step()
@@ -115,7 +123,8 @@ def distil_filters(h: Tensor, d: int, steps: int = 300) -> dict:
     "Filters h (C, L) -> order-d modal fits of their tails, h_t ~ Re sum R lambda^(t-1) for t >= 1; h_0 kept."
     if not isinstance(d, int) or isinstance(d, bool) or d < 2 or d % 2:
         raise ValueError(f"d must be an even integer >= 2 (d/2 complex modes), got {d!r}")
-    if h.ndim != 2 or h.shape[-1] < 3: raise ValueError(f"h must have shape (C, L) with L >= 3, got {tuple(h.shape)}")
+    if h.ndim != 2 or h.shape[-1] < 3:
+        raise ValueError(f"h must have shape (C, L) with L >= 3, got {tuple(h.shape)}")
     g = h[..., 1:].double()
     mu, r = kung_modes(g, min(d, (g.shape[-1] + 1) // 2))
     p0 = select_modes(mu, r, d // 2)
@@ -128,7 +137,9 @@ def distil_filters(h: Tensor, d: int, steps: int = 300) -> dict:
 
 # %% ../../nbs/inference/13e_modal.ipynb #c029
 class ModalFilter(nn.Module):
-    "Long filters (C, L): h_0, then Re sum_n R_n lambda_n^(t-1) for t >= 1; skip D (C,) in `bias`. Defined for any L."
+    """Long filters (C, L): h_0, then Re sum_n R_n lambda_n^(t-1) for t >= 1; skip D (C,) in `bias`.
+
+    Defined for any L."""
     def __init__(self, poles: Tensor, residues: Tensor, h0: Tensor, bias: Tensor, l_max: int):
         super().__init__()
         self.register_buffer("poles", poles)
@@ -144,12 +155,15 @@ class ModalFilter(nn.Module):
 # %% ../../nbs/inference/13e_modal.ipynb #c031
 def layer_filters(lm: HyenaLM) -> list[tuple[Tensor, Tensor]]:
     "Each layer's long filters (n_filters, D, l_max) and skips (n_filters, D), materialized once."
-    with torch.no_grad(): return [tuple(t.detach() for t in blk.mixer.filters(blk.mixer.l_max)) for blk in lm.blocks]
+    with torch.no_grad():
+        return [tuple(t.detach() for t in blk.mixer.filters(blk.mixer.l_max)) for blk in lm.blocks]
 
 def distil_lm(lm: HyenaLM, d: int, steps: int = 300) -> list[dict]:
-    "Per layer: `distil_filters` of all its long filters at order d, reshaped to (n_filters, D, ...), plus its skips."
+    """Per layer: `distil_filters` of all its long filters at order d, reshaped to (n_filters, D, ...), plus
+    its skips."""
     if lm.cfg.mixer != "hyena" and not lm.cfg.mixer.startswith("longconv:"):
-        raise ValueError(f"lm must be a Hyena model (mixer 'hyena' or 'longconv:<name>'), got mixer={lm.cfg.mixer!r}")
+        raise ValueError(
+            f"lm must be a Hyena model (mixer 'hyena' or 'longconv:<name>'), got mixer={lm.cfg.mixer!r}")
     out = []
     for k, skip in layer_filters(lm):
         f = distil_filters(k.flatten(0, 1), d, steps)
@@ -158,17 +172,21 @@ def distil_lm(lm: HyenaLM, d: int, steps: int = 300) -> list[dict]:
 
 # %% ../../nbs/inference/13e_modal.ipynb #c032
 class DistilledLM(nn.Module):
-    "A HyenaLM with modal long filters: sequences by FFT, generation by a diagonal recurrence of d/2 complex states."
+    """A HyenaLM with modal long filters: sequences by FFT, generation by a diagonal recurrence of d/2 complex
+    states."""
     def __init__(self, lm: HyenaLM, fits: list[dict]):
         super().__init__()
-        if len(fits) != len(lm.blocks): raise ValueError(f"fits must have one entry per layer ({len(lm.blocks)}), got {len(fits)}")
+        if len(fits) != len(lm.blocks):
+            raise ValueError(f"fits must have one entry per layer ({len(lm.blocks)}), got {len(fits)}")
         real = lm.embed.weight.dtype
         cplx = torch.complex128 if real == torch.float64 else torch.complex64
         self.lm, self.cfg = lm, replace(lm.cfg, l_max=2 ** 62)  # the modal filters have no end
         self.blocks = lm.blocks
-        self.filters = nn.ModuleList(ModalFilter(f["poles"].to(cplx), f["residues"].to(cplx), f["h0"].to(real),
-                                    blk.mixer.filter.bias.detach().view_as(f["h0"]), lm.cfg.l_max)
-                                     for f, blk in zip(fits, lm.blocks))
+        self.filters = nn.ModuleList(
+            ModalFilter(f["poles"].to(cplx), f["residues"].to(cplx), f["h0"].to(real),
+                        blk.mixer.filter.bias.detach().view_as(f["h0"]), lm.cfg.l_max)
+            for f, blk in zip(fits, lm.blocks)
+        )
         self.train(lm.training)
 
     def _check_ids(self, input_ids: Tensor): return self.lm._check_ids(input_ids)
@@ -179,7 +197,8 @@ class DistilledLM(nn.Module):
 @patch
 @torch.no_grad()
 def forward(self: DistilledLM, input_ids: Tensor, caches: list[dict] | None = None) -> Tensor:
-    "input_ids (B, L) -> logits (B, L, vocab_size); with `caches` (one dict per layer) also the recurrent state."
+    """input_ids (B, L) -> logits (B, L, vocab_size); with `caches` (one dict per layer) also the recurrent
+    state."""
     self._check_ids(input_ids)
     h = self.lm.embed(input_ids)
     for blk, flt, c in zip(self.blocks, self.filters, caches or [None] * len(self.blocks)):
@@ -199,7 +218,8 @@ def forward(self: DistilledLM, input_ids: Tensor, caches: list[dict] | None = No
 @patch
 @torch.no_grad()
 def step(self: DistilledLM, token: Tensor, caches: list[dict]) -> Tensor:
-    "token (B,) -> logits (B, vocab_size) of the next position: O(d) work and state per channel, at any context length."
+    """token (B,) -> logits (B, vocab_size) of the next position: O(d) work and state per channel, at any
+    context length."""
     h = self.lm.embed(token)
     for blk, flt, c in zip(self.blocks, self.filters, caches):
         op = blk.mixer

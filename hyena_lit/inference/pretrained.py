@@ -19,7 +19,8 @@ def run_config(params: dict) -> HyenaConfig:
     "The HyenaConfig a run's params.json records (under 'config' or 'model'), or ValueError."
     for key in ("config", "model"):
         if isinstance(params.get(key), dict): return HyenaConfig(**params[key])
-    raise ValueError("params.json records no HyenaConfig (no 'config' or 'model' dict): pass model= to export_run")
+    raise ValueError(
+        "params.json records no HyenaConfig (no 'config' or 'model' dict): pass model= to export_run")
 
 def export_run(run_dir: str | Path, out_dir: str | Path, model: HyenaLM | None = None) -> Path:
     "Write a run's trained weights (its engine checkpoint) as a save_pretrained folder; returns out_dir."
@@ -41,11 +42,13 @@ _KEY_MAP = [  # official name (prefix removed) -> ours
     (r"backbone\.ln_f\.(weight|bias)", r"ln_f.\1"),
     (r"backbone\.layers\.(\d+)\.(norm1|norm2)\.(weight|bias)", r"blocks.\1.\2.\3"),
     (r"backbone\.layers\.(\d+)\.mlp\.(fc1|fc2)\.(weight|bias)", r"blocks.\1.\2.\3"),
-    (r"backbone\.layers\.(\d+)\.mixer\.(in_proj|out_proj|short_filter)\.(weight|bias)", r"blocks.\1.mixer.\2.\3"),
+    (r"backbone\.layers\.(\d+)\.mixer\.(in_proj|out_proj|short_filter)\.(weight|bias)",
+     r"blocks.\1.mixer.\2.\3"),
     (r"backbone\.layers\.(\d+)\.mixer\.filter_fn\.implicit_filter\.(\d+)\.(weight|bias|freq)",
      r"blocks.\1.mixer.filter.ffn.\2.\3"),
     (r"backbone\.layers\.(\d+)\.mixer\.filter_fn\.pos_emb\.(z|t)", r"blocks.\1.mixer.filter.pos_emb.\2"),
-    (r"backbone\.layers\.(\d+)\.mixer\.filter_fn\.modulation\.deltas", r"blocks.\1.mixer.filter.modulation.deltas"),
+    (r"backbone\.layers\.(\d+)\.mixer\.filter_fn\.modulation\.deltas",
+     r"blocks.\1.mixer.filter.modulation.deltas"),
     (r"backbone\.layers\.(\d+)\.mixer\.filter_fn\.bias", r"blocks.\1.mixer.filter.bias"),
     (r"lm_head\.weight", "lm_head.weight"),
 ]
@@ -65,13 +68,16 @@ def filter_channel_order(d_model: int, n_filters: int) -> Tensor:
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #c016
 def map_state(model: HyenaLM, official: dict, prefix: str, interleaved: bool, zero_skip: bool = False) -> dict:
-    "Official tensors under our names and shapes, filter channels in our order; ValueError on leftovers or gaps."
+    """Official tensors under our names and shapes, filter channels in our order; ValueError on leftovers or
+    gaps."""
     ours, mine, extra = model.state_dict(), {}, []
     cfg = model.cfg
     perm = filter_channel_order(cfg.d_model, cfg.order - 1) if interleaved and cfg.order > 2 else None
-    by_channel = (f"filter.ffn.{2 * (cfg.num_inner_mlps + 1)}.weight", "mixer.filter.bias", "modulation.deltas")
+    by_channel = (f"filter.ffn.{2 * (cfg.num_inner_mlps + 1)}.weight", "mixer.filter.bias",
+                  "modulation.deltas")
     for k, v in official.items():
-        if not k.startswith(prefix): continue  # the training task's other modules (Lightning), another head (-hf)
+        if not k.startswith(prefix):
+            continue  # the training task's other modules (Lightning), another head (-hf)
         name = our_key(k[len(prefix):])
         if name is None or name not in ours:
             extra.append(k)
@@ -79,8 +85,10 @@ def map_state(model: HyenaLM, official: dict, prefix: str, interleaved: bool, ze
         if v.numel() != ours[name].numel():
             raise ValueError(f"{k}: shape {tuple(v.shape)} does not fit {name} {tuple(ours[name].shape)}")
         v = v.reshape(ours[name].shape)
-        if perm is not None and name.endswith(by_channel): v = v[..., perm] if name.endswith("deltas") else v[perm]
-        if zero_skip and name.endswith("mixer.filter.bias"): v = torch.zeros_like(v)  # official bias=False: 0 * D
+        if perm is not None and name.endswith(by_channel):
+            v = v[..., perm] if name.endswith("deltas") else v[perm]
+        if zero_skip and name.endswith("mixer.filter.bias"):
+            v = torch.zeros_like(v)  # official bias=False: 0 * D
         mine[name] = v
     return _complete(model, mine, extra)
 
@@ -97,7 +105,8 @@ def _complete(model: HyenaLM, mine: dict, extra: list) -> dict:
     if model.cfg.tie_embeddings and "embed.weight" in mine:
         head = mine.get("lm_head.weight", mine["embed.weight"])
         if not torch.equal(head, mine["embed.weight"]):
-            raise ValueError("the checkpoint's lm_head differs from its embedding: convert with tie_embeddings=False")
+            raise ValueError(
+                "the checkpoint's lm_head differs from its embedding: convert with tie_embeddings=False")
         mine["lm_head.weight"] = mine["embed.weight"]
     missing = [k for k in ours if k not in mine]
     if missing or extra:
@@ -109,25 +118,34 @@ _ONLY = dict(num_heads=1, inner_factor=1, num_blocks=1, outer_mixing=False, post
              normalized=False, modulate=True, filter_cls="hyena-filter", fused_bias_fc=False)
 
 def config_from_lightning(cfg: dict, **overrides) -> HyenaConfig:
-    "The HyenaConfig of a safari / hyena-dna ConvLMHeadModel config (the kwargs HyenaDNA's config.json holds)."
+    """The HyenaConfig of a safari / hyena-dna ConvLMHeadModel config (the kwargs HyenaDNA's config.json
+    holds)."""
     layer = dict(cfg.get("layer") or {})
     if layer.get("_name_", "hyena") != "hyena":
         raise ValueError(f"layer._name_ must be 'hyena', got {layer['_name_']!r}")
-    if cfg.get("attn_layer_idx"): raise ValueError("attn_layer_idx: models with attention layers are not converted")
+    if cfg.get("attn_layer_idx"):
+        raise ValueError("attn_layer_idx: models with attention layers are not converted")
     for k, only in _ONLY.items():
-        if layer.get(k, only) != only: raise ValueError(f"layer.{k}={layer[k]!r} is not converted (only {only!r})")
+        if layer.get(k, only) != only:
+            raise ValueError(f"layer.{k}={layer[k]!r} is not converted (only {only!r})")
     d = cfg["d_model"]
-    return HyenaConfig(**{**dict(
-        vocab_size=cfg["vocab_size"], d_model=d, n_layer=cfg["n_layer"], d_inner=cfg.get("d_inner") or 4 * d,
-        l_max=layer["l_max"], order=layer.get("order", 2), filter_order=layer.get("filter_order", 64),
-        emb_dim=layer.get("emb_dim", 3), w=float(layer.get("w", 1)),
-        short_filter_order=layer.get("short_filter_order", 3),
-        num_inner_mlps=layer.get("num_inner_mlps", 2), pad_vocab_multiple=cfg.get("pad_vocab_size_multiple", 1),
-        layer_norm_eps=cfg.get("layer_norm_epsilon", 1e-5), dropout=cfg.get("resid_dropout", 0.0),
-        embed_dropout=cfg.get("embed_dropout", 0.1), filter_shift=float(layer.get("shift", 0.0))), **overrides})
+    return HyenaConfig(
+        **{
+            **dict(vocab_size=cfg["vocab_size"], d_model=d, n_layer=cfg["n_layer"],
+                   d_inner=cfg.get("d_inner") or 4 * d, l_max=layer["l_max"], order=layer.get("order", 2),
+                   filter_order=layer.get("filter_order", 64), emb_dim=layer.get("emb_dim", 3),
+                   w=float(layer.get("w", 1)), short_filter_order=layer.get("short_filter_order", 3),
+                   num_inner_mlps=layer.get("num_inner_mlps", 2),
+                   pad_vocab_multiple=cfg.get("pad_vocab_size_multiple", 1),
+                   layer_norm_eps=cfg.get("layer_norm_epsilon", 1e-5), dropout=cfg.get("resid_dropout", 0.0),
+                   embed_dropout=cfg.get("embed_dropout", 0.1), filter_shift=float(layer.get("shift", 0.0))),
+            **overrides,
+        }
+    )
 
 def from_lightning(state: dict, config: dict, **overrides) -> HyenaLM:
-    "A safari or HyenaDNA Lightning state dict (`model.`-prefixed keys) and its config as a HyenaLM (eval mode)."
+    """A safari or HyenaDNA Lightning state dict (`model.`-prefixed keys) and its config as a HyenaLM (eval
+    mode)."""
     model = HyenaLM(config_from_lightning(config, **overrides))
     zero_skip = not (config.get("layer") or {}).get("bias", True)
     model.load_state_dict(map_state(model, state, "model.", interleaved=True, zero_skip=zero_skip))
@@ -137,7 +155,8 @@ def from_lightning(state: dict, config: dict, **overrides) -> HyenaLM:
 def config_from_hf(cfg: dict, **overrides) -> HyenaConfig:
     "The HyenaConfig of a HyenaDNA `-hf` config.json."
     if cfg.get("hyena_order", 2) != 2: raise ValueError("hyena_order: the -hf code builds order 2 only")
-    if cfg.get("short_filter_order", 3) != 3: raise ValueError("short_filter_order: the -hf code pads for 3 only")
+    if cfg.get("short_filter_order", 3) != 3:
+        raise ValueError("short_filter_order: the -hf code pads for 3 only")
     if cfg.get("layer_norm_epsilon", 1e-5) != 1e-5:
         raise ValueError("layer_norm_epsilon: the -hf blocks keep 1e-5, its ln_f the config's; not converted")
     d = cfg["d_model"]
@@ -174,28 +193,36 @@ def _local(path_or_id: str | Path) -> Path:
     if not re.fullmatch(r"[\w.-]+/[\w.-]+", str(path_or_id)):
         raise FileNotFoundError(f"{path_or_id}: no such folder, and not a hub id (owner/name)")
     from huggingface_hub import snapshot_download
-    try: return Path(snapshot_download(str(path_or_id), allow_patterns=["config.json", "*.safetensors", "*.bin", "*.ckpt"]))
+    try:
+        return Path(snapshot_download(str(path_or_id),
+                                      allow_patterns=["config.json", "*.safetensors", "*.bin", "*.ckpt"]))
     except Exception as e:  # no network, no such repository
-        raise FileNotFoundError(f"{path_or_id}: no such folder, and the hub did not give it ({type(e).__name__}); "
-                                "download it where there is a network and pass the folder") from e
+        raise FileNotFoundError(
+            f"{path_or_id}: no such folder, and the hub did not give it ({type(e).__name__}); "
+            "download it where there is a network and pass the folder"
+        ) from e
 
 def load_official(path_or_id: str | Path, config: dict | None = None, trust_pickle: bool = False,
                   **overrides) -> HyenaLM:
-    "An official Hyena / HyenaDNA checkpoint (folder or hub id) as a HyenaLM; `config` replaces its config.json."
+    """An official Hyena / HyenaDNA checkpoint (folder or hub id) as a HyenaLM; `config` replaces its
+    config.json."""
     folder = _local(path_or_id)
     if config is None:
         if not (folder / "config.json").is_file():
-            raise FileNotFoundError(f"{folder}/config.json is missing: pass config= (the ConvLMHeadModel kwargs)")
+            raise FileNotFoundError(
+                f"{folder}/config.json is missing: pass config= (the ConvLMHeadModel kwargs)")
         config = json.loads((folder / "config.json").read_text())
     config = config.get("model", config) if "layer" not in config and "hyena_order" not in config else config
     state = _read_state(folder, trust_pickle)
-    if "hyena_order" in config or config.get("model_type") == "hyenadna": return from_hf(state, config, **overrides)
+    if "hyena_order" in config or config.get("model_type") == "hyenadna":
+        return from_hf(state, config, **overrides)
     return from_lightning(state, config, **overrides)
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #c028
 HYENADNA_CHARS = {c: 7 + i for i, c in enumerate("ACGTN")}
 
 def hyenadna_encode(text: str, add_special_tokens: bool = False) -> list[int]:
-    "The ids HyenaDNA's CharacterTokenizer(characters='ACGTN') gives `text`: case-sensitive, others [UNK] = 6."
+    """The ids HyenaDNA's CharacterTokenizer(characters='ACGTN') gives `text`: case-sensitive, others [UNK] =
+    6."""
     ids = [HYENADNA_CHARS.get(c, 6) for c in text]
     return ids + [1] if add_special_tokens else ids

@@ -19,14 +19,17 @@ __all__ = ['ONE_TILE_MAX_L', 'ONE_TILE_MAX_L_HALF', 'MAX_L', 'MAX_L_HALF', 'PREC
 
 # %% ../../nbs/kernels/20_fftconv_triton.ipynb #c007
 def dft_matrix(n: int, dtype=torch.complex128) -> Tensor:
-    "F_n[k, j] = exp(-2 pi i k j / n), angles reduced mod n before the cosine so that float32 copies stay exact to rounding."
+    """F_n[k, j] = exp(-2 pi i k j / n), angles reduced mod n before the cosine so that float32 copies stay
+    exact to rounding."""
     a = torch.arange(n, dtype=torch.float64)
-    return torch.polar(torch.ones(n, n, dtype=torch.float64), -2 * math.pi * torch.outer(a, a).remainder(n) / n).to(dtype)
+    return torch.polar(torch.ones(n, n, dtype=torch.float64),
+                       -2 * math.pi * torch.outer(a, a).remainder(n) / n).to(dtype)
 
 def twiddles(n1: int, n2: int, dtype=torch.complex128) -> Tensor:
     "T[k1, n2] = exp(-2 pi i k1 n2 / (n1 n2))."
     N = n1 * n2
-    ang = -2 * math.pi * torch.outer(torch.arange(n1, dtype=torch.float64), torch.arange(n2, dtype=torch.float64)).remainder(N) / N
+    ang = -2 * math.pi * torch.outer(torch.arange(n1, dtype=torch.float64),
+                                     torch.arange(n2, dtype=torch.float64)).remainder(N) / N
     return torch.polar(torch.ones_like(ang), ang).to(dtype)
 
 def monarch_fft(x: Tensor, n1: int, n2: int) -> Tensor:
@@ -53,20 +56,23 @@ def _planes(z: Tensor, device: str, dtype=torch.float32) -> Tensor:
 
 @functools.lru_cache(maxsize=32)
 def _dft_planes(n1: int, n2: int, device: str, dtype=torch.float32) -> tuple[Tensor, Tensor, Tensor]:
-    "F_N1, the twiddles (always float32: they multiply elementwise) and F_N2; the DFT matrices in the products' `dtype`."
+    """F_N1, the twiddles (always float32: they multiply elementwise) and F_N2; the DFT matrices in the
+    products' `dtype`."""
     return (_planes(dft_matrix(n1), device, dtype), _planes(twiddles(n1, n2), device),
             _planes(dft_matrix(n2), device, dtype))
 
 def filter_spectrum(k: Tensor, L: int, n1: int, n2: int) -> Tensor:
     """The spectrum of k[:, :L] zero-padded to N = n1*n2, divided by N (the inverse DFT's 1/N, applied before the inverse so
-    that half-precision operands stay in range), as (C, 2, n1, n2) float32 planes in the kernel's [k1, k2] layout."""
+    that half-precision operands stay in range), as (C, 2, n1, n2) float32 planes in the kernel's [k1, k2] layout.
+    """
     kf = (torch.fft.fft(k[:, :L].float(), n=n1 * n2) / (n1 * n2)).view(-1, n2, n1).transpose(1, 2)
     return torch.stack([kf.real, kf.imag], 1).contiguous()
 
 # %% ../../nbs/kernels/20_fftconv_triton.ipynb #c013
 @triton.jit
 def _round_bf16(x):
-    "float32 x rounded to the nearest bfloat16 (ties to even), kept in float32: the interpreter's own cast truncates."
+    """float32 x rounded to the nearest bfloat16 (ties to even), kept in float32: the interpreter's own cast
+    truncates."""
     b = x.to(tl.int32, bitcast=True)
     b = (b + 0x7FFF + ((b >> 16) & 1)) & -65536
     return b.to(tl.float32, bitcast=True)
@@ -74,7 +80,8 @@ def _round_bf16(x):
 @triton.jit
 def _dot_acc(a, b, acc, PREC: tl.constexpr):
     """acc + a @ b in float32. PREC "tf32x3" / "ieee": float32 operands; "fp16" / "bf16": both operands rounded to the
-    half type, tensor-core products; "bf16emu": operands rounded to bfloat16, multiplied in float32 (the interpreter)."""
+    half type, tensor-core products; "bf16emu": operands rounded to bfloat16, multiplied in float32 (the interpreter).
+    """
     if PREC == "fp16":
         r = tl.dot(a.to(tl.float16), b.to(tl.float16), acc)
     elif PREC == "bf16":
@@ -112,13 +119,16 @@ def _ifft_real(zr, zi, f1r, f1i, twr, twi, f2r, f2i, PREC: tl.constexpr):
 @triton.jit
 def _load_dft(f1_ptr, tw_ptr, f2_ptr, N1: tl.constexpr, N2: tl.constexpr):
     a1, a2 = tl.arange(0, N1), tl.arange(0, N2)
-    o1, o2, ot = a1[:, None] * N1 + a1[None, :], a2[:, None] * N2 + a2[None, :], a1[:, None] * N2 + a2[None, :]
-    return (tl.load(f1_ptr + o1), tl.load(f1_ptr + N1 * N1 + o1), tl.load(tw_ptr + ot), tl.load(tw_ptr + N1 * N2 + ot),
-            tl.load(f2_ptr + o2), tl.load(f2_ptr + N2 * N2 + o2))
+    o1, o2, ot = (a1[:, None] * N1 + a1[None, :], a2[:, None] * N2 + a2[None, :],
+                  a1[:, None] * N2 + a2[None, :])
+    return (tl.load(f1_ptr + o1), tl.load(f1_ptr + N1 * N1 + o1), tl.load(tw_ptr + ot),
+            tl.load(tw_ptr + N1 * N2 + ot), tl.load(f2_ptr + o2), tl.load(f2_ptr + N2 * N2 + o2))
+
 
 @triton.jit
 def _fftconv_fwd_kernel(u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, y_ptr, f1_ptr, tw_ptr, f2_ptr, C, L,
-                        N1: tl.constexpr, N2: tl.constexpr, HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr, PREC: tl.constexpr):
+                        N1: tl.constexpr, N2: tl.constexpr, HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr,
+                        PREC: tl.constexpr):
     "One program per (batch, channel) row: y = post * (ifft(fft(pre * u) * K) + D * pre * u)."
     row = tl.program_id(0)
     c = row % C
@@ -127,20 +137,24 @@ def _fftconv_fwd_kernel(u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, y_ptr, f1_ptr, t
     x = tl.load(u_ptr + row * L + pos, mask=m, other=0.0).to(tl.float32)
     if HAS_PRE: x = x * tl.load(pre_ptr + row * L + pos, mask=m, other=0.0).to(tl.float32)
     f1r, f1i, twr, twi, f2r, f2i = _load_dft(f1_ptr, tw_ptr, f2_ptr, N1, N2)
-    kr = tl.load(k_ptr + c * 2 * N1 * N2 + pos)                        # the filter's spectrum, [k1, k2] layout
+    # the filter's spectrum, [k1, k2] layout
+    kr = tl.load(k_ptr + c * 2 * N1 * N2 + pos)
     ki = tl.load(k_ptr + c * 2 * N1 * N2 + N1 * N2 + pos)
     xr, xi = _fft_real(x, f1r, f1i, twr, twi, f2r, f2i, PREC)
-    y = _ifft_real(xr * kr - xi * ki, xr * ki + xi * kr, f1r, f1i, twr, twi, f2r, f2i, PREC)  # K carries the 1/N
+    # K carries the 1/N
+    y = _ifft_real(xr * kr - xi * ki, xr * ki + xi * kr, f1r, f1i, twr, twi, f2r, f2i, PREC)
     y = y + tl.load(d_ptr + c).to(tl.float32) * x
     if HAS_POST: y = y * tl.load(post_ptr + row * L + pos, mask=m, other=0.0).to(tl.float32)
     tl.store(y_ptr + row * L + pos, y.to(y_ptr.dtype.element_ty), mask=m)
 
+
 @triton.jit
-def _fftconv_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, dpre_ptr, dpost_ptr, dk_ptr, dd_ptr,
-                        f1_ptr, tw_ptr, f2_ptr, B, C, L,
-                        N1: tl.constexpr, N2: tl.constexpr, HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr, PREC: tl.constexpr,
+def _fftconv_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, dpre_ptr, dpost_ptr, dk_ptr,
+                        dd_ptr, f1_ptr, tw_ptr, f2_ptr, B, C, L, N1: tl.constexpr, N2: tl.constexpr,
+                        HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr, PREC: tl.constexpr,
                         SUM_PREC: tl.constexpr):
-    "One program per channel, looping over the batch: du, dpre, dpost per row; dk and dD summed over the batch in registers."
+    """One program per channel, looping over the batch: du, dpre, dpost per row; dk and dD summed over the
+    batch in registers."""
     c = tl.program_id(0)
     pos = tl.arange(0, N1)[:, None] * N2 + tl.arange(0, N2)[None, :]
     m = pos < L
@@ -175,7 +189,8 @@ def _fftconv_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, 
         acc_r += xr * zr + xi * zi                         # conj(X) * Z, summed over the batch
         acc_i += xr * zi - xi * zr
         dd += dz * x
-    dk = _ifft_real(acc_r / (N1 * N2), acc_i / (N1 * N2), f1r, f1i, twr, twi, f2r, f2i, SUM_PREC)  # once per channel
+    # once per channel
+    dk = _ifft_real(acc_r / (N1 * N2), acc_i / (N1 * N2), f1r, f1i, twr, twi, f2r, f2i, SUM_PREC)
     tl.store(dk_ptr + c * L + pos, dk.to(dk_ptr.dtype.element_ty), mask=m)
     tl.store(dd_ptr + c, tl.sum(tl.sum(dd, axis=1), axis=0))
 
@@ -291,7 +306,8 @@ KERNELS = ("forward", "backward", "streamed forward", "streamed adjoint")
 _IO_TYPE = {"tf32x3": "fp32", "ieee": "fp32", "fp16": "fp16", "bf16": "bf16"}
 
 def _signature(kern, prec: str, streamed: bool) -> dict:
-    "Triton's type of each argument: data in the input dtype, DFT tables in the products' dtype, the rest float32."
+    """Triton's type of each argument: data in the input dtype, DFT tables in the products' dtype, the rest
+    float32."""
     io, table = _IO_TYPE[prec], _IO_TYPE[prec]
     def kind(a):
         if a in ("B", "C", "L"): return "i32"
@@ -302,7 +318,8 @@ def _signature(kern, prec: str, streamed: bool) -> dict:
     return {a: kind(a) for a in kern.arg_names}
 
 def compile_for(sm: int, L: int, kernel: str = "forward", prec: str = PREC, num_warps: int | None = None) -> dict:
-    "Compile one kernel (one of KERNELS) ahead of time for NVIDIA sm_XX, no GPU needed: registers, spill stack, shared memory."
+    """Compile one kernel (one of KERNELS) ahead of time for NVIDIA sm_XX, no GPU needed: registers, spill
+    stack, shared memory."""
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
     if kernel not in KERNELS: raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}")
@@ -310,31 +327,39 @@ def compile_for(sm: int, L: int, kernel: str = "forward", prec: str = PREC, num_
     streamed, backward = kernel.startswith("streamed"), kernel.endswith(("backward", "adjoint"))
     if streamed:  # the kernel of the section "Beyond the one-tile limit" (its backward is the adjoint launch)
         kern, (n1, n2) = _fftconv_stream_kernel, stream_plan(L)
-        consts = dict(N1=n1, N2=n2, BK=STREAM_BK, BC=_stream_bc(n1, prec), HAS_GA=True, HAS_GB=True, HAS_G1=True, HAS_O2=backward,
-                      ADJOINT=backward, PREC=prec)
+        consts = dict(N1=n1, N2=n2, BK=STREAM_BK, BC=_stream_bc(n1, prec), HAS_GA=True, HAS_GB=True,
+                      HAS_G1=True, HAS_O2=backward, ADJOINT=backward, PREC=prec)
         opts = dict(num_warps=num_warps or STREAM_WARPS, num_stages=STREAM_STAGES)
     else:
         kern, (n1, n2) = _fftconv_bwd_kernel if backward else _fftconv_fwd_kernel, fft_plan(L)
-        consts = dict(N1=n1, N2=n2, HAS_PRE=True, HAS_POST=True, PREC=prec) | (dict(SUM_PREC=_sum_products(prec)) if backward else {})
+        consts = dict(N1=n1, N2=n2, HAS_PRE=True, HAS_POST=True, PREC=prec) | (
+            dict(SUM_PREC=_sum_products(prec)) if backward else {})
         opts = dict(num_warps=num_warps or _warps(n1 * n2))
     if not isinstance(kern, triton.runtime.jit.JITFunction):
-        raise RuntimeError("compile_for needs Triton's compiler: import this module without TRITON_INTERPRET=1 (aot_resources does)")
+        raise RuntimeError(
+            "compile_for needs Triton's compiler: import this module without TRITON_INTERPRET=1"
+            " (aot_resources does)"
+        )
     c = triton.compile(ASTSource(fn=kern, signature=_signature(kern, prec, streamed), constexprs=consts),
                        target=GPUTarget("cuda", sm, 32), options=opts)
     tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
-        f.write(c.asm["cubin"]); f.flush()
+        f.write(c.asm["cubin"])
+        f.flush()
         out = subprocess.run([tool, "-res-usage", f.name], capture_output=True, text=True, check=True).stdout
     r = {k: int(v) for k, v in re.findall(r"(REG|STACK):(\d+)", out)}
-    return dict(sm=sm, L=L, kernel=kernel, prec=prec, N1=n1, N2=n2, num_warps=opts["num_warps"], registers=r["REG"],
-                spill_stack_bytes=r["STACK"], shared_bytes=c.metadata.shared, launches=c.metadata.shared <= SHARED_MAX[sm],
-                cubin_bytes=len(c.asm["cubin"]))
+    return dict(sm=sm, L=L, kernel=kernel, prec=prec, N1=n1, N2=n2, num_warps=opts["num_warps"],
+                registers=r["REG"], spill_stack_bytes=r["STACK"], shared_bytes=c.metadata.shared,
+                launches=c.metadata.shared <= SHARED_MAX[sm], cubin_bytes=len(c.asm["cubin"]))
 
 def aot_resources(Ls, sms=(80, 90), kernels=("forward", "backward"), precs=(PREC,)) -> list[dict]:
     "compile_for over lengths, targets, kernels and products, in a subprocess without the interpreter."
     import json, sys
     jobs = [(sm, L, k, p) for L in Ls for sm in sms for k in kernels for p in precs]
-    code = f"import json; from hyena_lit.kernels.fftconv_triton import compile_for; print(json.dumps([compile_for(*j) for j in {jobs!r}]))"
+    code = (
+        "import json; from hyena_lit.kernels.fftconv_triton import compile_for;"
+        f" print(json.dumps([compile_for(*j) for j in {jobs!r}]))"
+    )
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     if r.returncode: raise RuntimeError(r.stderr[-3000:])
@@ -479,8 +504,10 @@ def _stream_backward(dy, u, k, D, pre, post, prec):
     return du, dk.to(k.dtype), dd.view(B, C).sum(0).to(D.dtype), dpre, dpost
 
 # %% ../../nbs/kernels/20_fftconv_triton.ipynb #w000
-AUTO_WINS: dict = {}  # {(GPU name, input dtype): ((lo, hi), ...)}: lengths where a kernel beat torch.fft forward+backward
+# {(GPU name, input dtype): ((lo, hi), ...)}: lengths where a kernel beat torch.fft forward+backward
+AUTO_WINS: dict = {}
 
 def auto_uses_triton(gpu: str, dtype: torch.dtype, L: int) -> bool:
-    "Whether fftconv_impl='auto' takes these kernels: only inside a length range where they measured faster on that GPU and dtype."
+    """Whether fftconv_impl='auto' takes these kernels: only inside a length range where they measured faster
+    on that GPU and dtype."""
     return any(lo <= L <= hi for lo, hi in AUTO_WINS.get((gpu, str(dtype).split(".")[1]), ()))

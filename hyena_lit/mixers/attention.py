@@ -16,7 +16,8 @@ __all__ = ['ROTARY', 'CausalSelfAttention']
 ROTARY = ("none", "rope", "xpos")
 
 def _rotate(x: Tensor, pos: Tensor, base: float = 10000.0, sign: int = 0, scale_base: float = 512.0) -> Tensor:
-    "RoPE on the last dim of x (..., L, Dh) at positions `pos` (L,); sign=+1/-1 adds xPos's scale for queries/keys."
+    """RoPE on the last dim of x (..., L, Dh) at positions `pos` (L,); sign=+1/-1 adds xPos's scale for
+    queries/keys."""
     Dh = x.shape[-1]
     inv = base ** (-torch.arange(0, Dh, 2, device=x.device, dtype=torch.float64) / Dh)
     ang = pos.to(torch.float64)[:, None] * inv[None, :]                     # (L, Dh/2)
@@ -30,13 +31,16 @@ def _rotate(x: Tensor, pos: Tensor, base: float = 10000.0, sign: int = 0, scale_
     return out
 
 class CausalSelfAttention(nn.Module):
-    "Causal multi-head self-attention (B, L, D) -> (B, L, D); `fused` picks SDPA, else the written-out form; `rotary` in ROTARY."
-    def __init__(self, d_model: int, n_heads: int, fused: bool = True, dropout: float = 0.0, rotary: str = "none"):
+    """Causal multi-head self-attention (B, L, D) -> (B, L, D); `fused` picks SDPA, else the written-out form;
+    `rotary` in ROTARY."""
+    def __init__(self, d_model: int, n_heads: int, fused: bool = True, dropout: float = 0.0,
+                 rotary: str = "none"):
         super().__init__()
         if not isinstance(n_heads, int) or n_heads < 1 or d_model % n_heads:
             raise ValueError(f"n_heads must be a positive integer dividing d_model={d_model}, got {n_heads!r}")
         if rotary not in ROTARY: raise ValueError(f"rotary must be one of {ROTARY}, got {rotary!r}")
-        if rotary != "none" and (d_model // n_heads) % 2: raise ValueError(f"rotary needs an even head size, got {d_model // n_heads}")
+        if rotary != "none" and (d_model // n_heads) % 2:
+            raise ValueError(f"rotary needs an even head size, got {d_model // n_heads}")
         self.h, self.fused, self.p, self.rotary = n_heads, fused, dropout, rotary
         self.qkv, self.out_proj = nn.Linear(d_model, 3 * d_model), nn.Linear(d_model, d_model)
 

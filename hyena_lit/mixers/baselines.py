@@ -24,12 +24,18 @@ def _conv(u: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
 
 class _Mixer(nn.Module):
     def _check(self, u: Tensor):
-        if u.ndim != 3 or u.shape[-1] != self.d_model: raise ValueError(f"input must be (B, L, d_model={self.d_model}), got {tuple(u.shape)}")
-        if u.shape[1] > self.l_max: raise ValueError(f"sequence length {u.shape[1]} exceeds l_max={self.l_max}")
-    def step(self, u, cache): raise NotImplementedError(f"{type(self).__name__} has no recurrent generation mode here")
+        if u.ndim != 3 or u.shape[-1] != self.d_model:
+            raise ValueError(f"input must be (B, L, d_model={self.d_model}), got {tuple(u.shape)}")
+        if u.shape[1] > self.l_max:
+            raise ValueError(f"sequence length {u.shape[1]} exceeds l_max={self.l_max}")
+
+    def step(self, u, cache):
+        raise NotImplementedError(f"{type(self).__name__} has no recurrent generation mode here")
+
 
 def _recompute(fn, *args, enabled: bool = True):
-    "fn(*args), but under autograd its intermediates are recomputed in the backward instead of stored (activation checkpointing)."
+    """fn(*args), but under autograd its intermediates are recomputed in the backward instead of stored
+    (activation checkpointing)."""
     if enabled and torch.is_grad_enabled() and any(isinstance(a, Tensor) and a.requires_grad for a in args):
         from torch.utils.checkpoint import checkpoint
         return checkpoint(fn, *args, use_reentrant=False)
@@ -46,7 +52,8 @@ class H3(_Mixer):
         self.diag = S4DFilter(d_model, l_max, d_state=d_state)
         self.out_proj = nn.Linear(d_model, d_model)
     def forward(self, u: Tensor, cache=None) -> Tensor:
-        self._check(u); L = u.shape[1]
+        self._check(u)
+        L = u.shape[1]
         q, k, v = self.qkv(u).chunk(3, -1)
         k = _conv(k, self.shift(L))
         return self.out_proj(q * _conv(k * v, self.diag(L), self.diag.bias))
@@ -60,18 +67,24 @@ class GSS(_Mixer):
         self.ssm = S4DFilter(d_model, l_max, d_state=d_state)
         self.y, self.out_proj = nn.Linear(d_model, expand * d_model), nn.Linear(expand * d_model, d_model)
     def forward(self, u: Tensor, cache=None) -> Tensor:
-        self._check(u); L = u.shape[1]
+        self._check(u)
+        L = u.shape[1]
         s = _conv(F.gelu(self.z(u)), self.ssm(L), self.ssm.bias)
         return self.out_proj(self.y(s) * F.gelu(self.v(u)))
 
 class AFTConv(_Mixer):
-    "Causal AFT-conv: sigmoid(q_t) * sum_j e^{w_j + k_{t-j}} v_{t-j} / sum_j e^{w_j + k_{t-j}} over a window of lags j < `window`; `impl='conv'` (default: a depthwise convolution of shifted exponentials, the stream where they underflow) or `'stream'` (one lag at a time: the reference)."
-    def __init__(self, d_model: int, l_max: int, window: int = 64, impl: str = "conv", recompute: bool = True):
+    """Causal AFT-conv: sigmoid(q_t) * sum_j e^{w_j + k_{t-j}} v_{t-j} / sum_j e^{w_j + k_{t-j}} over a window
+    of lags j < `window`; `impl='conv'` (default: a depthwise convolution of shifted exponentials, the
+    stream where they underflow) or `'stream'` (one lag at a time: the reference)."""
+    def __init__(self, d_model: int, l_max: int, window: int = 64, impl: str = "conv",
+                 recompute: bool = True):
         super().__init__()
         if impl not in ("conv", "stream"): raise ValueError(f"impl must be 'conv' or 'stream', got {impl!r}")
-        self.d_model, self.l_max, self.window, self.impl, self.recompute = d_model, l_max, window, impl, recompute
+        self.d_model, self.l_max, self.window, self.impl, self.recompute = (
+            d_model, l_max, window, impl, recompute)
         self.qkv = nn.Linear(d_model, 3 * d_model)
-        self.w = nn.Parameter(torch.zeros(window, d_model))  # position bias per lag and channel; zero = causal window average
+        # position bias per lag and channel; zero = causal window average
+        self.w = nn.Parameter(torch.zeros(window, d_model))
         self.out_proj = nn.Linear(d_model, d_model)
     def forward(self, u: Tensor, cache=None) -> Tensor:
         self._check(u)
@@ -80,24 +93,32 @@ class AFTConv(_Mixer):
         if y is None: y = _recompute(self._window_mean, k, v, self.w, enabled=self.recompute)
         return self.out_proj(torch.sigmoid(q) * y)
     def _window_mean_conv(self, k: Tensor, v: Tensor, w: Tensor) -> Tensor | None:
-        "The window mean as one depthwise convolution of (e^{k - max k} v, e^{k - max k}) with taps e^{w - max w}; None if a denominator is below tiny / eps (underflow)."
+        """The window mean as one depthwise convolution of (e^{k - max k} v, e^{k - max k}) with taps e^{w -
+        max w}; None if a denominator is below tiny / eps (underflow)."""
         C, W = k.shape[2], min(self.window, k.shape[1])
         ek = torch.exp(k - k.amax(1, keepdim=True).detach())      # the shifts cancel in the ratio
         taps = torch.exp(w[:W] - w[:W].amax(0).detach())           # (W, C), lag j
         x = F.pad(torch.cat([ek * v, ek], -1).transpose(1, 2), (W - 1, 0))  # (B, 2C, W - 1 + L)
-        num, den = F.conv1d(x, taps.flip(0).T.repeat(2, 1)[:, None], groups=2 * C).chunk(2, 1)  # tap W - 1 - j = lag j
+        # tap W - 1 - j = lag j
+        num, den = F.conv1d(x, taps.flip(0).T.repeat(2, 1)[:, None], groups=2 * C).chunk(2, 1)
         fi = torch.finfo(den.dtype)
-        if den.device.type != "meta" and den.min() < fi.tiny / fi.eps: return None  # (meta tensors, for memory accounting, have no values)
+        if den.device.type != "meta" and den.min() < fi.tiny / fi.eps:
+            return None  # (meta tensors, for memory accounting, have no values)
         return (num / den).transpose(1, 2)
     def _window_mean(self, k: Tensor, v: Tensor, w: Tensor) -> Tensor:
         L = k.shape[1]
-        m = torch.full_like(k, -float("inf")); num = torch.zeros_like(v); den = torch.zeros_like(k)
+        m = torch.full_like(k, -float("inf"))
+        num = torch.zeros_like(v)
+        den = torch.zeros_like(k)
         for j in range(min(self.window, L)):  # online normalization over the lags, as a streaming softmax
             e = F.pad(k, (0, 0, j, 0))[:, :L] + w[j]
-            e = e.masked_fill(torch.arange(L, device=k.device)[:, None] < j, -float("inf"))  # no lag past the start
+            # no lag past the start
+            e = e.masked_fill(torch.arange(L, device=k.device)[:, None] < j, -float("inf"))
             m_new = torch.maximum(m, e)
             old, new = torch.exp(m - m_new), torch.exp(e - m_new)
-            num = num * old + new * F.pad(v, (0, 0, j, 0))[:, :L]; den = den * old + new; m = m_new
+            num = num * old + new * F.pad(v, (0, 0, j, 0))[:, :L]
+            den = den * old + new
+            m = m_new
         return num / den
 
 # %% ../../nbs/mixers/17_baselines.ipynb #c008
@@ -105,11 +126,14 @@ class RWKVTimeMix(_Mixer):
     "RWKV-4 time mixing; `impl='scan'` (the recurrence, default) or `'chunked'` ((T x T) blocks)."
     def __init__(self, d_model: int, l_max: int, impl: str = "scan", recompute: bool = False):
         super().__init__()
-        if impl not in ("chunked", "scan"): raise ValueError(f"impl must be 'chunked' or 'scan', got {impl!r}")
+        if impl not in ("chunked", "scan"):
+            raise ValueError(f"impl must be 'chunked' or 'scan', got {impl!r}")
         self.d_model, self.l_max, self.impl, self.recompute = d_model, l_max, impl, recompute
         ratio = torch.arange(d_model) / max(1, d_model - 1)
-        self.time_decay = nn.Parameter(-5 + 8 * ratio ** 0.7)           # w = exp(time_decay), RWKV's init spread
-        self.time_first = nn.Parameter(torch.full((d_model,), math.log(0.3)) + 0.5 * ((torch.arange(d_model) + 1) % 3 - 1))
+        # w = exp(time_decay), RWKV's init spread
+        self.time_decay = nn.Parameter(-5 + 8 * ratio ** 0.7)
+        self.time_first = nn.Parameter(
+            torch.full((d_model,), math.log(0.3)) + 0.5 * ((torch.arange(d_model) + 1) % 3 - 1))
         self.mix = nn.Parameter(torch.stack([ratio, ratio, ratio]) * 0.5 + 0.25)  # mu for r, k, v
         self.key, self.value, self.receptance = (nn.Linear(d_model, d_model, bias=False) for _ in range(3))
         self.out_proj = nn.Linear(d_model, d_model, bias=False)
@@ -121,13 +145,16 @@ class RWKVTimeMix(_Mixer):
 
     @staticmethod
     def _wkv_steps(k, v, w, u, a, b, p):
-        "The recurrence from state (a, b, p) (numerator, denominator, their exponent), one step at a time: outputs and the state after."
+        """The recurrence from state (a, b, p) (numerator, denominator, their exponent), one step at a time:
+        outputs and the state after."""
         out = []
         for t in range(k.shape[1]):
             kt, vt = k[:, t], v[:, t]
-            q = torch.maximum(p, u + kt); e1, e2 = torch.exp(p - q), torch.exp(u + kt - q)
+            q = torch.maximum(p, u + kt)
+            e1, e2 = torch.exp(p - q), torch.exp(u + kt - q)
             out.append((e1 * a + e2 * vt) / (e1 * b + e2))
-            q = torch.maximum(p - w, kt); e1, e2 = torch.exp(p - w - q), torch.exp(kt - q)
+            q = torch.maximum(p - w, kt)
+            e1, e2 = torch.exp(p - w - q), torch.exp(kt - q)
             a, b, p = e1 * a + e2 * vt, e1 * b + e2, q
         return torch.stack(out, 1), a, b, p
 
@@ -145,14 +172,18 @@ class RWKVTimeMix(_Mixer):
         n = kc.shape[1]
         t = torch.arange(n, device=kc.device)
         lag = (t[:, None] - 1 - t[None, :]).to(kc.dtype)                        # (t, i)
-        E = -lag[None, :, :, None] * w + kc[:, None, :, :]                       # e^{-(t-1-i)w + k_i}, (B, t, i, C)
+        # e^{-(t-1-i)w + k_i}, (B, t, i, C)
+        E = -lag[None, :, :, None] * w + kc[:, None, :, :]
         E = torch.where((t[:, None] > t[None, :])[None, :, :, None], E, torch.full_like(E, -float("inf")))
-        E = torch.where((t[:, None] == t[None, :])[None, :, :, None], (u + kc)[:, None, :, :].expand_as(E), E)  # the bonus at i = t
-        P = p[:, None, :] - t[None, :, None].to(kc.dtype) * w                     # the carried past, decayed t more steps
+        # the bonus at i = t
+        E = torch.where((t[:, None] == t[None, :])[None, :, :, None], (u + kc)[:, None, :, :].expand_as(E), E)
+        # the carried past, decayed t more steps
+        P = p[:, None, :] - t[None, :, None].to(kc.dtype) * w
         M = torch.maximum(E.amax(2), P).detach()                                # (B, t, C)
         W, Pw = torch.exp(E - M[:, :, None]), torch.exp(P - M)
         out = (torch.einsum("btic,bic->btc", W, vc) + Pw * a[:, None]) / (W.sum(2) + Pw * b[:, None])
-        e_end = -(n - 1 - t).to(kc.dtype)[None, :, None] * w + kc                 # exponents at the chunk's end, (B, i, C)
+        # exponents at the chunk's end, (B, i, C)
+        e_end = -(n - 1 - t).to(kc.dtype)[None, :, None] * w + kc
         p_end = p - n * w
         q = torch.maximum(e_end.amax(1), p_end).detach()
         We, pe = torch.exp(e_end - q[:, None]), torch.exp(p_end - q)
@@ -172,13 +203,17 @@ def wkv_segments(self: RWKVTimeMix, k: Tensor, v: Tensor, T: int = 64) -> Tensor
 
 @patch
 def wkv_chunked(self: RWKVTimeMix, k: Tensor, v: Tensor, T: int = 64) -> Tensor:
-    "The same sums T positions at a time: inside a chunk a (T x T) matrix of exponents, normalized per row by its maximum; one state carried between chunks."
+    """The same sums T positions at a time: inside a chunk a (T x T) matrix of exponents, normalized per row
+    by its maximum; one state carried between chunks."""
     w, u = torch.exp(self.time_decay), self.time_first
     B, L, C = k.shape
-    a = k.new_zeros(B, C); b = k.new_zeros(B, C); p = k.new_full((B, C), -1e38)  # past sums: a e^p (numerator), b e^p
+    a = k.new_zeros(B, C)
+    b = k.new_zeros(B, C)
+    p = k.new_full((B, C), -1e38)  # past sums: a e^p (numerator), b e^p
     outs = []
     for s0 in range(0, L, T):
-        out, a, b, p = _recompute(self._wkv_chunk, k[:, s0:s0 + T], v[:, s0:s0 + T], w, u, a, b, p, enabled=self.recompute)
+        out, a, b, p = _recompute(self._wkv_chunk, k[:, s0:s0 + T], v[:, s0:s0 + T], w, u, a, b, p,
+                                  enabled=self.recompute)
         outs.append(out)
     return torch.cat(outs, 1)
 
@@ -186,25 +221,34 @@ def wkv_chunked(self: RWKVTimeMix, k: Tensor, v: Tensor, T: int = 64) -> Tensor:
 def forward(self: RWKVTimeMix, x: Tensor, cache=None) -> Tensor:
     self._check(x)
     r, k, v = self._rkv(x)
-    wkv = self.wkv_chunked(k, v) if self.impl == "chunked" else self.wkv_segments(k, v) if self.recompute else self.wkv_scan(k, v)
+    wkv = (
+        self.wkv_chunked(k, v)
+        if self.impl == "chunked"
+        else self.wkv_segments(k, v) if self.recompute else self.wkv_scan(k, v)
+    )
     return self.out_proj(torch.sigmoid(r) * wkv)
 
 # %% ../../nbs/mixers/17_baselines.ipynb #c010
 class _Projection(nn.Module):
-    "x W^T (+ b) with nn.Linear's default init, U(-1/sqrt(d_in), 1/sqrt(d_in)); not an nn.Linear, so that model-wide re-inits of every nn.Linear pass it by."
+    """x W^T (+ b) with nn.Linear's default init, U(-1/sqrt(d_in), 1/sqrt(d_in)); not an nn.Linear, so that
+    model-wide re-inits of every nn.Linear pass it by."""
     def __init__(self, d_in: int, d_out: int, bias: bool = True):
         super().__init__()
         self.weight = nn.Parameter(torch.empty(d_out, d_in).uniform_(-d_in ** -0.5, d_in ** -0.5))
-        self.register_parameter("bias", nn.Parameter(torch.empty(d_out).uniform_(-d_in ** -0.5, d_in ** -0.5)) if bias else None)
+        self.register_parameter(
+            "bias", nn.Parameter(torch.empty(d_out).uniform_(-d_in ** -0.5, d_in ** -0.5)) if bias else None)
     def forward(self, x: Tensor) -> Tensor: return F.linear(x, self.weight, self.bias)
 
 class Mamba(_Mixer):
-    "Mamba block mixer (expand 2, state 16, conv 4); `impl='cpp'` (default: the fused C++ scan for CPU tensors, else 'scan'), `'scan'` (sequential) or `'chunked'` ((T x T) decay blocks)."
-    def __init__(self, d_model: int, l_max: int, d_state: int = 16, expand: int = 2, d_conv: int = 4, chunk: int = 64, impl: str = "cpp",
-                 recompute: bool = True):
+    """Mamba block mixer (expand 2, state 16, conv 4); `impl='cpp'` (default: the fused C++ scan for CPU
+    tensors, else 'scan'), `'scan'` (sequential) or `'chunked'` ((T x T) decay blocks)."""
+    def __init__(self, d_model: int, l_max: int, d_state: int = 16, expand: int = 2, d_conv: int = 4,
+                 chunk: int = 64, impl: str = "cpp", recompute: bool = True):
         super().__init__()
-        if impl not in ("chunked", "scan", "cpp"): raise ValueError(f"impl must be 'cpp', 'scan' or 'chunked', got {impl!r}")
-        self.d_model, self.l_max, self.impl, self.chunk, self.recompute = d_model, l_max, impl, chunk, recompute
+        if impl not in ("chunked", "scan", "cpp"):
+            raise ValueError(f"impl must be 'cpp', 'scan' or 'chunked', got {impl!r}")
+        self.d_model, self.l_max, self.impl, self.chunk, self.recompute = (d_model, l_max, impl, chunk,
+                                                                           recompute)
         E, self.N, self.R = expand * d_model, d_state, math.ceil(d_model / 16)
         self.in_proj = _Projection(d_model, 2 * E, bias=False)
         self.conv = nn.Conv1d(E, E, d_conv, groups=E, padding=d_conv - 1)
@@ -221,7 +265,9 @@ class Mamba(_Mixer):
 
     @staticmethod
     def _steps(x, dt, A, Bm, Cm, h):
-        "h_t = exp(dt_t A) h_{t-1} + dt_t B_t x_t, y_t = C_t . h_t from state h, one step at a time: outputs and the last state."
+        """h_t = exp(dt_t A) h_{t-1} + dt_t B_t x_t, y_t = C_t .
+
+        h_t from state h, one step at a time: outputs and the last state."""
         ys = []
         for t in range(x.shape[1]):
             h = torch.exp(dt[:, t, :, None] * A) * h + (dt[:, t] * x[:, t])[..., None] * Bm[:, t, None, :]
@@ -229,16 +275,20 @@ class Mamba(_Mixer):
         return torch.stack(ys, 1), h
 
     def scan_ref(self, x, dt, A, Bm, Cm):
-        "The selective scan over the whole sequence, one step at a time: the reference. x, dt (B, L, E); Bm, Cm (B, L, N)."
+        """The selective scan over the whole sequence, one step at a time: the reference.
+
+        x, dt (B, L, E); Bm, Cm (B, L, N)."""
         return self._steps(x, dt, A, Bm, Cm, x.new_zeros(x.shape[0], x.shape[2], self.N))[0]
 
     @staticmethod
     def _steps_fast(x, dt, A, Bm, Cm, h):
-        "`_steps` with everything but the recurrence done for all T steps at once: one fused multiply-add per step."
+        """`_steps` with everything but the recurrence done for all T steps at once: one fused multiply-add
+        per step."""
         dA = torch.exp(dt[..., None] * A)                   # (B, T, E, N)
         dBx = (dt * x)[..., None] * Bm[:, :, None, :]       # (B, T, E, N)
         hs = []
-        for dA_t, dBx_t in zip(dA.unbind(1), dBx.unbind(1)):  # unbind: one gradient stack in the backward, not a full-size zero tensor per step
+        # unbind: one gradient stack in the backward, not a full-size zero tensor per step
+        for dA_t, dBx_t in zip(dA.unbind(1), dBx.unbind(1)):
             h = torch.addcmul(dBx_t, dA_t, h)
             hs.append(h)
         return torch.einsum("bten,btn->bte", torch.stack(hs, 1), Cm), h
@@ -249,7 +299,8 @@ class Mamba(_Mixer):
         T = x.shape[1]
         seg = torch.cumsum(dt, 1)[..., None] * A                       # (B, T, E, N): sum_{r<=t} dt_r A
         causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
-        decay = torch.exp((seg[:, :, None] - seg[:, None, :]).masked_fill(~causal[None, :, :, None, None], -float("inf")))  # (B, t, s, E, N)
+        decay = torch.exp((seg[:, :, None] - seg[:, None, :]).masked_fill(  # (B, t, s, E, N)
+            ~causal[None, :, :, None, None], -float("inf")))
         inp = (dt * x)[..., None] * Bm[:, :, None, :]                  # (B, T, E, N)
         states = torch.einsum("btsen,bsen->bten", decay, inp) + torch.exp(seg) * h[:, None]
         return torch.einsum("bten,btn->bte", states, Cm), states[:, -1]
@@ -257,7 +308,8 @@ class Mamba(_Mixer):
 # %% ../../nbs/mixers/17_baselines.ipynb #c010p0
 @patch
 def scan_segments(self: Mamba, x, dt, A, Bm, Cm):
-    "The same scan, `chunk` steps per segment (`_steps_fast`), each recomputed in the backward (stored activations ~ B L E, not B L E N)."
+    """The same scan, `chunk` steps per segment (`_steps_fast`), each recomputed in the backward (stored
+    activations ~ B L E, not B L E N)."""
     h, ys = x.new_zeros(x.shape[0], x.shape[2], self.N), []
     for s0 in range(0, x.shape[1], self.chunk):
         sl = slice(s0, s0 + self.chunk)
@@ -267,7 +319,8 @@ def scan_segments(self: Mamba, x, dt, A, Bm, Cm):
 
 @patch
 def scan_chunked(self: Mamba, x, dt, A, Bm, Cm):
-    "The same scan, T steps at a time: decays inside a chunk as a masked (T x T) matrix, one carried state between chunks."
+    """The same scan, T steps at a time: decays inside a chunk as a masked (T x T) matrix, one carried state
+    between chunks."""
     Bsz, L, E = x.shape
     T = min(self.chunk, L)
     pad = (-L) % T
@@ -283,11 +336,13 @@ def scan_chunked(self: Mamba, x, dt, A, Bm, Cm):
 
 @patch
 def scan_cpp(self: Mamba, x, dt, A, Bm, Cm):
-    "The same scan fused in C++ (`selective_scan` of `hyena_lit.mixers.selective_scan_cpu`): the state stored every `chunk` steps, the rest recomputed in the backward."
+    """The same scan fused in C++ (`selective_scan` of `hyena_lit.mixers.selective_scan_cpu`): the state
+    stored every `chunk` steps, the rest recomputed in the backward."""
     return selective_scan(x, dt, A, Bm, Cm, chunk=self.chunk)
 
 def _cpp_takes(x: Tensor) -> bool:
-    "Whether the fused C++ scan runs on x: a CPU float32/float64 tensor, and the extension builds here (if not: one warning, and the torch scan)."
+    """Whether the fused C++ scan runs on x: a CPU float32/float64 tensor, and the extension builds here (if
+    not: one warning, and the torch scan)."""
     if x.device.type != "cpu" or x.dtype not in (torch.float32, torch.float64): return False
     if cpp_available(): return True
     warn_fallback_once()
@@ -295,21 +350,30 @@ def _cpp_takes(x: Tensor) -> bool:
 
 @patch
 def forward(self: Mamba, u: Tensor, cache=None) -> Tensor:
-    self._check(u); L = u.shape[1]
+    self._check(u)
+    L = u.shape[1]
     x, z = self.in_proj(u).chunk(2, -1)
     x = F.silu(self.conv(x.transpose(1, 2))[..., :L].transpose(1, 2))
     impl = "scan" if self.impl == "cpp" and not _cpp_takes(x) else self.impl
-    if impl == "cpp": x = x.contiguous()  # (B, L, E) rows, as the kernel reads them; x_proj then saves this same tensor, not a second copy
+    if impl == "cpp":
+        # (B, L, E) rows, as the kernel reads them; x_proj then saves this same tensor, not a second copy
+        x = x.contiguous()
     delta, Bm, Cm = self.x_proj(x).split([self.R, self.N, self.N], -1)
     dt = F.softplus(self.dt_proj(delta))
     A = -torch.exp(self.A_log.to(x.dtype))
-    scan = self.scan_chunked if impl == "chunked" else self.scan_cpp if impl == "cpp" else self.scan_segments if self.recompute else self.scan_ref
+    scan = (
+        self.scan_chunked
+        if impl == "chunked"
+        else self.scan_cpp if impl == "cpp" else self.scan_segments if self.recompute else self.scan_ref
+    )
     y = scan(x, dt, A, Bm, Cm) + self.D * x
     return self.out_proj(y * F.silu(z))
 
 # %% ../../nbs/mixers/17_baselines.ipynb #c010r1
 def selective_scan_ref(x: Tensor, dt: Tensor, A: Tensor, B: Tensor, C: Tensor, D: Tensor | None = None) -> Tensor:
-    "Mamba's selective scan from its equations, one step at a time. x, dt (Bsz, L, E); A (E, N); B, C (Bsz, L, N); D (E,) -> y (Bsz, L, E)."
+    """Mamba's selective scan from its equations, one step at a time.
+
+    x, dt (Bsz, L, E); A (E, N); B, C (Bsz, L, N); D (E,) -> y (Bsz, L, E)."""
     h = x.new_zeros(x.shape[0], x.shape[2], A.shape[1])                   # (Bsz, E, N)
     ys = []
     for t in range(x.shape[1]):
@@ -321,7 +385,8 @@ def selective_scan_ref(x: Tensor, dt: Tensor, A: Tensor, B: Tensor, C: Tensor, D
     return torch.stack(ys, 1)
 
 def mamba_ref(m: Mamba, u: Tensor) -> Tensor:
-    "The Mamba mixer written out with m's parameters (causal conv as shifted copies, the scan by selective_scan_ref): u (Bsz, L, d) -> (Bsz, L, d)."
+    """The Mamba mixer written out with m's parameters (causal conv as shifted copies, the scan by
+    selective_scan_ref): u (Bsz, L, d) -> (Bsz, L, d)."""
     L, E = u.shape[1], m.D.shape[0]
     x, z = (u @ m.in_proj.weight.T).split(E, -1)
     w, K = m.conv.weight[:, 0], m.conv.weight.shape[-1]                    # (E, K); tap k sees x_{t-K+1+k}
@@ -342,7 +407,8 @@ def baseline_mixer(name: str, d_model: int, l_max: int, **kw) -> _Mixer:
 
 # %% ../../nbs/mixers/17_baselines.ipynb #c020
 def saved_activation_bytes(module: nn.Module, *inputs, skip=None, **kw) -> int:
-    "Bytes of the distinct non-parameter tensors autograd saves in module(*inputs, **kw) (those with skip(t) true left out); works on the meta device."
+    """Bytes of the distinct non-parameter tensors autograd saves in module(*inputs, **kw) (those with skip(t)
+    true left out); works on the meta device."""
     params = {p.untyped_storage()._cdata for p in module.parameters()}
     seen: dict[int, int] = {}
     def pack(t):

@@ -20,8 +20,10 @@ __all__ = ['CKConvFilter', 'HyenaFilter32', 'LONG_CONVS', 'ExplicitFilter', 'FNO
 class _Skip(nn.Module):
     def __init__(self, channels: int, l_max: int):
         super().__init__()
-        if not isinstance(channels, int) or channels < 1: raise ValueError(f"channels must be a positive integer, got {channels!r}")
-        if not isinstance(l_max, int) or l_max < 1: raise ValueError(f"l_max must be a positive integer, got {l_max!r}")
+        if not isinstance(channels, int) or channels < 1:
+            raise ValueError(f"channels must be a positive integer, got {channels!r}")
+        if not isinstance(l_max, int) or l_max < 1:
+            raise ValueError(f"l_max must be a positive integer, got {l_max!r}")
         self.channels, self.l_max = channels, l_max
         self.bias = nn.Parameter(torch.randn(channels))
 
@@ -33,7 +35,9 @@ class ExplicitFilter(_Skip):
     "Explicit filters: `kernel_size` weights per channel, zero beyond (Conv1d)."
     def __init__(self, channels: int, l_max: int, kernel_size: int = 64):
         super().__init__(channels, l_max)
-        self.weight = nn.Parameter(torch.empty(channels, kernel_size).uniform_(-1, 1) / math.sqrt(kernel_size))
+        self.weight = nn.Parameter(
+                                   torch.empty(channels, kernel_size).uniform_(-1, 1) / math.sqrt(kernel_size)
+        )
 
     def forward(self, L: int) -> Tensor:
         self._check(L)
@@ -57,17 +61,20 @@ class FNOFilter(_Skip):
 # %% ../../nbs/mixers/15_longconvs.ipynb #c011
 class S4DFilter(_Skip):
     "Kernels of diagonal state-space models (S4D-Lin init, ZOH), state size `d_state`."
-    def __init__(self, channels: int, l_max: int, d_state: int = 64, dt_min: float = 1e-3, dt_max: float = 1e-1):
+    def __init__(self, channels: int, l_max: int, d_state: int = 64, dt_min: float = 1e-3,
+                 dt_max: float = 1e-1):
         super().__init__(channels, l_max)
         N = max(1, d_state // 2)
-        self.log_dt = nn.Parameter(torch.rand(channels) * (math.log(dt_max) - math.log(dt_min)) + math.log(dt_min))
+        self.log_dt = nn.Parameter(
+            torch.rand(channels) * (math.log(dt_max) - math.log(dt_min)) + math.log(dt_min))
         self.log_A_real = nn.Parameter(torch.log(0.5 * torch.ones(channels, N)))
         self.A_imag = nn.Parameter(math.pi * torch.arange(N).float().repeat(channels, 1))
         self.C = nn.Parameter(torch.randn(channels, N, 2) * math.sqrt(0.5))
 
     def forward(self, L: int) -> Tensor:
         self._check(L)
-        dtA = torch.complex(-torch.exp(self.log_A_real), self.A_imag) * torch.exp(self.log_dt)[:, None]  # (C, N)
+        # (C, N)
+        dtA = torch.complex(-torch.exp(self.log_A_real), self.A_imag) * torch.exp(self.log_dt)[:, None]
         A = dtA / torch.exp(self.log_dt)[:, None]
         CB = torch.view_as_complex(self.C) * (torch.exp(dtA) - 1) / A  # (C, N)
         t = torch.arange(L, device=dtA.device)
@@ -102,16 +109,31 @@ LONG_CONVS = {  # ffn: the filter takes the FFN options (emb_dim, w, ...)
     "conv1d":       dict(filter_cls=ExplicitFilter, short_filter_order=0),
 }
 
-def long_conv_operator(name: str, d_model: int, l_max: int, order: int = 2, gating: str = "paper", dropout: float = 0.0,
-                       fftconv_impl: str = "auto", short_filter_order: int | None = None, **ffn_args) -> HyenaOperator:
-    "An order-2 Hyena operator whose long filters use parametrization `name` (see LONG_CONVS); `ffn_args` reach FFN filters only; `short_filter_order` None: the parametrization's."
-    if name not in LONG_CONVS: raise ValueError(f"unknown parametrization {name!r}; known: {', '.join(LONG_CONVS)}")
-    if short_filter_order is not None and (not isinstance(short_filter_order, int) or isinstance(short_filter_order, bool) or short_filter_order < 0):
-        raise ValueError(f"short_filter_order must be an integer >= 0 or None (the parametrization's), got {short_filter_order!r}")
+
+def long_conv_operator(name: str, d_model: int, l_max: int, order: int = 2, gating: str = "paper",
+                       dropout: float = 0.0, fftconv_impl: str = "auto",
+                       short_filter_order: int | None = None, **ffn_args) -> HyenaOperator:
+    """An order-2 Hyena operator whose long filters use parametrization `name` (see LONG_CONVS); `ffn_args`
+    reach FFN filters only; `short_filter_order` None: the parametrization's."""
+    if name not in LONG_CONVS:
+        raise ValueError(f"unknown parametrization {name!r}; known: {', '.join(LONG_CONVS)}")
+    if short_filter_order is not None and (not isinstance(short_filter_order, int) or isinstance(
+        short_filter_order, bool) or short_filter_order < 0):
+        raise ValueError(
+            "short_filter_order must be an integer >= 0 or None (the parametrization's), got"
+            f" {short_filter_order!r}"
+        )
     spec = LONG_CONVS[name]
     bad = set(ffn_args) - {"emb_dim", "w", "num_inner_mlps", "filter_order"}
-    if bad: raise ValueError(f"unknown filter option(s) {sorted(bad)}; FFN filters take emb_dim, w, num_inner_mlps and filter_order (their width)")
-    # the options go to the filter itself: HyenaOperator's own emb_dim/w/num_inner_mlps only shape its default filter
+    if bad:
+        raise ValueError(
+            f"unknown filter option(s) {sorted(bad)}; FFN filters take emb_dim, w, num_inner_mlps and"
+            " filter_order (their width)"
+        )
+    # the options go to the filter itself: HyenaOperator's own emb_dim/w/num_inner_mlps only shape its default
+    # filter
     filter_cls = partial(spec["filter_cls"], **ffn_args) if spec.get("ffn") else spec["filter_cls"]
-    return HyenaOperator(d_model, l_max, order=order, gating=gating, short_filter_order=spec["short_filter_order"] if short_filter_order is None else short_filter_order,
-                         dropout=dropout, fftconv_impl=fftconv_impl, filter_cls=filter_cls)
+    return HyenaOperator(
+        d_model, l_max, order=order, gating=gating,
+        short_filter_order=spec["short_filter_order"] if short_filter_order is None else short_filter_order,
+        dropout=dropout, fftconv_impl=fftconv_impl, filter_cls=filter_cls)

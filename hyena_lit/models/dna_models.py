@@ -21,15 +21,22 @@ DNA_MODELS = ("hyenadna", "transformer++", "mamba")
 class ResidualMixer(nn.Module):
     "A Mamba-style block: h + mixer(LN(h)), no MLP."
     def __init__(self, norm: nn.Module, mixer: nn.Module):
-        super().__init__(); self.norm1, self.mixer = norm, mixer
-    def forward(self, h: Tensor, cache: dict | None = None) -> Tensor: return h + self.mixer(self.norm1(h), cache)
+        super().__init__()
+        self.norm1, self.mixer = norm, mixer
+
+    def forward(self, h: Tensor, cache: dict | None = None) -> Tensor:
+        return h + self.mixer(self.norm1(h), cache)
+
 
 def dna_config(model: str, n_layer: int, d_model: int, seq_len: int) -> HyenaConfig:
     "The HyenaConfig of a DNA model at E.3.2's (blocks, width); Mamba's blocks doubled."
     if model not in DNA_MODELS: raise ValueError(f"model must be one of {DNA_MODELS}, got {model!r}")
     common = dict(vocab_size=len(VOCAB), d_model=d_model, d_inner=4 * d_model, l_max=seq_len)
-    if model == "hyenadna": return HyenaConfig(n_layer=n_layer, mixer="hyena", order=2, filter_order=64, emb_dim=5, **common)
-    if model == "transformer++": return HyenaConfig(n_layer=n_layer, mixer="attention", pos="rope", n_heads=max(1, d_model // 64), **common)
+    if model == "hyenadna":
+        return HyenaConfig(n_layer=n_layer, mixer="hyena", order=2, filter_order=64, emb_dim=5, **common)
+    if model == "transformer++":
+        return HyenaConfig(n_layer=n_layer, mixer="attention", pos="rope", n_heads=max(1, d_model // 64),
+                           **common)
     return HyenaConfig(n_layer=2 * n_layer, mixer="mamba", **common)
 
 def dna_lm(model: str, n_layer: int, d_model: int, seq_len: int) -> HyenaLM:
@@ -37,7 +44,9 @@ def dna_lm(model: str, n_layer: int, d_model: int, seq_len: int) -> HyenaLM:
     lm = HyenaLM(dna_config(model, n_layer, d_model, seq_len))
     if model == "mamba":
         lm.blocks = nn.ModuleList(ResidualMixer(b.norm1, b.mixer) for b in lm.blocks)
-        lm.cfg.d_inner = 0  # what save_pretrained records: HyenaLM.from_pretrained builds MLP-free Blocks, the same keys and function
+        # what save_pretrained records: HyenaLM.from_pretrained builds MLP-free Blocks, the same keys and
+        # function
+        lm.cfg.d_inner = 0
     return lm
 
 # %% ../../nbs/models/81_dna_models.ipynb #c006
@@ -46,7 +55,8 @@ def size_table(seq_len: int = 1024) -> "pd.DataFrame":
     import pandas as pd
     rows = []
     for n, d, paper in DNA_SIZES:
-        with torch.device("meta"): counts = {m: sum(p.numel() for p in dna_lm(m, n, d, seq_len).parameters()) for m in DNA_MODELS}
+        with torch.device("meta"):
+            counts = {m: sum(p.numel() for p in dna_lm(m, n, d, seq_len).parameters()) for m in DNA_MODELS}
         rows.append(dict(blocks=n, width=d, paper=paper, **counts))
     return pd.DataFrame(rows)
 

@@ -21,7 +21,9 @@ def gpt_forward_flops(n_layer: int, d_model: int, d_ff: int, n_heads: int, vocab
 
 def hyena_mixer_flops(d_model: int, seq_len: int, order: int = 2, short_filter_order: int = 3,
                       projections: int | None = None, log=math.log2) -> float:
-    "Appendix A.2's Hyena operator FLOPs for one sequence. `projections` defaults to the paper's `order` (the code makes order+1)."
+    """Appendix A.2's Hyena operator FLOPs for one sequence.
+
+    `projections` defaults to the paper's `order` (the code makes order+1)."""
     L, D, N = seq_len, d_model, order
     P = N if projections is None else projections
     return 2 * (P * D * D * L + P * D * L * short_filter_order + 5 * (N - 1) * D * log(L) * L + D * D * L)
@@ -30,8 +32,8 @@ def hyena_forward_flops(cfg: HyenaConfig, seq_len: int, **mixer_kw) -> dict:
     "Forward FLOPs of one sequence for HyenaLM(cfg), by parts."
     L, D = seq_len, cfg.d_model
     mixer = hyena_mixer_flops(D, L, cfg.order, cfg.short_filter_order, **mixer_kw)
-    return dict(embed=2 * L * cfg.vocab_size * D, mixer=cfg.n_layer * mixer, mlp=cfg.n_layer * 2 * L * 2 * D * cfg.d_inner,
-                logits=2 * L * D * cfg.vocab_size)
+    return dict(embed=2 * L * cfg.vocab_size * D, mixer=cfg.n_layer * mixer,
+                mlp=cfg.n_layer * 2 * L * 2 * D * cfg.d_inner, logits=2 * L * D * cfg.vocab_size)
 
 def training_flops(forward: dict, tokens: float, seq_len: int) -> float:
     "Forward + backward (3x forward) FLOPs to train on `tokens` tokens in sequences of `seq_len`."
@@ -40,18 +42,24 @@ def training_flops(forward: dict, tokens: float, seq_len: int) -> float:
 # %% ../../nbs/models/14_flops.ipynb #c007
 GPT_SIZES = {"125M": dict(n_layer=12, d_model=768, d_ff=3072, n_heads=12),
              "355M": dict(n_layer=24, d_model=1024, d_ff=4096, n_heads=16)}
-PAPER_TABLE_4_4_FLOPS = {"GPT (125M)": 1.88e19, "Hyena-2 (153M)": 1.87e19, "GPT (355M)": 4.77e19, "Hyena-2 (355M)": 3.93e19}
+PAPER_TABLE_4_4_FLOPS = {"GPT (125M)": 1.88e19, "Hyena-2 (153M)": 1.87e19, "GPT (355M)": 4.77e19,
+                         "Hyena-2 (355M)": 3.93e19}
 
 def table_4_4_flops(tokens: float = 15e9, seq_len: int = 2048, vocab_size: int = 50257, **mixer_kw) -> dict:
     "Our count of Table 4.4's FLOPs column."
-    gpt = lambda s: training_flops(gpt_forward_flops(**GPT_SIZES[s], vocab_size=vocab_size, seq_len=seq_len), tokens, seq_len)
-    hy = lambda s: training_flops(hyena_forward_flops(HyenaConfig.from_size(s, vocab_size=vocab_size), seq_len, **mixer_kw), tokens, seq_len)
-    return {"GPT (125M)": gpt("125M"), "Hyena-2 (153M)": hy("153M"), "GPT (355M)": gpt("355M"), "Hyena-2 (355M)": hy("355M")}
+    gpt = lambda s: training_flops(gpt_forward_flops(**GPT_SIZES[s], vocab_size=vocab_size, seq_len=seq_len),
+                                   tokens, seq_len)
+    hy = lambda s: training_flops(
+        hyena_forward_flops(HyenaConfig.from_size(s, vocab_size=vocab_size), seq_len, **mixer_kw), tokens,
+        seq_len)
+    return {"GPT (125M)": gpt("125M"), "Hyena-2 (153M)": hy("153M"), "GPT (355M)": gpt("355M"),
+            "Hyena-2 (355M)": hy("355M")}
 
 # %% ../../nbs/models/14_flops.ipynb #eb399509
 def forward_flops(cfg: HyenaConfig, seq_len: int, **mixer_kw) -> dict:
     "Forward FLOPs of one sequence for HyenaLM(cfg) with a Hyena or attention mixer, by parts."
     if cfg.mixer == "attention":
         return gpt_forward_flops(cfg.n_layer, cfg.d_model, cfg.d_inner, cfg.n_heads, cfg.vocab_size, seq_len)
-    if cfg.mixer != "hyena": raise ValueError(f"FLOPs are counted for the 'hyena' and 'attention' mixers, got {cfg.mixer!r}")
+    if cfg.mixer != "hyena":
+        raise ValueError(f"FLOPs are counted for the 'hyena' and 'attention' mixers, got {cfg.mixer!r}")
     return hyena_forward_flops(cfg, seq_len, **mixer_kw)

@@ -19,11 +19,14 @@ ORIGINS = ("center", "corner")
 def _check_conv2d_args(u: Tensor, k: Tensor, D: Tensor | None, origin: str = "center"):
     if origin not in ORIGINS: raise ValueError(f"origin must be one of {ORIGINS}, got {origin!r}")
     if u.ndim != 4: raise ValueError(f"u must have shape (B, C, H, W), got {tuple(u.shape)}")
-    if k.shape != u.shape[1:]: raise ValueError(f"k must have shape (C, H, W) = {tuple(u.shape[1:])} like u, got {tuple(k.shape)}")
-    if D is not None and D.shape != (u.shape[1],): raise ValueError(f"D must have shape ({u.shape[1]},), got {tuple(D.shape)}")
+    if k.shape != u.shape[1:]:
+        raise ValueError(f"k must have shape (C, H, W) = {tuple(u.shape[1:])} like u, got {tuple(k.shape)}")
+    if D is not None and D.shape != (u.shape[1],):
+        raise ValueError(f"D must have shape ({u.shape[1]},), got {tuple(D.shape)}")
 
 def conv2d_direct(u: Tensor, k: Tensor, D: Tensor | None = None, origin: str = "center") -> Tensor:
-    "Depthwise 2D linear convolution by definition, zero padding, crop at the filter centre (or corner): u (B, C, H, W), k (C, H, W) -> (B, C, H, W)."
+    """Depthwise 2D linear convolution by definition, zero padding, crop at the filter centre (or corner): u
+    (B, C, H, W), k (C, H, W) -> (B, C, H, W)."""
     _check_conv2d_args(u, k, D, origin)
     H, W = u.shape[-2:]
     cH, cW = (H // 2, W // 2) if origin == "center" else (0, 0)
@@ -38,12 +41,14 @@ def conv2d_direct(u: Tensor, k: Tensor, D: Tensor | None = None, origin: str = "
 
 # %% ../../nbs/models/70_hyena2d.ipynb #c006
 def fftconv2d(u: Tensor, k: Tensor, D: Tensor | None = None, origin: str = "center") -> Tensor:
-    "`conv2d_direct` in O(HW log HW): zero-pad to 2H x 2W (linear, not circular), multiply spectra, crop at the filter centre (or corner)."
+    """`conv2d_direct` in O(HW log HW): zero-pad to 2H x 2W (linear, not circular), multiply spectra, crop at
+    the filter centre (or corner)."""
     _check_conv2d_args(u, k, D, origin)
     H, W = u.shape[-2:]
     dtype = u.dtype if u.dtype in (torch.float32, torch.float64) else torch.float32
     s = (2 * H, 2 * W)
-    y = torch.fft.irfft2(torch.fft.rfft2(u.to(dtype), s=s) * torch.fft.rfft2(k.to(dtype), s=s), s=s)  # (B, C, 2H, 2W), full conv
+    # (B, C, 2H, 2W), full conv
+    y = torch.fft.irfft2(torch.fft.rfft2(u.to(dtype), s=s) * torch.fft.rfft2(k.to(dtype), s=s), s=s)
     cH, cW = (H // 2, W // 2) if origin == "center" else (0, 0)
     y = y[..., cH:cH + H, cW:cW + W]
     if D is not None: y = y + u.to(dtype) * D.to(dtype)[:, None, None]
@@ -52,31 +57,37 @@ def fftconv2d(u: Tensor, k: Tensor, D: Tensor | None = None, origin: str = "cent
 # %% ../../nbs/models/70_hyena2d.ipynb #c012
 class Hyena2DFilter(nn.Module):
     "Implicit filters k (C, H, W) = window_c(r) * FFN([z_row(i), z_col(j)]), plus a skip D (C,) in `bias`."
-    def __init__(self, channels: int, H: int, W: int, filter_order: int = 64, emb_dim: int = 5, num_inner_mlps: int = 2,
-                 w: float = 1.0, lr: float = 1e-3, lr_pos_emb: float = 1e-5, fast_decay_pct: float = 0.3,
-                 slow_decay_pct: float = 1.5, target: float = 1e-2, modulate: bool = True):
+    def __init__(self, channels: int, H: int, W: int, filter_order: int = 64, emb_dim: int = 5,
+                 num_inner_mlps: int = 2, w: float = 1.0, lr: float = 1e-3, lr_pos_emb: float = 1e-5,
+                 fast_decay_pct: float = 0.3, slow_decay_pct: float = 1.5, target: float = 1e-2,
+                 modulate: bool = True):
         super().__init__()
         for name, v in (("channels", channels), ("H", H), ("W", W), ("filter_order", filter_order)):
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1: raise ValueError(f"{name} must be a positive integer, got {v!r}")
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{name} must be a positive integer, got {v!r}")
         self.channels, self.H, self.W = channels, H, W
-        self.pos_h, self.pos_w = PositionalEmbedding(emb_dim, H, lr=lr_pos_emb), PositionalEmbedding(emb_dim, W, lr=lr_pos_emb)
+        self.pos_h, self.pos_w = PositionalEmbedding(emb_dim, H, lr=lr_pos_emb), PositionalEmbedding(
+            emb_dim, W, lr=lr_pos_emb)
         act = Sin(filter_order, w)
         layers = [nn.Linear(2 * emb_dim, filter_order), act]
         for _ in range(num_inner_mlps): layers += [nn.Linear(filter_order, filter_order), act]
         layers.append(nn.Linear(filter_order, channels, bias=False))
         self.ffn = nn.Sequential(*layers)
         for p in self.ffn.parameters(): _hint(p, lr=lr, weight_decay=0.0)
-        self.modulation = ExponentialModulation(channels, fast_decay_pct, slow_decay_pct, target, modulate=modulate)
+        self.modulation = ExponentialModulation(channels, fast_decay_pct, slow_decay_pct, target,
+                                                modulate=modulate)
         di = (torch.arange(H) - H // 2)[:, None] / H
         dj = (torch.arange(W) - W // 2)[None, :] / W
-        self.register_buffer("r", ((di ** 2 + dj ** 2).sqrt() / math.sqrt(0.5)).reshape(H * W, 1))  # (HW, 1), in [0, 1]
+        # (HW, 1), in [0, 1]
+        self.register_buffer("r", ((di ** 2 + dj ** 2).sqrt() / math.sqrt(0.5)).reshape(H * W, 1))
         self.bias = nn.Parameter(torch.randn(channels))
 
     def forward(self) -> Tensor:
         "The filters, (C, H, W)."
         zh, _ = self.pos_h(self.H)
         zw, _ = self.pos_w(self.W)
-        z = torch.cat([zh[:, None].expand(-1, self.W, -1), zw[None].expand(self.H, -1, -1)], -1)  # (H, W, 2 emb_dim)
+        # (H, W, 2 emb_dim)
+        z = torch.cat([zh[:, None].expand(-1, self.W, -1), zw[None].expand(self.H, -1, -1)], -1)
         h = self.modulation(self.r, self.ffn(z.reshape(self.H * self.W, -1)))  # (HW, C)
         return h.T.reshape(self.channels, self.H, self.W)
 
@@ -90,6 +101,9 @@ class Hyena2DConv(nn.Module):
 
     def forward(self, u: Tensor) -> Tensor:
         if u.shape[1:] != (self.filter.channels, self.filter.H, self.filter.W):
-            raise ValueError(f"input must have shape (B, {self.filter.channels}, {self.filter.H}, {self.filter.W}), got {tuple(u.shape)}")
+            raise ValueError(
+                f"input must have shape (B, {self.filter.channels}, {self.filter.H}, {self.filter.W}), got"
+                f" {tuple(u.shape)}"
+            )
         conv = fftconv2d if self.impl == "fft" else conv2d_direct
         return conv(u, self.filter(), self.filter.bias)

@@ -28,7 +28,8 @@ class ImageConfig:
     image_size: int = 32          # square images, side in pixels
     channels: int = 3
     num_classes: int = 10
-    patch: int = 4                # patch side (vit, hyena-vit); hyena-seq and s4d-seq use 1; the iso models none
+    # patch side (vit, hyena-vit); hyena-seq and s4d-seq use 1; the iso models none
+    patch: int = 4
     d_model: int = 128
     n_layer: int = 4
     d_inner: int = 512            # MLP width (vit, hyena-vit, hyena-seq, s4d-seq)
@@ -42,22 +43,37 @@ class ImageConfig:
 
     def __post_init__(self):
         if self.model not in MODELS: raise ValueError(f"model must be one of {MODELS}, got {self.model!r}")
-        for f in ("image_size", "channels", "num_classes", "patch", "d_model", "n_layer", "d_inner", "n_heads", "filter_order", "d_state"):
+        for f in ("image_size", "channels", "num_classes", "patch", "d_model", "n_layer", "d_inner",
+                  "n_heads", "filter_order", "d_state"):
             v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1: raise ValueError(f"{f} must be a positive integer, got {v!r}")
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{f} must be a positive integer, got {v!r}")
         if self.model in ("vit", "hyena-vit") and self.image_size % self.patch:
             raise ValueError(f"patch={self.patch} must divide image_size={self.image_size}")
         if self.model in ("hyena-seq", "s4d-seq") and self.patch != 1:
             raise ValueError(f"{self.model} reads pixels one by one: patch must be 1, got {self.patch}")
-        if self.model == "vit" and self.d_model % self.n_heads: raise ValueError(f"n_heads={self.n_heads} must divide d_model={self.d_model}")
+        if self.model == "vit" and self.d_model % self.n_heads:
+            raise ValueError(f"n_heads={self.n_heads} must divide d_model={self.d_model}")
         if not 0 <= self.dropout < 1: raise ValueError(f"dropout must be in [0, 1), got {self.dropout!r}")
-        if not isinstance(self.emb_dim, int) or isinstance(self.emb_dim, bool) or self.emb_dim < 3 or self.emb_dim % 2 == 0:
-            raise ValueError(f"emb_dim must be an odd integer >= 3 (t plus cos/sin pairs), got {self.emb_dim!r}")
-        if isinstance(self.window_reach, bool) or not isinstance(self.window_reach, (int, float)) or not 0 <= self.window_reach < math.inf:
-            raise ValueError(f"window_reach must be a finite number >= 0 (0: no window), got {self.window_reach!r}")
+        if (
+            not isinstance(self.emb_dim, int)
+            or isinstance(self.emb_dim, bool)
+            or self.emb_dim < 3
+            or self.emb_dim % 2 == 0
+        ):
+            raise ValueError(
+                f"emb_dim must be an odd integer >= 3 (t plus cos/sin pairs), got {self.emb_dim!r}")
+        if (
+            isinstance(self.window_reach, bool)
+            or not isinstance(self.window_reach, (int, float))
+            or not 0 <= self.window_reach < math.inf
+        ):
+            raise ValueError(
+                f"window_reach must be a finite number >= 0 (0: no window), got {self.window_reach!r}")
 
     @property
-    def seq_len(self) -> int: return (self.image_size // self.patch) ** 2 if self.model not in ("hyena-iso", "s4nd-iso") else 0
+    def seq_len(self) -> int:
+        return (self.image_size // self.patch) ** 2 if self.model not in ("hyena-iso", "s4nd-iso") else 0
 
     def to_dict(self) -> dict: return asdict(self)
 
@@ -68,11 +84,13 @@ IMAGE_SIZES = {
     "vit-b/8": ImageConfig("vit", patch=8, **_B), "hyena-vit-b/8": ImageConfig("hyena-vit", patch=8, **_B),
     "hyena-iso": ImageConfig("hyena-iso", **_ISO), "s4nd-iso": ImageConfig("s4nd-iso", **_ISO),
 }
-PAPER_PARAMS = {"vit-b": 87e6, "hyena-vit-b": 88e6, "vit-b/8": 87e6, "hyena-vit-b/8": 88e6, "s4nd-iso": 268e3, "hyena-iso": 202e3}
+PAPER_PARAMS = {"vit-b": 87e6, "hyena-vit-b": 88e6, "vit-b/8": 87e6, "hyena-vit-b/8": 88e6, "s4nd-iso": 268e3,
+                "hyena-iso": 202e3}
 
 # %% ../../nbs/models/71_image_models.ipynb #c007
 class SelfAttention(nn.Module):
-    "Bidirectional multi-head self-attention (B, L, D) -> (B, L, D); `fused` picks SDPA, else the written-out softmax."
+    """Bidirectional multi-head self-attention (B, L, D) -> (B, L, D); `fused` picks SDPA, else the
+    written-out softmax."""
     def __init__(self, d_model: int, n_heads: int, fused: bool = True):
         super().__init__()
         self.h, self.fused = n_heads, fused
@@ -91,7 +109,8 @@ class ImageBlock(nn.Module):
     def __init__(self, mixer: nn.Module, d_model: int, d_inner: int, dropout: float = 0.0):
         super().__init__()
         self.ln1, self.mixer, self.ln2 = nn.LayerNorm(d_model), mixer, nn.LayerNorm(d_model)
-        self.mlp = nn.Sequential(nn.Linear(d_model, d_inner), nn.GELU(), nn.Linear(d_inner, d_model), nn.Dropout(dropout))
+        self.mlp = nn.Sequential(nn.Linear(d_model, d_inner), nn.GELU(), nn.Linear(d_inner, d_model),
+                                 nn.Dropout(dropout))
         self.drop = nn.Dropout(dropout)
 
     def forward(self, x: Tensor) -> Tensor:
@@ -105,20 +124,34 @@ def _trunc_normal_init(model: nn.Module, std: float = 0.02):
             nn.init.trunc_normal_(m.weight, std=std, a=-2 * std, b=2 * std)
             if m.bias is not None: nn.init.zeros_(m.bias)
 
-class ViT(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["hyena"]):  # save_pretrained, from_pretrained
-    "ViT, Hyena-ViT, or pixels as a sequence with Hyena or S4D layers (cfg.model): images (B, C, S, S) -> logits (B, num_classes)."
+# save_pretrained, from_pretrained
+class ViT(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["hyena"]):
+    """ViT, Hyena-ViT, or pixels as a sequence with Hyena or S4D layers (cfg.model): images (B, C, S, S) ->
+    logits (B, num_classes)."""
     def __init__(self, config: ImageConfig):
         super().__init__()
         cfg = ImageConfig(**config) if isinstance(config, dict) else config  # a dict: read from config.json
-        if cfg.model not in ("vit", "hyena-vit", "hyena-seq", "s4d-seq"): raise ValueError(f"ViT builds vit, hyena-vit, hyena-seq or s4d-seq, got {cfg.model!r}")
+        if cfg.model not in ("vit", "hyena-vit", "hyena-seq", "s4d-seq"):
+            raise ValueError(f"ViT builds vit, hyena-vit, hyena-seq or s4d-seq, got {cfg.model!r}")
         self.cfg, D, L = cfg, cfg.d_model, cfg.seq_len
         self.patch = nn.Conv2d(cfg.channels, D, cfg.patch, stride=cfg.patch)
         attn = cfg.model == "vit"
         self.cls = nn.Parameter(torch.zeros(1, 1, D)) if attn else None
         self.pos = nn.Parameter(torch.zeros(1, L + 1, D)) if attn else None
-        mixer = (lambda: SelfAttention(D, cfg.n_heads)) if attn else (lambda: S4DLayer(D, cfg.d_state, cfg.dropout)) if cfg.model == "s4d-seq" else \
-                (lambda: HyenaOperator(D, L, order=cfg.order, filter_order=cfg.filter_order, emb_dim=cfg.emb_dim, dropout=cfg.dropout))
-        self.blocks = nn.ModuleList(ImageBlock(mixer(), D, cfg.d_inner, cfg.dropout) for _ in range(cfg.n_layer))
+        mixer = (
+            (lambda: SelfAttention(D, cfg.n_heads))
+            if attn
+            else (
+                (lambda: S4DLayer(D, cfg.d_state, cfg.dropout))
+                if cfg.model == "s4d-seq"
+                else (
+                    lambda: HyenaOperator(D, L, order=cfg.order, filter_order=cfg.filter_order,
+                                          emb_dim=cfg.emb_dim, dropout=cfg.dropout)
+                )
+            )
+        )
+        self.blocks = nn.ModuleList(
+            ImageBlock(mixer(), D, cfg.d_inner, cfg.dropout) for _ in range(cfg.n_layer))
         self.ln_f, self.head = nn.LayerNorm(D), nn.Linear(D, cfg.num_classes)
         _trunc_normal_init(self)
         if attn: nn.init.trunc_normal_(self.pos, std=0.02, a=-0.04, b=0.04)
@@ -134,24 +167,31 @@ class ViT(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["hyen
 def _s4d_discretize(log_dt: Tensor, log_a: Tensor, a_imag: Tensor, C: Tensor):
     A = -torch.exp(log_a) + 1j * a_imag                     # (C, N/2)
     dtA = torch.exp(log_dt)[:, None] * A
-    return dtA, torch.view_as_complex(C) * torch.expm1(dtA) / A  # dtA, C * B-bar; expm1: no cancellation at small steps
+    # dtA, C * B-bar; expm1: no cancellation at small steps
+    return dtA, torch.view_as_complex(C) * torch.expm1(dtA) / A
 
 def s4d_kernel(log_dt: Tensor, log_a: Tensor, a_imag: Tensor, C: Tensor, L: int) -> Tensor:
     "Diagonal state-space (S4D, ZOH) kernels (channels, L): Vandermonde form."
     dtA, CB = _s4d_discretize(log_dt, log_a, a_imag, C)
-    return 2 * torch.einsum("cn,cnl->cl", CB, torch.exp(dtA[..., None] * torch.arange(L, device=dtA.device))).real
+    return 2 * torch.einsum("cn,cnl->cl", CB,
+                            torch.exp(dtA[..., None] * torch.arange(L, device=dtA.device))).real
 
 def s4d_kernel_ref(log_dt: Tensor, log_a: Tensor, a_imag: Tensor, C: Tensor, L: int) -> Tensor:
     "The same kernels by running the recurrence x <- A-bar x + B-bar delta on an impulse, in complex128."
     dtA, CB = _s4d_discretize(*(t.double() for t in (log_dt, log_a, a_imag, C)))
-    Abar, x, out = torch.exp(dtA), torch.ones_like(dtA), []  # after the impulse at step 0, x = B-bar (folded into CB)
-    for _ in range(L): out.append(2 * (CB * x).sum(-1).real); x = Abar * x
+    # after the impulse at step 0, x = B-bar (folded into CB)
+    Abar, x, out = torch.exp(dtA), torch.ones_like(dtA), []
+    for _ in range(L):
+        out.append(2 * (CB * x).sum(-1).real)
+        x = Abar * x
     return torch.stack(out, -1)
 
 # %% ../../nbs/models/71_image_models.ipynb #c014
 class S4NDConv(nn.Module):
-    "S4ND long convolution: k_c(i, j) = K^x_c(i) K^y_c(j) (S4D kernels per axis), y = k * u + D u with the corner origin: (B, C, H, W) -> same."
-    def __init__(self, channels: int, H: int, W: int, d_state: int = 64, dt_min: float = 1e-3, dt_max: float = 1e-1, lr: float = 1e-3):
+    """S4ND long convolution: k_c(i, j) = K^x_c(i) K^y_c(j) (S4D kernels per axis), y = k * u + D u with the
+    corner origin: (B, C, H, W) -> same."""
+    def __init__(self, channels: int, H: int, W: int, d_state: int = 64, dt_min: float = 1e-3,
+                 dt_max: float = 1e-1, lr: float = 1e-3):
         super().__init__()
         self.channels, self.H, self.W = channels, H, W
         n = d_state // 2
@@ -159,10 +199,13 @@ class S4NDConv(nn.Module):
             log_dt = torch.rand(channels) * (math.log(dt_max) - math.log(dt_min)) + math.log(dt_min)
             self.register_parameter(f"log_dt_{ax}", nn.Parameter(log_dt))
             self.register_parameter(f"log_a_{ax}", nn.Parameter(torch.full((channels, n), math.log(0.5))))
-            self.register_parameter(f"a_imag_{ax}", nn.Parameter(math.pi * torch.arange(n, dtype=torch.float32).expand(channels, n).clone()))
+            self.register_parameter(
+                f"a_imag_{ax}",
+                nn.Parameter(math.pi * torch.arange(n, dtype=torch.float32).expand(channels, n).clone()))
             self.register_parameter(f"C_{ax}", nn.Parameter(torch.randn(channels, n, 2) * 0.5 ** 0.5))
         for name, p in self.named_parameters():
-            if not name.startswith("C_"): p._optim = dict(lr=lr, weight_decay=0.0)  # as S4: A and dt at a small lr, no decay
+            if not name.startswith("C_"):
+                p._optim = dict(lr=lr, weight_decay=0.0)  # as S4: A and dt at a small lr, no decay
         self.bias = nn.Parameter(torch.randn(channels))
 
     def kernel_1d(self, ax: str, L: int, ref: bool = False) -> Tensor:
@@ -171,20 +214,25 @@ class S4NDConv(nn.Module):
 
     def forward(self, u: Tensor) -> Tensor:
         if u.shape[1:] != (self.channels, self.H, self.W):
-            raise ValueError(f"input must have shape (B, {self.channels}, {self.H}, {self.W}), got {tuple(u.shape)}")
-        k = self.kernel_1d("x", self.H)[:, :, None] * self.kernel_1d("y", self.W)[:, None, :]  # (C, H, W), outer product
+            raise ValueError(
+                f"input must have shape (B, {self.channels}, {self.H}, {self.W}), got {tuple(u.shape)}")
+        # (C, H, W), outer product
+        k = self.kernel_1d("x", self.H)[:, :, None] * self.kernel_1d("y", self.W)[:, None, :]
         return fftconv2d(u, k, self.bias, origin="corner")
 
 # %% ../../nbs/models/71_image_models.ipynb #c016b
 def s4d_conv(u: Tensor, log_dt: Tensor, log_a: Tensor, a_imag: Tensor, C: Tensor, D: Tensor) -> Tensor:
-    "S4D convolution, fast path: u (B, H, L) -> K * u + D u (B, H, L), K from `s4d_kernel` (Vandermonde), applied by causal FFT."
+    """S4D convolution, fast path: u (B, H, L) -> K * u + D u (B, H, L), K from `s4d_kernel` (Vandermonde),
+    applied by causal FFT."""
     return fftconv(u, s4d_kernel(log_dt, log_a, a_imag, C, u.shape[-1]), D)
 
 def s4d_conv_ref(u: Tensor, log_dt: Tensor, log_a: Tensor, a_imag: Tensor, C: Tensor, D: Tensor) -> Tensor:
-    "The state-space recurrence x <- A-bar x + B-bar u_l, y_l = 2 Re(C x) + D u_l run over the input in complex128: (B, H, L) float64."
+    """The state-space recurrence x <- A-bar x + B-bar u_l, y_l = 2 Re(C x) + D u_l run over the input in
+    complex128: (B, H, L) float64."""
     A = -torch.exp(log_a.double()) + 1j * a_imag.double()           # (H, N/2)
     dtA = torch.exp(log_dt.double())[:, None] * A
-    Abar, Bbar, Cc = torch.exp(dtA), torch.expm1(dtA) / A, torch.view_as_complex(C.double())  # zero-order hold, B = 1
+    # zero-order hold, B = 1
+    Abar, Bbar, Cc = torch.exp(dtA), torch.expm1(dtA) / A, torch.view_as_complex(C.double())
     x, ys = torch.zeros(u.shape[0], *A.shape, dtype=torch.complex128), []  # (B, H, N/2)
     for l in range(u.shape[-1]):
         x = Abar * x + Bbar * u[:, :, l, None].double()
@@ -192,11 +240,14 @@ def s4d_conv_ref(u: Tensor, log_dt: Tensor, log_a: Tensor, a_imag: Tensor, C: Te
     return torch.stack(ys, -1)
 
 class S4DConv(nn.Module):
-    "S4D long convolution (S4D-Lin init, ZOH), one diagonal SSM per channel: (B, H, L) -> (B, H, L); `ref` runs the recurrence."
-    def __init__(self, channels: int, d_state: int = 64, dt_min: float = 1e-3, dt_max: float = 1e-1, lr: float = 1e-3):
+    """S4D long convolution (S4D-Lin init, ZOH), one diagonal SSM per channel: (B, H, L) -> (B, H, L); `ref`
+    runs the recurrence."""
+    def __init__(self, channels: int, d_state: int = 64, dt_min: float = 1e-3, dt_max: float = 1e-1,
+                 lr: float = 1e-3):
         super().__init__()
         n = d_state // 2
-        self.log_dt = nn.Parameter(torch.rand(channels) * (math.log(dt_max) - math.log(dt_min)) + math.log(dt_min))
+        self.log_dt = nn.Parameter(
+            torch.rand(channels) * (math.log(dt_max) - math.log(dt_min)) + math.log(dt_min))
         self.log_a = nn.Parameter(torch.full((channels, n), math.log(0.5)))
         self.a_imag = nn.Parameter(math.pi * torch.arange(n, dtype=torch.float32).expand(channels, n).clone())
         self.C = nn.Parameter(torch.randn(channels, n, 2) * 0.5 ** 0.5)  # complex, E|C|^2 = 1
@@ -207,10 +258,12 @@ class S4DConv(nn.Module):
         return (s4d_conv_ref if ref else s4d_conv)(u, self.log_dt, self.log_a, self.a_imag, self.C, self.D)
 
 class S4DLayer(nn.Module):
-    "S4D's layer on (B, L, H): GLU(Linear(Dropout(GELU(S4DConv(u))))), causal; `s4d-seq`'s drop-in for `HyenaOperator`."
+    """S4D's layer on (B, L, H): GLU(Linear(Dropout(GELU(S4DConv(u))))), causal; `s4d-seq`'s drop-in for
+    `HyenaOperator`."""
     def __init__(self, d_model: int, d_state: int = 64, dropout: float = 0.0):
         super().__init__()
-        self.conv, self.drop, self.out = S4DConv(d_model, d_state), nn.Dropout(dropout), nn.Linear(d_model, 2 * d_model)
+        self.conv, self.drop, self.out = S4DConv(d_model, d_state), nn.Dropout(dropout), nn.Linear(
+            d_model, 2 * d_model)
 
     def forward(self, u: Tensor) -> Tensor:
         y = F.gelu(self.conv(u.transpose(1, 2))).transpose(1, 2)   # (B, L, H)
@@ -225,24 +278,34 @@ class IsoBlock(nn.Module):
         self.out, self.drop = nn.Linear(d_model, 2 * d_model), nn.Dropout(dropout)
 
     def forward(self, x: Tensor) -> Tensor:
-        h = self.norm(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)       # (B, D, H, W), normalized over channels
+        # (B, D, H, W), normalized over channels
+        h = self.norm(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
         h = F.gelu(self.conv(h)).permute(0, 2, 3, 1)                    # (B, H, W, D)
         return x + self.drop(F.glu(self.out(h), -1)).permute(0, 3, 1, 2)
 
 def _window_args(reach: float) -> dict:
-    "Hyena2DFilter's window at `reach` times its default extent (decay rates divided by `reach`); 0: no window."
-    return dict(modulate=False) if reach == 0 else dict(fast_decay_pct=0.3 * reach, slow_decay_pct=1.5 * reach)
+    """Hyena2DFilter's window at `reach` times its default extent (decay rates divided by `reach`); 0: no
+    window."""
+    return dict(modulate=False) if reach == 0 else dict(fast_decay_pct=0.3 * reach,
+                                                        slow_decay_pct=1.5 * reach)
 
 class IsoNet(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["hyena"]):
     "Isometric 2D model (hyena-iso or s4nd-iso): images (B, C, S, S) -> logits (B, num_classes)."
     def __init__(self, config: ImageConfig):
         super().__init__()
         cfg = ImageConfig(**config) if isinstance(config, dict) else config  # a dict: read from config.json
-        if cfg.model not in ("hyena-iso", "s4nd-iso"): raise ValueError(f"IsoNet builds hyena-iso or s4nd-iso, got {cfg.model!r}")
+        if cfg.model not in ("hyena-iso", "s4nd-iso"):
+            raise ValueError(f"IsoNet builds hyena-iso or s4nd-iso, got {cfg.model!r}")
         self.cfg, D, S = cfg, cfg.d_model, cfg.image_size
         self.encoder = nn.Conv2d(cfg.channels, D, 1)
-        conv = (lambda: Hyena2DConv(D, S, S, filter_order=cfg.filter_order, emb_dim=cfg.emb_dim, **_window_args(cfg.window_reach))) if cfg.model == "hyena-iso" else \
-               (lambda: S4NDConv(D, S, S, d_state=cfg.d_state))
+        conv = (
+            (
+                lambda: Hyena2DConv(D, S, S, filter_order=cfg.filter_order, emb_dim=cfg.emb_dim,
+                                    **_window_args(cfg.window_reach))
+            )
+            if cfg.model == "hyena-iso"
+            else (lambda: S4NDConv(D, S, S, d_state=cfg.d_state))
+        )
         self.blocks = nn.ModuleList(IsoBlock(conv(), D, cfg.dropout) for _ in range(cfg.n_layer))
         self.norm, self.head = nn.LayerNorm(D), nn.Linear(D, cfg.num_classes)
 
@@ -264,7 +327,8 @@ def count_image_params(cfg: ImageConfig) -> int:
 def param_table() -> "pd.DataFrame":
     "Every named size: our count beside the paper's (Table 4.7 / Appendix A.4)."
     import pandas as pd
-    rows = [dict(size=n, model=c.model, seq_len=c.seq_len or None, ours=count_image_params(c), paper=PAPER_PARAMS[n]) for n, c in IMAGE_SIZES.items()]
+    rows = [dict(size=n, model=c.model, seq_len=c.seq_len or None, ours=count_image_params(c),
+                 paper=PAPER_PARAMS[n]) for n, c in IMAGE_SIZES.items()]
     df = pd.DataFrame(rows)
     df["ours/paper"] = (df.ours / df.paper).round(3)
     return df

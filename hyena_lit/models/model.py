@@ -20,15 +20,18 @@ from ..mixers.baselines import BASELINES, baseline_mixer
 __all__ = ['SIZES', 'HyenaConfig', 'Block', 'HyenaLM', 'count_params', 'VectorLM']
 
 # %% ../../nbs/models/13_model.ipynb #c005
-_MLP_ACTIVATIONS = {"gelu": lambda x: F.gelu(x, approximate="tanh"), "tanh": torch.tanh}  # HyenaConfig.mlp_activation
+# HyenaConfig.mlp_activation
+_MLP_ACTIVATIONS = {"gelu": lambda x: F.gelu(x, approximate="tanh"), "tanh": torch.tanh}
 
 @dataclass
 class HyenaConfig:
     vocab_size: int = 50257          # GPT-2 tokenizer
     d_model: int = 768
     n_layer: int = 12
-    d_inner: int = 3072              # MLP hidden width ("FFN width" in Table A.4); 0: blocks without an MLP (Zoology's MQAR models)
-    mlp_activation: str = "gelu"     # the MLP's nonlinearity: "gelu" (GPT's, tanh approximation) or "tanh" (Zoology's MQAR blocks of 2023)
+    # MLP hidden width ("FFN width" in Table A.4); 0: blocks without an MLP (Zoology's MQAR models)
+    d_inner: int = 3072
+    # the MLP's nonlinearity: "gelu" (GPT's, tanh approximation) or "tanh" (Zoology's MQAR blocks of 2023)
+    mlp_activation: str = "gelu"
     l_max: int = 2048                # longest sequence the filters are built for
     order: int = 2
     filter_order: int = 64           # width of the filter FFN
@@ -41,41 +44,70 @@ class HyenaConfig:
     initializer_range: float = 0.02
     layer_norm_eps: float = 1e-5
     dropout: float = 0.0
-    embed_dropout: float | None = None  # on the token embeddings; None: `dropout` (the official synthetics configs use 0.1)
+    # on the token embeddings; None: `dropout` (the official synthetics configs use 0.1)
+    embed_dropout: float | None = None
     fftconv_impl: str = "auto"
-    mixer: str = "hyena"             # "hyena" (this operator), "attention" (GPT baseline), "longconv:<name>" (Sec. 4.1), or a baseline: h3, gss, aft, rwkv, mamba
+    # "hyena" (this operator), "attention" (GPT baseline), "longconv:<name>" (Sec. 4.1), or a baseline: h3,
+    # gss, aft, rwkv, mamba
+    mixer: str = "hyena"
     n_heads: int = 12                # attention only
-    pos: str = "learned"             # attention only: "learned" absolute embeddings (GPT), "rope", "xpos" or "none"
-    longconv_gating: str = "paper"   # "longconv:<name>" only: Figure 4.1's gates (Definition 3.1) or "official" (the official operator's)
-    longconv_ffn_width: int | None = None  # "longconv:<name>" with an FFN filter only: its width (None: the parametrization's, 32)
-    longconv_short_filter: int | None = None  # "longconv:<name>" only: short explicit filters' length (0: none; None: the parametrization's, Hyena 3, the others none)
-    filter_shift: float = 0.0        # added to the filters' exponential window (HyenaDNA's released inference code: 0.05; 13b_pretrained)
-    tie_embeddings: bool = True      # LM head = token embedding (HyenaDNA's -hf checkpoints keep a separate head)
+    # attention only: "learned" absolute embeddings (GPT), "rope", "xpos" or "none"
+    pos: str = "learned"
+    # "longconv:<name>" only: Figure 4.1's gates (Definition 3.1) or "official" (the official operator's)
+    longconv_gating: str = "paper"
+    # "longconv:<name>" with an FFN filter only: its width (None: the parametrization's, 32)
+    longconv_ffn_width: int | None = None
+    # "longconv:<name>" only: short explicit filters' length (0: none; None: the parametrization's, Hyena 3,
+    # the others none)
+    longconv_short_filter: int | None = None
+    # added to the filters' exponential window (HyenaDNA's released inference code: 0.05; 13b_pretrained)
+    filter_shift: float = 0.0
+    # LM head = token embedding (HyenaDNA's -hf checkpoints keep a separate head)
+    tie_embeddings: bool = True
 
     def __post_init__(self):
-        for f in ("vocab_size", "d_model", "n_layer", "l_max", "filter_order", "short_filter_order", "pad_vocab_multiple"):
+        for f in ("vocab_size", "d_model", "n_layer", "l_max", "filter_order", "short_filter_order",
+                  "pad_vocab_multiple"):
             v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1: raise ValueError(f"{f} must be a positive integer, got {v!r}")
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{f} must be a positive integer, got {v!r}")
         if not isinstance(self.d_inner, int) or isinstance(self.d_inner, bool) or self.d_inner < 0:
             raise ValueError(f"d_inner must be an integer >= 0 (0: no MLP), got {self.d_inner!r}")
         if self.mlp_activation not in _MLP_ACTIVATIONS:
-            raise ValueError(f"mlp_activation must be one of {tuple(_MLP_ACTIVATIONS)}, got {self.mlp_activation!r}")
-        if not isinstance(self.order, int) or self.order < 2: raise ValueError(f"order must be an integer >= 2, got {self.order!r}")
+            raise ValueError(
+                f"mlp_activation must be one of {tuple(_MLP_ACTIVATIONS)}, got {self.mlp_activation!r}")
+        if not isinstance(self.order, int) or self.order < 2:
+            raise ValueError(f"order must be an integer >= 2, got {self.order!r}")
         if not isinstance(self.emb_dim, int) or self.emb_dim < 3 or self.emb_dim % 2 == 0:
             raise ValueError(f"emb_dim must be an odd integer >= 3, got {self.emb_dim!r}")
         for f in ("gating", "longconv_gating"):
-            if getattr(self, f) not in GATINGS: raise ValueError(f"{f} must be one of {GATINGS}, got {getattr(self, f)!r}")
-        if self.longconv_ffn_width is not None and (not isinstance(self.longconv_ffn_width, int) or self.longconv_ffn_width < 1):
-            raise ValueError(f"longconv_ffn_width must be a positive integer or None, got {self.longconv_ffn_width!r}")
-        if self.longconv_short_filter is not None and (not isinstance(self.longconv_short_filter, int) or isinstance(self.longconv_short_filter, bool) or self.longconv_short_filter < 0):
-            raise ValueError(f"longconv_short_filter must be an integer >= 0 or None, got {self.longconv_short_filter!r}")
-        if self.mixer not in ("hyena", "attention", *BASELINES) and not (self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
-            raise ValueError(f"mixer must be 'hyena', 'attention', one of {list(BASELINES)} or one of {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}")
+            if getattr(self, f) not in GATINGS:
+                raise ValueError(f"{f} must be one of {GATINGS}, got {getattr(self, f)!r}")
+        if self.longconv_ffn_width is not None and (
+            not isinstance(self.longconv_ffn_width, int) or self.longconv_ffn_width < 1):
+            raise ValueError(
+                f"longconv_ffn_width must be a positive integer or None, got {self.longconv_ffn_width!r}")
+        if self.longconv_short_filter is not None and (
+            not isinstance(self.longconv_short_filter, int)
+            or isinstance(self.longconv_short_filter, bool)
+            or self.longconv_short_filter < 0
+        ):
+            raise ValueError(
+                f"longconv_short_filter must be an integer >= 0 or None, got {self.longconv_short_filter!r}")
+        if self.mixer not in ("hyena", "attention", *BASELINES) and not (
+            self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
+            raise ValueError(
+                f"mixer must be 'hyena', 'attention', one of {list(BASELINES)} or one of"
+                f" {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}"
+            )
         for f in ("dropout", "embed_dropout"):
             v = getattr(self, f)
-            if v is not None and not (isinstance(v, (int, float)) and 0 <= v < 1): raise ValueError(f"{f} must be in [0, 1), got {v!r}")
-        if not isinstance(self.tie_embeddings, bool): raise ValueError(f"tie_embeddings must be a bool, got {self.tie_embeddings!r}")
-        if self.pos not in ("learned", *ROTARY): raise ValueError(f"pos must be one of {('learned', *ROTARY)}, got {self.pos!r}")
+            if v is not None and not (isinstance(v, (int, float)) and 0 <= v < 1):
+                raise ValueError(f"{f} must be in [0, 1), got {v!r}")
+        if not isinstance(self.tie_embeddings, bool):
+            raise ValueError(f"tie_embeddings must be a bool, got {self.tie_embeddings!r}")
+        if self.pos not in ("learned", *ROTARY):
+            raise ValueError(f"pos must be one of {('learned', *ROTARY)}, got {self.pos!r}")
         if self.mixer == "attention" and (self.n_heads < 1 or self.d_model % self.n_heads):
             raise ValueError(f"n_heads must divide d_model={self.d_model}, got {self.n_heads!r}")
 
@@ -86,7 +118,8 @@ class HyenaConfig:
 
     @classmethod
     def from_size(cls, name: str, **overrides) -> "HyenaConfig":
-        "A named size: Table A.4 ('125M', '125M-slim', '153M', '355M', '1.3B') or a CPU size ('tiny', 'small')."
+        """A named size: Table A.4 ('125M', '125M-slim', '153M', '355M', '1.3B') or a CPU size ('tiny',
+        'small')."""
         if name not in SIZES: raise ValueError(f"unknown size {name!r}; known sizes: {', '.join(SIZES)}")
         known = {f.name for f in fields(cls)}
         bad = set(overrides) - known
@@ -110,10 +143,12 @@ SIZES = {  # Table A.4
     "tiny":      dict(n_layer=2, d_model=64,  d_inner=128, l_max=256, emb_dim=5, filter_order=32),
     "small":     dict(n_layer=4, d_model=128, d_inner=256, l_max=512, emb_dim=5, filter_order=64),
     "gpt-tiny":  dict(n_layer=2, d_model=64, d_inner=128, n_heads=4, mixer="attention", l_max=256),
-    # the CPU pair of the Pile notebook, shaped like Hyena-355M vs GPT-355M: 1.5x the layers, half the MLP width
+    # the CPU pair of the Pile notebook, shaped like Hyena-355M vs GPT-355M: 1.5x the layers, half the MLP
+    # width
     "mini":      dict(n_layer=6, d_model=128, d_inner=256, **{**_PILE, "l_max": 512}),
     "gpt-mini":  dict(n_layer=4, d_model=128, d_inner=512, n_heads=4, mixer="attention", l_max=512),
-    # ... and Hyena at GPT-mini's shape, as Hyena-125M has GPT-125M's (41_wikitext103: "mini" is then the slim one)
+    # ... and Hyena at GPT-mini's shape, as Hyena-125M has GPT-125M's (41_wikitext103: "mini" is then the slim
+    # one)
     "mini-base": dict(n_layer=4, d_model=128, d_inner=512, **{**_PILE, "l_max": 512}),
 }
 
@@ -127,16 +162,19 @@ class Block(nn.Module):
             self.mixer = HyenaOperator(cfg.d_model, cfg.l_max, order=cfg.order, filter_order=cfg.filter_order,
                                        emb_dim=cfg.emb_dim, short_filter_order=cfg.short_filter_order,
                                        num_inner_mlps=cfg.num_inner_mlps, w=cfg.w, gating=cfg.gating,
-                                       dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl, shift=cfg.filter_shift)
+                                       dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl,
+                                       shift=cfg.filter_shift)
         elif cfg.mixer == "attention":
-            self.mixer = CausalSelfAttention(cfg.d_model, cfg.n_heads, dropout=cfg.dropout, rotary=cfg.pos if cfg.pos in ROTARY else "none")
+            self.mixer = CausalSelfAttention(cfg.d_model, cfg.n_heads, dropout=cfg.dropout,
+                                             rotary=cfg.pos if cfg.pos in ROTARY else "none")
         elif cfg.mixer in BASELINES:  # 17_baselines
             self.mixer = baseline_mixer(cfg.mixer, cfg.d_model, cfg.l_max)
         else:  # the parametrization sets filter width, short filters and gating (Sec. 4.1)
             opts = {} if cfg.longconv_ffn_width is None else {"filter_order": cfg.longconv_ffn_width}
             if cfg.longconv_short_filter is not None: opts["short_filter_order"] = cfg.longconv_short_filter
-            self.mixer = long_conv_operator(cfg.mixer.split(":", 1)[1], cfg.d_model, cfg.l_max, order=cfg.order, gating=cfg.longconv_gating,
-                                            dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl, emb_dim=cfg.emb_dim, w=cfg.w,
+            self.mixer = long_conv_operator(cfg.mixer.split(":", 1)[1], cfg.d_model, cfg.l_max,
+                                            order=cfg.order, gating=cfg.longconv_gating, dropout=cfg.dropout,
+                                            fftconv_impl=cfg.fftconv_impl, emb_dim=cfg.emb_dim, w=cfg.w,
                                             num_inner_mlps=cfg.num_inner_mlps, **opts)
         self.has_mlp = cfg.d_inner > 0
         if self.has_mlp:
@@ -159,14 +197,19 @@ class Block(nn.Module):
         return h + self.mlp(h)
 
 # %% ../../nbs/models/13_model.ipynb #c011
-class HyenaLM(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["hyena"]):  # save_pretrained, from_pretrained (13b_pretrained)
+# save_pretrained, from_pretrained (13b_pretrained)
+class HyenaLM(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["hyena"]):
     "Hyena language model: input_ids (B, L) -> logits (B, L, vocab_size)."
     def __init__(self, config: HyenaConfig):
         super().__init__()
         cfg = HyenaConfig(**config) if isinstance(config, dict) else config  # a dict: read from config.json
         self.cfg = cfg
         self.embed = nn.Embedding(cfg.padded_vocab_size, cfg.d_model)
-        self.pos = nn.Embedding(cfg.l_max, cfg.d_model) if cfg.mixer == "attention" and cfg.pos == "learned" else None  # GPTs need positions; Hyena's filters know them
+        self.pos = (
+            nn.Embedding(cfg.l_max, cfg.d_model)
+            if cfg.mixer == "attention" and cfg.pos == "learned"
+            else None
+        )  # GPTs need positions; Hyena's filters know them
         self.drop = nn.Dropout(cfg.dropout if cfg.embed_dropout is None else cfg.embed_dropout)
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layer))
         self.ln_f = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
@@ -186,10 +229,19 @@ class HyenaLM(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["
             nn.init.normal_(m.weight, std=self.cfg.initializer_range)
 
     def _check_ids(self, input_ids: Tensor):
-        if input_ids.ndim != 2: raise ValueError(f"input_ids must have shape (B, L), got {tuple(input_ids.shape)}")
-        if input_ids.dtype not in (torch.int32, torch.int64): raise ValueError(f"input_ids must be integer token ids, got {input_ids.dtype}")
-        if input_ids.numel() and input_ids.device.type != "meta" and (input_ids.min() < 0 or input_ids.max() >= self.cfg.vocab_size):
-            raise ValueError(f"token ids must be in [0, vocab_size={self.cfg.vocab_size}), got range [{input_ids.min()}, {input_ids.max()}]")
+        if input_ids.ndim != 2:
+            raise ValueError(f"input_ids must have shape (B, L), got {tuple(input_ids.shape)}")
+        if input_ids.dtype not in (torch.int32, torch.int64):
+            raise ValueError(f"input_ids must be integer token ids, got {input_ids.dtype}")
+        if (
+            input_ids.numel()
+            and input_ids.device.type != "meta"
+            and (input_ids.min() < 0 or input_ids.max() >= self.cfg.vocab_size)
+        ):
+            raise ValueError(
+                f"token ids must be in [0, vocab_size={self.cfg.vocab_size}), got range [{input_ids.min()},"
+                f" {input_ids.max()}]"
+            )
 
     def backbone(self, h: Tensor, caches: list[dict] | None = None) -> Tensor:
         "Embedded input (B, L, D) -> final hidden states (B, L, D)."
@@ -200,7 +252,8 @@ class HyenaLM(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["
         self._check_ids(input_ids)
         h = self.embed(input_ids)
         if self.pos is not None:
-            if input_ids.shape[1] > self.cfg.l_max: raise ValueError(f"sequence length {input_ids.shape[1]} exceeds l_max={self.cfg.l_max}")
+            if input_ids.shape[1] > self.cfg.l_max:
+                raise ValueError(f"sequence length {input_ids.shape[1]} exceeds l_max={self.cfg.l_max}")
             h = h + self.pos.weight[:input_ids.shape[1]]
         h = self.backbone(self.drop(h), caches)
         return self.lm_head(h)[..., :self.cfg.vocab_size]
@@ -241,13 +294,17 @@ def _check_sampling(max_new_tokens, temperature, top_k, generator):
 @torch.no_grad()
 def generate(self: HyenaLM, input_ids: Tensor, max_new_tokens: int, temperature: float = 1.0, top_k: int | None = None,
              use_cache: bool = True, generator: torch.Generator | None = None, return_logits: bool = False):
-    "Sample `max_new_tokens` after `input_ids` (B, T0). temperature=0 is greedy. Returns ids (B, T0+n) [, logits (B, n, V)]."
+    """Sample `max_new_tokens` after `input_ids` (B, T0).
+
+    temperature=0 is greedy. Returns ids (B, T0+n) [, logits (B, n, V)]."""
     self._check_ids(input_ids)
     _check_sampling(max_new_tokens, temperature, top_k, generator)
     T = input_ids.shape[1] + max_new_tokens
     if T > self.cfg.l_max: raise ValueError(f"prompt + max_new_tokens = {T} exceeds l_max={self.cfg.l_max}")
-    use_cache = use_cache and (self.cfg.mixer == "hyena" or self.cfg.mixer.startswith("longconv:"))  # the others re-run the prefix
-    was_training = self.training; self.eval()
+    # the others re-run the prefix
+    use_cache = use_cache and (self.cfg.mixer == "hyena" or self.cfg.mixer.startswith("longconv:"))
+    was_training = self.training
+    self.eval()
     ids, out_logits = input_ids, []
     caches = [{"max_len": T} for _ in self.blocks] if use_cache else None
     logits = self(ids, caches)[:, -1]
@@ -256,22 +313,27 @@ def generate(self: HyenaLM, input_ids: Tensor, max_new_tokens: int, temperature:
         if temperature == 0: nxt = logits.argmax(-1)
         else:
             scaled = logits / temperature
-            if i == 0 and not torch.isfinite(scaled).all():  # checked once: NaN logits, or a temperature below the dtype
+            # checked once: NaN logits, or a temperature below the dtype
+            if i == 0 and not torch.isfinite(scaled).all():
                 why = " (the logits themselves are not: check the weights)" if not torch.isfinite(logits).all() else ""
                 raise ValueError(f"the logits divided by temperature={temperature!r} are not finite{why}; temperature=0 is greedy")
-            if top_k is not None: scaled = scaled.masked_fill(scaled < scaled.topk(min(top_k, scaled.shape[-1]), -1).values[:, -1:], -float("inf"))
+            if top_k is not None:
+                scaled = scaled.masked_fill(
+                    scaled < scaled.topk(min(top_k, scaled.shape[-1]), -1).values[:, -1:], -float("inf"))
             nxt = torch.multinomial(scaled.softmax(-1), 1, generator=generator)[:, 0]
         ids = torch.cat([ids, nxt[:, None]], 1)
         if i + 1 < max_new_tokens: logits = self.step(nxt, caches) if use_cache else self(ids)[:, -1]
     self.train(was_training)
-    return (ids, torch.stack(out_logits, 1) if out_logits else ids.new_zeros(ids.shape[0], 0, self.cfg.vocab_size).float()) if return_logits else ids
+    return (ids, torch.stack(out_logits, 1) if out_logits else ids.new_zeros(
+        ids.shape[0], 0, self.cfg.vocab_size).float()) if return_logits else ids
 
 # %% ../../nbs/models/13_model.ipynb #mvec2
 class VectorLM(nn.Module):
     "HyenaLM's blocks on real-valued tokens: Linear(in_dim, d_model) -> backbone -> Linear(d_model, 1)."
     def __init__(self, cfg, in_dim: int):
         super().__init__()
-        self.embed, self.lm, self.head = nn.Linear(in_dim, cfg.d_model), HyenaLM(cfg), nn.Linear(cfg.d_model, 1)
+        self.embed, self.lm, self.head = nn.Linear(in_dim, cfg.d_model), HyenaLM(cfg), nn.Linear(
+            cfg.d_model, 1)
         self.lm.embed = self.lm.lm_head = None  # unused: tokens are vectors here
     def forward(self, x: Tensor) -> Tensor: return self.head(self.lm.backbone(self.embed(x)))[..., 0]
 
