@@ -68,14 +68,49 @@ class Page:
     def name(self) -> str: return f"{self.path.stem}.html"
 
 
+def executed_copies() -> dict[str, list[Path]]:
+    "Notebook stem -> its executed copies under runs/ (papermill's input_path names the notebook), oldest first."
+    found: dict[str, list[tuple[str, Path]]] = {}
+    for p in sorted((ROOT / "runs").rglob("*.ipynb")):
+        try: meta = json.loads(p.read_text()).get("metadata", {}).get("papermill", {})
+        except (OSError, ValueError): continue
+        stem = Path(meta.get("input_path") or "").stem
+        if stem: found.setdefault(stem, []).append((meta.get("end_time") or "", p))
+    return {stem: [p for _, p in sorted(v)] for stem, v in found.items()}
+
+
+def banner(text: str) -> str:
+    return f'<div style="margin:1em 2em;padding:.5em 1em;background:#eef">{text}</div>'
+
+
+def last_run_page(exporter, nb_path: Path, copies: list[Path], out: Path, mathjax: bool) -> str:
+    """The latest executed copy of an experiment notebook as its own page, `<stem>-last-run.html`; returns the
+    banner for the experiment's page, which has no outputs of its own (running it trains)."""
+    import nbformat
+    last = copies[-1]
+    rel = last.relative_to(ROOT).as_posix()
+    body, _ = exporter.from_notebook_node(nbformat.read(last, as_version=4))
+    head = banner(f'The executed copy <code>{html.escape(rel)}</code> of <a href="{nb_path.stem}.html">'
+                  f"{html.escape(nb_path.stem)}</a>, with its outputs.")
+    name = f"{nb_path.stem}-last-run.html"
+    page = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + head, offline(body, mathjax), count=1)
+    (out / name).write_text(page)
+    return banner(f"Running this notebook trains; it has {len(copies)} executed cop"
+                  f"{'y' if len(copies) == 1 else 'ies'} under <code>runs/</code>. The latest, "
+                  f'<a href="{name}">{html.escape(rel)}</a>, shows its outputs and figures.')
+
+
 def build_pages(out: Path, mathjax: bool) -> list[Page]:
     import nbformat
     from nbconvert import HTMLExporter
-    exporter, pages = HTMLExporter(template_name="lab"), []
+    exporter, pages, copies = HTMLExporter(template_name="lab"), [], executed_copies()
     for nb_path in notebooks():
         nb = nbformat.read(nb_path, as_version=4)
-        body, _ = exporter.from_notebook_node(nb)
-        (out / f"{nb_path.stem}.html").write_text(offline(body, mathjax))
+        body = offline(exporter.from_notebook_node(nb)[0], mathjax)
+        if genre(nb_path) == "experiment" and copies.get(nb_path.stem):
+            top = last_run_page(exporter, nb_path, copies[nb_path.stem], out, mathjax)
+            body = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + top, body, count=1)
+        (out / f"{nb_path.stem}.html").write_text(body)
         section = nb_path.parent.relative_to(ROOT / "nbs").as_posix()
         section = "" if section == "." else section
         pages.append(Page(nb_path, genre(nb_path), section, title(nb, nb_path.stem)))
