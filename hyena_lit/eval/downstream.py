@@ -29,10 +29,12 @@ __all__ = ['DTYPES', 'TASKS_DIR', 'FIXTURES', 'TASK_SPLITS', 'prepare_wsc', 'pre
            'collect_downstream', 'paper_beside']
 
 # %% ../../nbs/eval/60_downstream.ipynb #c008
-DTYPES = {"float32": torch.float32, "float64": torch.float64, "bfloat16": torch.bfloat16, "float16": torch.float16}
+DTYPES = {"float32": torch.float32, "float64": torch.float64, "bfloat16": torch.bfloat16,
+          "float16": torch.float16}
 
 def known_tasks() -> set[str]:
-    "The task, group and tag names of our task files (lm_eval_tasks/*.yaml), read without loading the harness."
+    """The task, group and tag names of our task files (lm_eval_tasks/*.yaml), read without loading the
+    harness."""
     import re
     names = set()
     for f in (Path(hyena_lit.__file__).parent / "eval" / "lm_eval_tasks").glob("*.yaml"):
@@ -42,17 +44,26 @@ def known_tasks() -> set[str]:
             names |= set(re.findall(r"- *(\S+)", block))
     return names
 
-def check_eval_params(run: str, tasks: str, data_dir: str, num_fewshot: int, limit: int, batch_size: int, device: str, dtype: str, cloze_examples: int):
+def check_eval_params(run: str, tasks: str, data_dir: str, num_fewshot: int, limit: int, batch_size: int,
+                      device: str, dtype: str, cloze_examples: int):
     "Validate the notebook's parameters (values only; the run folders are checked when they are loaded)."
-    if not isinstance(run, str) or not run.strip(): raise ValueError(f"run must name one or more run folders (comma-separated), got {run!r}")
-    if not isinstance(tasks, str) or not tasks.strip(): raise ValueError(f"tasks must be comma-separated task names, got {tasks!r}")
-    if not isinstance(num_fewshot, int) or num_fewshot < -1: raise ValueError(f"num_fewshot must be -1 (each task's own) or >= 0, got {num_fewshot!r}")
-    if not isinstance(limit, int) or limit < 0: raise ValueError(f"limit must be an integer >= 0 (0: all), got {limit!r}")
-    if not isinstance(batch_size, int) or batch_size < 1: raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
-    if device not in ("auto", "cpu") and not str(device).startswith("cuda"): raise ValueError(f"device must be 'auto', 'cpu' or 'cuda[:i]', got {device!r}")
+    if not isinstance(run, str) or not run.strip():
+        raise ValueError(f"run must name one or more run folders (comma-separated), got {run!r}")
+    if not isinstance(tasks, str) or not tasks.strip():
+        raise ValueError(f"tasks must be comma-separated task names, got {tasks!r}")
+    if not isinstance(num_fewshot, int) or num_fewshot < -1:
+        raise ValueError(f"num_fewshot must be -1 (each task's own) or >= 0, got {num_fewshot!r}")
+    if not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"limit must be an integer >= 0 (0: all), got {limit!r}")
+    if not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    if device not in ("auto", "cpu") and not str(device).startswith("cuda"):
+        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda[:i]', got {device!r}")
     if dtype not in DTYPES: raise ValueError(f"dtype must be one of {list(DTYPES)}, got {dtype!r}")
-    if not isinstance(cloze_examples, int) or cloze_examples < 1: raise ValueError(f"cloze_examples must be a positive integer, got {cloze_examples!r}")
-    if data_dir and data_dir != "fixtures" and not Path(data_dir).is_dir(): raise ValueError(f"data_dir {data_dir!r} is not a folder")
+    if not isinstance(cloze_examples, int) or cloze_examples < 1:
+        raise ValueError(f"cloze_examples must be a positive integer, got {cloze_examples!r}")
+    if data_dir and data_dir != "fixtures" and not Path(data_dir).is_dir():
+        raise ValueError(f"data_dir {data_dir!r} is not a folder")
     known = known_tasks()
     unknown = [t.strip() for t in tasks.split(",") if t.strip() and t.strip() not in known]
     if unknown: raise ValueError(f"unknown task(s) {unknown}; the tasks are: {', '.join(sorted(known))}")
@@ -60,34 +71,47 @@ def check_eval_params(run: str, tasks: str, data_dir: str, num_fewshot: int, lim
 # %% ../../nbs/eval/60_downstream.ipynb #c011
 def _config(d: dict) -> HyenaConfig:
     known = {f.name for f in fields(HyenaConfig)}
-    if set(d) - known: raise ValueError(f"params.json names HyenaConfig fields this version does not know: {sorted(set(d) - known)}")
+    if set(d) - known:
+        raise ValueError(
+            f"params.json names HyenaConfig fields this version does not know: {sorted(set(d) - known)}")
     return HyenaConfig(**d)
 
-def load_run(path: str | Path, device: str | torch.device = "cpu", dtype: str | torch.dtype = "float32", allow_unfinished: bool = False) -> HyenaLM:
-    "A finished LM run folder (params.json, checkpoint/model.safetensors, metrics.json) -> HyenaLM in eval mode."
+def load_run(path: str | Path, device: str | torch.device = "cpu", dtype: str | torch.dtype = "float32",
+             allow_unfinished: bool = False) -> HyenaLM:
+    """A finished LM run folder (params.json, checkpoint/model.safetensors, metrics.json) -> HyenaLM in eval
+    mode."""
     p = Path(path)
     if not p.is_dir(): raise FileNotFoundError(f"run folder {str(path)!r} does not exist")
-    if (p / "config.json").is_file() and (p / "model.safetensors").is_file():  # a save_pretrained folder (13b_pretrained)
+    # a save_pretrained folder (13b_pretrained)
+    if (p / "config.json").is_file() and (p / "model.safetensors").is_file():
         dt = DTYPES[dtype] if isinstance(dtype, str) else dtype
         return HyenaLM.from_pretrained(p, strict=True).to(device=device, dtype=dt).eval()
-    need = {"params.json": p / "params.json", "checkpoint/model.safetensors": p / "checkpoint" / "model.safetensors"}
+    need = {"params.json": p / "params.json",
+            "checkpoint/model.safetensors": p / "checkpoint" / "model.safetensors"}
     if not allow_unfinished: need["metrics.json"] = p / "metrics.json"
     missing = [k for k, f in need.items() if not f.exists()]
     if missing:
-        hint = " (training has not reached its last step: pass allow_unfinished=True to load its last checkpoint)" if missing == ["metrics.json"] else ""
-        raise FileNotFoundError(f"{path} is not a finished LM run: it lacks {', '.join(missing)}; a run folder holds "
-                                f"params.json, checkpoint/model.safetensors and metrics.json{hint}")
+        hint = (" (training has not reached its last step: pass allow_unfinished=True to load its last "
+                "checkpoint)" if missing == ["metrics.json"] else "")
+        raise FileNotFoundError(
+            f"{path} is not a finished LM run: it lacks {', '.join(missing)}; a run folder holds "
+            f"params.json, checkpoint/model.safetensors and metrics.json{hint}")
     par = json.loads(need["params.json"].read_text())
-    if "model" not in par: raise ValueError(f"{need['params.json']} has no 'model' entry: not a language-model run (lmtrain writes one)")
+    if "model" not in par:
+        raise ValueError(
+            f"{need['params.json']} has no 'model' entry: not a language-model run (lmtrain writes one)")
     dt = DTYPES[dtype] if isinstance(dtype, str) else dtype
     model = load_weights(HyenaLM(_config(par["model"])), need["checkpoint/model.safetensors"])
     return model.to(device=device, dtype=dt).eval()
 
+# %% ../../nbs/eval/60_downstream.ipynb #c011x1
 def save_run(model: HyenaLM, path: str | Path, metrics: dict | None = None) -> Path:
-    "Write `model` as a finished run folder that `load_run` reads (params.json, checkpoint/model.safetensors, metrics.json)."
+    """Write `model` as a finished run folder that `load_run` reads (params.json,
+    checkpoint/model.safetensors, metrics.json)."""
     from safetensors.torch import save_file
     with RunFolder(path, {}, keep_checkpoint=True) as run:
-        if run.finished: raise FileExistsError(f"{relative(run.dir)} is a finished run: it is never overwritten")
+        if run.finished:
+            raise FileExistsError(f"{relative(run.dir)} is a finished run: it is never overwritten")
         run.start(model=model.cfg.to_dict(), params=model.num_params())
         (run.dir / "checkpoint").mkdir(exist_ok=True)  # the engine's weights file, without a training state
         weights = {k: v.detach().contiguous().cpu() for k, v in _canonical(model, model.state_dict()).items()}
@@ -97,55 +121,78 @@ def save_run(model: HyenaLM, path: str | Path, metrics: dict | None = None) -> P
 
 # %% ../../nbs/eval/60_downstream.ipynb #c014
 @torch.no_grad()
-def _loglikelihood_tokens(self, requests, disable_tqdm: bool = False, override_bs: int | None = None) -> list[tuple[float, bool]]:
-    "requests: [(strings, context_ids, continuation_ids)] -> [(sum of the continuation's log-probs, all greedy)], in order."
+def _loglikelihood_tokens(self, requests, disable_tqdm: bool = False, override_bs: int
+                          | None = None) -> list[tuple[float, bool]]:
+    """requests: [(strings, context_ids, continuation_ids)] -> [(sum of the continuation's log-probs, all
+    greedy)], in order."""
     items = []
     for i, (_, ctx, cont) in enumerate(requests):
         if not cont: raise ValueError("empty continuation: nothing to score")
-        if len(cont) > self.max_length: raise ValueError(f"a continuation of {len(cont)} tokens does not fit max_length={self.max_length}")
+        if len(cont) > self.max_length:
+            raise ValueError(
+                f"a continuation of {len(cont)} tokens does not fit max_length={self.max_length}")
         whole = (list(ctx) + list(cont))[-(self.max_length + 1):]
-        items.append((i, whole[:-1], list(cont)))            # inputs predict whole[1:], the last len(cont) of which are the continuation
-    items.sort(key=lambda t: -len(t[1]))                      # longest first: each batch pads to its first row
+        # inputs predict whole[1:], the last len(cont) of which are the continuation
+        items.append((i, whole[:-1], list(cont)))
+    # longest first: each batch pads to its first row
+    items.sort(key=lambda t: -len(t[1]))
     out, bs = [None] * len(items), override_bs or self.batch_size
     for b in range(0, len(items), bs):
         chunk = items[b:b + bs]
         L = len(chunk[0][1])
         x = torch.full((len(chunk), L), EOT, dtype=torch.long)
         for r, (_, inp, _) in enumerate(chunk): x[r, :len(inp)] = torch.tensor(inp)
-        logp = F.log_softmax(self.model(x.to(self._device)).float() if self.model.embed.weight.dtype in (torch.bfloat16, torch.float16)
-                             else self.model(x.to(self._device)), dim=-1)  # (B, L, V)
+        logp = F.log_softmax(
+            (self.model(x.to(self._device)).float()
+             if self.model.embed.weight.dtype in (torch.bfloat16, torch.float16)
+             else self.model(x.to(self._device))),
+            dim=-1,
+        )  # (B, L, V)
         for r, (i, inp, cont) in enumerate(chunk):
-            n = len(inp); lp = logp[r, n - len(cont):n]         # (len(cont), V): the positions that predict the continuation
+            # (len(cont), V): the positions that predict the continuation
+            n = len(inp)
+            lp = logp[r, n - len(cont):n]
             tgt = torch.tensor(cont, device=lp.device)
             ans = (lp.gather(-1, tgt[:, None]).double().sum().item(), bool((lp.argmax(-1) == tgt).all()))
             out[i] = ans
-            if requests[i][0] is not None and requests[i][0][0] is not None: self.cache_hook.add_partial("loglikelihood", requests[i][0], ans)
+            if requests[i][0] is not None and requests[i][0][0] is not None:
+                self.cache_hook.add_partial("loglikelihood", requests[i][0], ans)
     return out
 
+# %% ../../nbs/eval/60_downstream.ipynb #c014x1
 def loglikelihood_rolling(self, requests, disable_tqdm: bool = False) -> list[float]:
     "Log-likelihood of whole texts, in the harness's disjoint windows of at most max_length predicted tokens."
     windows, owner = [], []
     for k, (text,) in enumerate(r.args for r in requests):
-        for ctx, cont in map(lm_utils.make_disjoint_window, lm_utils.get_rolling_token_windows(
-                token_list=self.tok_encode(text), prefix_token=self.prefix_token_id, max_seq_len=self.max_length, context_len=1)):
-            windows.append(((None, None), ctx, cont)); owner.append(k)
+        for ctx, cont in map(
+            lm_utils.make_disjoint_window,
+            lm_utils.get_rolling_token_windows(token_list=self.tok_encode(text),
+                                               prefix_token=self.prefix_token_id, max_seq_len=self.max_length,
+                                               context_len=1),
+        ):
+            windows.append(((None, None), ctx, cont))
+            owner.append(k)
     totals = [0.0] * len(requests)
     for k, (ll, _) in zip(owner, self._loglikelihood_tokens(windows, disable_tqdm)): totals[k] += ll
     for r, t in zip(requests, totals): self.cache_hook.add_partial("loglikelihood_rolling", (r.args[0],), t)
     return totals
 
+# %% ../../nbs/eval/60_downstream.ipynb #c014x2
 @torch.no_grad()
 def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
-    "Greedy continuations (through HyenaLM.generate) cut at the first stop string; prompts batched by equal token length."
+    """Greedy continuations (through HyenaLM.generate) cut at the first stop string;
+    prompts batched by equal token length."""
     groups, out = defaultdict(list), [None] * len(requests)
     for i, r in enumerate(requests):
         context, kw = r.args
         kw = dict(kw or {})
-        if kw.get("do_sample") or kw.get("temperature", 0) > 0: raise ValueError("generate_until here is greedy (the paper's protocol): do_sample must be false")
+        if kw.get("do_sample") or kw.get("temperature", 0) > 0:
+            raise ValueError("generate_until here is greedy (the paper's protocol): do_sample must be false")
         until = kw.get("until") or []
         until = [until] if isinstance(until, str) else list(until)
         n_new = int(kw.get("max_gen_toks", 256))
-        if not 1 <= n_new < self.max_length: raise ValueError(f"max_gen_toks must be in [1, {self.max_length}), got {n_new}")
+        if not 1 <= n_new < self.max_length:
+            raise ValueError(f"max_gen_toks must be in [1, {self.max_length}), got {n_new}")
         ids = self.tok_encode(context)[-(self.max_length - n_new):] or [EOT]
         groups[(len(ids), n_new, tuple(until))].append((i, ids))
     for (L, n_new, until), members in groups.items():
@@ -164,41 +211,60 @@ def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
 
 # %% ../../nbs/eval/60_downstream.ipynb #c015
 def _batch_size(v) -> int:
-    if v in (None, "", "auto") or str(v).startswith("auto"): return 16  # no memory probing: the models here are small
+    # no memory probing: the models here are small
+    if v in (None, "", "auto") or str(v).startswith("auto"): return 16
     if int(v) < 1: raise ValueError(f"batch_size must be a positive integer or 'auto', got {v!r}")
     return int(v)
 
+# %% ../../nbs/eval/60_downstream.ipynb #c015x1
 class HyenaEvalLM(TemplateLM):
     "lm-eval model: a run folder of ours (`run=`) or a HyenaLM (`model=`), with the GPT-2 tokenizer."
-    def __init__(self, run: str | None = None, model: HyenaLM | None = None, batch_size: int | str = 16, device: str | None = None,
-                 dtype: str = "float32", max_length: int = 0, allow_unfinished: bool = False, **kwargs):
+    def __init__(self, run: str | None = None, model: HyenaLM | None = None, batch_size: int | str = 16,
+                 device: str | None = None, dtype: str = "float32", max_length: int = 0,
+                 allow_unfinished: bool = False, **kwargs):
         super().__init__()
-        if (run is None) == (model is None): raise ValueError("pass exactly one of run= (a run folder) and model= (a HyenaLM)")
-        dev = device if device and (not str(device).startswith("cuda") or torch.cuda.is_available()) else ("cuda" if torch.cuda.is_available() else "cpu")  # the CLI's default is cuda
+        if (run is None) == (model is None):
+            raise ValueError("pass exactly one of run= (a run folder) and model= (a HyenaLM)")
+        # the CLI's default is cuda
+        dev = (device if device and (not str(device).startswith("cuda") or torch.cuda.is_available())
+               else ("cuda" if torch.cuda.is_available() else "cpu"))
         if model is None:
             p = Path(run)
-            model = load_run(p if p.exists() or p.is_absolute() else project_root() / p, dev, dtype, allow_unfinished in (True, "True", "true"))
+            model = load_run(p if p.exists() or p.is_absolute() else project_root() / p, dev, dtype,
+                             allow_unfinished in (True, "True", "true"))
         self.model, self._device = model.eval(), next(model.parameters()).device
         self.enc = gpt2_tokenizer()
         self.batch_size = _batch_size(batch_size)
         self.max_length = int(max_length) or model.cfg.l_max
-        if self.max_length > model.cfg.l_max: raise ValueError(f"max_length={max_length} exceeds the model's l_max={model.cfg.l_max}")
+        if self.max_length > model.cfg.l_max:
+            raise ValueError(f"max_length={max_length} exceeds the model's l_max={model.cfg.l_max}")
 
     @property
-    def eot_token_id(self) -> int: return EOT
+    def eot_token_id(self) -> int:
+        return EOT
+
     @property
-    def tokenizer_name(self) -> str: return "gpt2"
-    def tok_encode(self, string: str, add_special_tokens=None, **kwargs) -> list[int]: return self.enc.encode(string, allowed_special="all")
+    def tokenizer_name(self) -> str:
+        return "gpt2"
+
+    def tok_encode(self, string: str, add_special_tokens=None, **kwargs) -> list[int]:
+        return self.enc.encode(string, allowed_special="all")
+
     def tok_decode(self, tokens) -> str: return self.enc.decode(list(tokens))
-    _loglikelihood_tokens, loglikelihood_rolling, generate_until = _loglikelihood_tokens, loglikelihood_rolling, generate_until
+    _loglikelihood_tokens, loglikelihood_rolling, generate_until = (_loglikelihood_tokens,
+                                                                    loglikelihood_rolling, generate_until)
 
 from lm_eval.api.registry import model_registry
-if "hyena_lit" not in model_registry: register_model("hyena_lit")(HyenaEvalLM)  # once: the notebook and the module both define it
+
+# %% ../../nbs/eval/60_downstream.ipynb #c015x2
+# once: the notebook and the module both define it
+if "hyena_lit" not in model_registry: register_model("hyena_lit")(HyenaEvalLM)
 
 # %% ../../nbs/eval/60_downstream.ipynb #c022
 TASKS_DIR = Path(hyena_lit.__file__).parent / "eval" / "lm_eval_tasks"  # ships with the package
 FIXTURES = TASKS_DIR / "fixtures"
-TASK_SPLITS = {"lambada_openai": ("test",), "lambada_cloze": ("test",)}  # SuperGLUE tasks: train (few-shot examples) and validation
+# SuperGLUE tasks: train (few-shot examples) and validation
+TASK_SPLITS = {"lambada_openai": ("test",), "lambada_cloze": ("test",)}
 
 def data_root(data_dir: str | Path | None = None) -> Path:
     "Where local task data lives: `data_dir`, 'fixtures', $HYENA_LIT_EVAL_DATA or <project>/data/downstream."
@@ -206,49 +272,84 @@ def data_root(data_dir: str | Path | None = None) -> Path:
     return FIXTURES if str(d) == "fixtures" else Path(d)
 
 def local_dataset(local_task: str, data_dir: str | None = None, cloze_dir: str | None = None, **_):
-    "The harness's `custom_dataset`: a DatasetDict from <data_dir>/<local_task>/*<split>*.{jsonl,json,parquet}."
+    """The harness's `custom_dataset`:
+    a DatasetDict from <data_dir>/<local_task>/*<split>*.{jsonl,json,parquet}."""
     import datasets
     root = data_root(cloze_dir if local_task == "lambada_cloze" and cloze_dir else data_dir)
     splits, files = TASK_SPLITS.get(local_task, ("train", "validation")), {}
     for s in splits:
-        found = sorted(f for ext in ("jsonl", "json", "parquet") for f in (root / local_task).glob(f"*{s}*.{ext}"))  # train.jsonl, train-00000-of-00001.parquet, lambada_test.jsonl
+        # train.jsonl, train-00000-of-00001.parquet, lambada_test.jsonl
+        found = sorted(f for ext in ("jsonl", "json", "parquet")
+                       for f in (root / local_task).glob(f"*{s}*.{ext}"))
         if found: files[s] = found
     missing = [s for s in splits if s not in files]
     if missing:
-        raise FileNotFoundError(f"task data for {local_task!r} not found: expected {', '.join(str(root / local_task / f'{s}.jsonl') for s in missing)} "
-                                f"(or .parquet; SuperGLUE's own field names). Point the tasks at a folder with --metadata data_dir=<folder> "
-                                f"(Python: TaskManager(metadata={{'data_dir': ...}})) or $HYENA_LIT_EVAL_DATA; 'fixtures' uses the repository's tiny examples")
+        raise FileNotFoundError(
+            f"task data for {local_task!r} not found: expected "
+            f"{', '.join(str(root / local_task / f'{s}.jsonl') for s in missing)} "
+            f"(or .parquet; SuperGLUE's own field names). Point the tasks at a folder with --metadata "
+            f"data_dir=<folder> "
+            f"(Python: TaskManager(metadata={{'data_dir': ...}})) or $HYENA_LIT_EVAL_DATA; 'fixtures' uses "
+            f"the repository's tiny examples")
     kind = lambda fs: "parquet" if fs[0].suffix == ".parquet" else "json"
-    return datasets.DatasetDict({s: datasets.load_dataset(kind(fs), data_files=[str(f) for f in fs], split="train") for s, fs in files.items()})
+    return datasets.DatasetDict(
+        {s: datasets.load_dataset(kind(fs), data_files=[str(f) for f in fs], split="train")
+         for s, fs in files.items()})
 
 # %% ../../nbs/eval/60_downstream.ipynb #c024
 def _docs(fn):
-    "process_docs from a per-example function: adds `prompt` and `choices` (logit scoring) or `gold` (generation)."
+    """process_docs from a per-example function:
+    adds `prompt` and `choices` (logit scoring) or `gold` (generation)."""
     return lambda ds: ds.map(fn)
 
 def _wsc(d):
-    return dict(prompt=f"Passage: {d['text']}\nQuestion: In the passage above, does the pronoun \"{d['span2_text']}\" refer to \"{d['span1_text']}\"? Yes or no?\nAnswer:",
-                gold=["yes" if d["label"] == 1 else "no"])
-def _rte(d): return dict(prompt=f"{d['premise']}\nQuestion: {d['hypothesis']} True or False?\nAnswer:", gold=["True" if d["label"] == 0 else "False"])
+    return dict(
+        prompt=f"Passage: {d['text']}\nQuestion: In the passage above, does the pronoun "
+               f"\"{d['span2_text']}\" refer to \"{d['span1_text']}\"? Yes or no?\nAnswer:",
+        gold=["yes" if d["label"] == 1 else "no"],
+    )
+
+def _rte(d):
+    return dict(prompt=f"{d['premise']}\nQuestion: {d['hypothesis']} True or False?\nAnswer:",
+                gold=["True" if d["label"] == 0 else "False"])
+
 def _multirc(d):
-    return dict(prompt=f"{d['paragraph']}\nQuestion: {d['question']}\nAnswer: {d['answer']}\nIs the answer correct? Yes or no?\nAnswer:",
-                gold=["yes" if d["label"] == 1 else "no"])
+    return dict(
+        prompt=f"{d['paragraph']}\nQuestion: {d['question']}\nAnswer: {d['answer']}\nIs the answer correct? "
+               f"Yes or no?\nAnswer:",
+        gold=["yes" if d["label"] == 1 else "no"],
+    )
 def _record(d):
     passage = d["passage"].replace("@highlight\n", "- ")
-    return dict(prompt=f"{passage}\nQuery: {d['query']}\nWhat is @placeholder?\nAnswer:", gold=list(dict.fromkeys(d["answers"])) or [""])
+    return dict(prompt=f"{passage}\nQuery: {d['query']}\nWhat is @placeholder?\nAnswer:",
+                gold=list(dict.fromkeys(d["answers"])) or [""])
 def _copa(d):
     conn = {"cause": "because", "effect": "so"}[d["question"]]
     alt = d["choice1" if d["label"] == 0 else "choice2"]
-    return dict(prompt=f"Pick the more likely continuation to the following sentence.\n\nContext: {d['premise'].rstrip('.')} {conn}",
-                gold=[alt[0].lower() + alt[1:].rstrip(".")])
-def _boolq(d): return dict(prompt=f"{d['passage']}\nQuestion: {d['question']}?\nAnswer:", choices=["no", "yes"])
-def _cb(d): return dict(prompt=f"{d['premise']}\nQuestion: {d['hypothesis']}. True, False, or Neither?\nAnswer:", choices=["True", "False", "Neither"])
+    return dict(
+        prompt=f"Pick the more likely continuation to the following sentence.\n\nContext: "
+               f"{d['premise'].rstrip('.')} {conn}",
+        gold=[alt[0].lower() + alt[1:].rstrip(".")],
+    )
+
+def _boolq(d):
+    return dict(prompt=f"{d['passage']}\nQuestion: {d['question']}?\nAnswer:", choices=["no", "yes"])
+
+# %% ../../nbs/eval/60_downstream.ipynb #c024x1
+def _cb(d):
+    return dict(prompt=f"{d['premise']}\nQuestion: {d['hypothesis']}. True, False, or Neither?\nAnswer:",
+                choices=["True", "False", "Neither"])
+
 def _wic(d):
     w = d["sentence1"][d["start1"]:d["end1"]]
-    return dict(prompt=f"Sentence 1: {d['sentence1']}\nSentence 2: {d['sentence2']}\nQuestion: Is the word '{w}' used in the same way in the two sentences above?\nAnswer:",
-                choices=["no", "yes"])
+    return dict(
+        prompt=f"Sentence 1: {d['sentence1']}\nSentence 2: {d['sentence2']}\nQuestion: Is the word '{w}' "
+               f"used in the same way in the two sentences above?\nAnswer:",
+        choices=["no", "yes"],
+    )
 
-prepare_wsc, prepare_rte, prepare_multirc, prepare_record, prepare_copa = map(_docs, (_wsc, _rte, _multirc, _record, _copa))
+prepare_wsc, prepare_rte, prepare_multirc, prepare_record, prepare_copa = map(
+    _docs, (_wsc, _rte, _multirc, _record, _copa))
 prepare_boolq, prepare_cb, prepare_wic = map(_docs, (_boolq, _cb, _wic))
 
 def _norm(s: str) -> list[str]:
@@ -256,36 +357,46 @@ def _norm(s: str) -> list[str]:
     return s.split()
 
 def gold_match(doc: dict, results: list[str]) -> dict:
-    "Generation scored as the paper does: correct when the answer (first line, case and punctuation ignored) starts with a gold label."
+    """Generation scored as the paper does:
+    correct when the answer (first line, case and punctuation ignored) starts with a gold label."""
     ans = _norm(results[0])
     return {"acc": float(any(g and ans[:len(g)] == g for g in map(_norm, doc["gold"])))}
 
 # %% ../../nbs/eval/60_downstream.ipynb #c027
-def task_manager(data_dir: str | Path | None = None, cloze_dir: str | Path | None = None, include_defaults: bool = False):
-    "A TaskManager for our task YAMLs (and the harness's own with `include_defaults`: they name hub datasets) and where their data is."
+def task_manager(data_dir: str | Path | None = None, cloze_dir: str | Path | None = None,
+                 include_defaults: bool = False):
+    """A TaskManager for our task YAMLs (and the harness's own with `include_defaults`: they name hub
+    datasets) and where their data is."""
     from lm_eval.tasks import TaskManager
     meta = {"data_dir": str(data_root(data_dir))} | ({"cloze_dir": str(cloze_dir)} if cloze_dir else {})
     return TaskManager(include_path=str(TASKS_DIR), include_defaults=include_defaults, metadata=meta)
 
-def evaluate_run(model: str | Path | HyenaLM, tasks: list[str] | str, data_dir: str | Path | None = None, cloze_dir: str | Path | None = None,
-                 num_fewshot: int | None = None, limit: int | None = None, batch_size: int = 16, device: str | None = None,
-                 dtype: str = "float32", log_samples: bool = False, include_defaults: bool = False) -> dict:
+def evaluate_run(model: str | Path | HyenaLM, tasks: list[str] | str, data_dir: str | Path | None = None,
+                 cloze_dir: str | Path | None = None, num_fewshot: int | None = None, limit: int
+                 | None = None, batch_size: int = 16, device: str | None = None, dtype: str = "float32",
+                 log_samples: bool = False, include_defaults: bool = False) -> dict:
     "lm_eval.simple_evaluate on a run folder (or HyenaLM) with our tasks; returns the harness's results dict."
     import lm_eval
     tasks = [t.strip() for t in tasks.split(",")] if isinstance(tasks, str) else list(tasks)
     lm = HyenaEvalLM(model=model, batch_size=batch_size) if isinstance(model, HyenaLM) else \
          HyenaEvalLM(run=str(model), batch_size=batch_size, device=device, dtype=dtype)
-    return lm_eval.simple_evaluate(model=lm, tasks=tasks, task_manager=task_manager(data_dir, cloze_dir, include_defaults), num_fewshot=num_fewshot,
-                                   limit=limit or None, log_samples=log_samples, bootstrap_iters=0, random_seed=0, numpy_random_seed=0,
-                                   torch_random_seed=0, fewshot_random_seed=1234)
+    return lm_eval.simple_evaluate(model=lm, tasks=tasks,
+                                   task_manager=task_manager(data_dir, cloze_dir, include_defaults),
+                                   num_fewshot=num_fewshot, limit=limit or None, log_samples=log_samples,
+                                   bootstrap_iters=0, random_seed=0, numpy_random_seed=0, torch_random_seed=0,
+                                   fewshot_random_seed=1234)
 
 def results_table(res: dict) -> "pd.DataFrame":
-    "One row per task: accuracy (%), LAMBADA's perplexity of the last word (the harness's: exp of minus its mean log-likelihood), examples."
+    """One row per task: accuracy (%), LAMBADA's perplexity of the last word (the harness's: exp of minus its
+    mean log-likelihood), examples."""
     import pandas as pd
     rows = []
     for t, r in res["results"].items():
         if "acc,none" not in r: continue
-        rows.append(dict(task=t, acc=100 * r["acc,none"], ppl=r.get("perplexity,none"), n=res.get("n-samples", {}).get(t, {}).get("effective")))
+        rows.append(
+            dict(task=t, acc=100 * r["acc,none"], ppl=r.get("perplexity,none"),
+                 n=res.get("n-samples", {}).get(t, {}).get("effective"))
+        )
     return pd.DataFrame(rows)
 
 # %% ../../nbs/eval/60_downstream.ipynb #c030
@@ -298,24 +409,32 @@ def lm_eval_cli(argv: list[str] | None = None):
     cli_evaluate()
 
 def _in_ipython() -> bool:
-    try: get_ipython; return True  # noqa: F821
-    except NameError: return False
+    try:
+        get_ipython
+        return True  # noqa: F821
+    except NameError:
+        return False
 
 if __name__ == "__main__" and not _in_ipython(): lm_eval_cli()
 
 # %% ../../nbs/eval/60_downstream.ipynb #c032
-STOP_WORDS = set("""a about above after again against all am an and any are as at be because been before being below between both but by
-could did do does doing down during each few for from further had has have having he her here hers herself him himself his how i if in
-into is it its itself let me more most my myself no nor not now of off on once only or other our ours ourselves out over own same she
-should so some such than that the their theirs them themselves then there these they this those through thee thou thy thine to too under
-until up upon very was we were what when where which while who whom why will with would ye you your yours yourself yourselves shall
-hath doth art""".split())
+STOP_WORDS = set("""a about above after again against all am an and any are as at be because been before being
+below between both but by could did do does doing down during each few for from further
+had has have having he her here hers herself him himself his how i if in into is it its
+itself let me more most my myself no nor not now of off on once only or other our ours
+ourselves out over own same she should so some such than that the their theirs them
+themselves then there these they this those through thee thou thy thine to too under until
+up upon very was we were what when where which while who whom why will with would ye you
+your yours yourself yourselves shall hath doth art""".split())
 
 def build_cloze(tokens, enc, n: int = 500, min_words: int = 40, max_words: int = 120) -> list[dict]:
-    "LAMBADA-style passages {'text': ...} from a held-out token stream: whole lines, the last word non-stop, >= 3 letters, seen before."
+    """LAMBADA-style passages {'text': ...} from a held-out token stream:
+    whole lines, the last word non-stop, >= 3 letters, seen before."""
     tokens = np.asarray(tokens, dtype=np.int64)
-    docs = [enc.decode(part[part != EOT].tolist()) for part in np.split(tokens, np.flatnonzero(tokens == EOT))]
-    if docs and np.median([len(d.split()) for d in docs]) < min_words: docs = ["\n".join(docs)]  # a corpus read line by line: EOT ends lines, not documents
+    docs = [enc.decode(part[part != EOT].tolist())
+            for part in np.split(tokens, np.flatnonzero(tokens == EOT))]
+    # a corpus read line by line: EOT ends lines, not documents
+    if docs and np.median([len(d.split()) for d in docs]) < min_words: docs = ["\n".join(docs)]
     out = []
     for doc in docs:
         lines = [l.rstrip() for l in doc.replace(enc.decode([EOT]), "").split("\n")]
@@ -328,54 +447,72 @@ def build_cloze(tokens, enc, n: int = 500, min_words: int = 40, max_words: int =
             word = m.group(2)
             if len(ctx.split()) < min_words or word.lower() in STOP_WORDS: continue
             if word.lower() not in {w.strip(string.punctuation).lower() for w in ctx.split()}: continue
-            out.append({"text": f"{ctx} {word}"}); start = i + 1
+            out.append({"text": f"{ctx} {word}"})
+            start = i + 1
             if len(out) >= n: return out
     return out
 
 # %% ../../nbs/eval/60_downstream.ipynb #c035
 def parse_runs(run: str) -> list[Path]:
     "The comma-separated run folders (relative to the project root), each a finished LM run."
-    runs = [Path(r.strip()) if Path(r.strip()).is_absolute() else project_root() / r.strip() for r in run.split(",") if r.strip()]
+    runs = [Path(r.strip()) if Path(r.strip()).is_absolute() else project_root() / r.strip()
+            for r in run.split(",") if r.strip()]
     for r in runs:
-        if (r / "config.json").exists() and (r / "model.safetensors").exists(): continue  # a save_pretrained folder
-        if not (r / "params.json").exists() or not (r / "checkpoint" / "model.safetensors").exists() or not is_finished(r):
-            raise ValueError(f"run {relative(r)!r} is not a finished LM run folder (params.json, checkpoint/model.safetensors, metrics.json)")
+        # a save_pretrained folder
+        if (r / "config.json").exists() and (r / "model.safetensors").exists(): continue
+        if (not (r / "params.json").exists() or not (r / "checkpoint" / "model.safetensors").exists()
+            or not is_finished(r)):
+            raise ValueError(f"run {relative(r)!r} is not a finished LM run folder (params.json, "
+                             f"checkpoint/model.safetensors, metrics.json)")
     return runs
 
 def cloze_for_run(run_dir: str | Path, n: int = 500, root: str | Path | None = None) -> tuple[Path, dict]:
-    "Build (once) the lambada_cloze set from a run's held-out split; returns (its data folder, a description)."
+    """Build (once) the lambada_cloze set from a run's held-out split;
+    returns (its data folder, a description)."""
     import hashlib
     from hyena_lit.experiments.lm_training import load_data
     t = json.loads((Path(run_dir) / "params.json").read_text())["train"]
     cfg = TrainConfig(**{k: v for k, v in t.items() if k in {f.name for f in fields(TrainConfig)}})
     _, val = load_data(cfg)
-    folder = Path(root or project_root() / "data" / "downstream") / f"lambada_cloze-{Path(cfg.dataset).name}-{cfg.val_split or 'tail'}-{n}"
+    folder = (Path(root or project_root() / "data" / "downstream")
+              / f"lambada_cloze-{Path(cfg.dataset).name}-{cfg.val_split or 'tail'}-{n}")
     f = folder / "lambada_cloze" / "test.jsonl"
     if not f.exists():
         docs = build_cloze(val.tokens, gpt2_tokenizer(), n)
-        if not docs: raise ValueError(f"the held-out split of {relative(run_dir)} ({len(val.tokens)} tokens) gave no cloze passages")
+        if not docs:
+            raise ValueError(
+                f"the held-out split of {relative(run_dir)} ({len(val.tokens)} tokens) gave no cloze passages"
+            )
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text("".join(json.dumps(d) + "\n" for d in docs))
     text = f.read_text()
-    return folder, dict(corpus=Path(cfg.dataset).name, split=cfg.val_split or "last 5% of the token stream", passages=text.count("\n"),
-                        held_out_tokens=len(val.tokens), sha256=hashlib.sha256(text.encode()).hexdigest())
+    return folder, dict(corpus=Path(cfg.dataset).name, split=cfg.val_split or "last 5% of the token stream",
+                        passages=text.count("\n"), held_out_tokens=len(val.tokens),
+                        sha256=hashlib.sha256(text.encode()).hexdigest())
 
 # %% ../../nbs/eval/60_downstream.ipynb #c040
 PAPER_TABLE_4_5 = {  # zero-shot accuracy (%), Table 4.5
-    "GPTNeo-125M": dict(wsc=27.9, wic=50.0, rte=45.1, cb=41.1, multirc=0.0, record=61.7, boolq=62.2, copa=62.0),
+    "GPTNeo-125M": dict(wsc=27.9, wic=50.0, rte=45.1, cb=41.1, multirc=0.0, record=61.7, boolq=62.2,
+                        copa=62.0),
     "RWKV-169M": dict(wsc=13.4, wic=52.3, rte=46.9, cb=25.0, multirc=0.0, record=58.5, boolq=59.2, copa=66.0),
-    "Hyena-153M": dict(wsc=21.2, wic=50.5, rte=46.6, cb=39.3, multirc=1.1, record=59.4, boolq=51.8, copa=70.0)}
+    "Hyena-153M": dict(wsc=21.2, wic=50.5, rte=46.6, cb=39.3, multirc=1.1, record=59.4, boolq=51.8,
+                       copa=70.0),
+}
 PAPER_TABLE_4_6 = {  # 3-shot accuracy (%), Table 4.6
-    "GPTNeo-125M": dict(wsc=38.5, wic=50.0, rte=53.8, cb=42.9, multirc=22.4, record=61.4, boolq=61.0, copa=63.0),
+    "GPTNeo-125M": dict(wsc=38.5, wic=50.0, rte=53.8, cb=42.9, multirc=22.4, record=61.4, boolq=61.0,
+                        copa=63.0),
     "RWKV-169M": dict(wsc=32.7, wic=49.4, rte=47.2, cb=37.5, multirc=0.0, record=58.3, boolq=55.0, copa=64.0),
-    "Hyena-153M": dict(wsc=39.4, wic=50.1, rte=47.6, cb=46.4, multirc=26.7, record=58.1, boolq=56.0, copa=70.0)}
+    "Hyena-153M": dict(wsc=39.4, wic=50.1, rte=47.6, cb=46.4, multirc=26.7, record=58.1, boolq=56.0,
+                       copa=70.0),
+}
 PAPER_LAMBADA = {"Hyena-153M": 44.64}  # App. A.3
 CHANCE = dict(wsc=50.0, wic=50.0, rte=50.0, cb=100 / 3, multirc=50.0, record=100 / 14, boolq=50.0, copa=50.0)
 
 def collect_downstream(root: str | Path) -> "pd.DataFrame":
     "Every finished evaluation under `root` (runs/downstream), one row per (evaluation, run, task)."
     import pandas as pd
-    frames = [pd.read_csv(t).assign(evaluation=t.parent.parent.name) for t in sorted(Path(root).glob("*/*/table.csv")) if is_finished(t.parent)]
+    frames = [pd.read_csv(t).assign(evaluation=t.parent.parent.name)
+              for t in sorted(Path(root).glob("*/*/table.csv")) if is_finished(t.parent)]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 def paper_beside(ours: "pd.DataFrame") -> "pd.DataFrame":
@@ -385,6 +522,7 @@ def paper_beside(ours: "pd.DataFrame") -> "pd.DataFrame":
     for t, chance in CHANCE.items():
         for shots, table, suffix in ((0, PAPER_TABLE_4_5, ""), (3, PAPER_TABLE_4_6, "_3shot")):
             row = dict(task=t, shots=shots, chance=chance, **{m: v[t] for m, v in table.items()})
-            for _, r in ours[ours.task == f"hyena_{t}{suffix}"].iterrows(): row[f"{r.run} (n={r.n:.0f})"] = r.acc
+            for _, r in ours[ours.task == f"hyena_{t}{suffix}"].iterrows():
+                row[f"{r.run} (n={r.n:.0f})"] = r.acc
             rows.append(row)
     return pd.DataFrame(rows)

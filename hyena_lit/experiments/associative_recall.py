@@ -11,7 +11,8 @@ import torch
 from ..models.model import HyenaConfig, HyenaLM
 from ..mixers.longconvs import LONG_CONVS
 from ..core.operator import GATINGS
-from ..data.synthetics import generate, assert_disjoint, evaluate_last, evaluate_recall, recall_targets, selected
+from ..data.synthetics import (generate, assert_disjoint, evaluate_last, evaluate_recall,
+                                       recall_targets, selected)
 from ..train.engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
 from ..train.runs import project_root, save_json
 from ..train.runs import relative, check_run, check_sweep, RunFolder, is_finished, finished_in
@@ -22,24 +23,34 @@ __all__ = ['ABLATION', 'ablation_settings', 'check_sweep_params', 'setting_name'
 
 # %% ../../nbs/experiments/31_associative_recall.ipynb #c016b
 _FFN_LR = ["*.filter.ffn.*", {"lr": 5e-4, "weight_decay": 0.0}]
-ABLATION = [  # (step, what it changes, cumulatively), from Table A.1 + Figure 4.1 to the official synthetics configuration
-    ("table-a1", {}, "Table A.1's recipe; Figure 4.1's Hyena: FFN width 32, Definition 3.1's gates, 3 positional features, w = 1; MLP width 128"),
-    ("operator", {"mixer": "hyena", "filter_order": 32, "gating": "official"}, "the official operator: one long filter at order 2, gates before it"),
+# (step, what it changes, cumulatively), from Table A.1 + Figure 4.1 to the official synthetics configuration
+ABLATION = [
+    ("table-a1", {},
+     "Table A.1's recipe; Figure 4.1's Hyena: FFN width 32, Definition 3.1's gates, 3 positional "
+     "features, w = 1; MLP width 128"),
+    ("operator", {"mixer": "hyena", "filter_order": 32, "gating": "official"},
+     "the official operator: one long filter at order 2, gates before it"),
     ("ffn-64", {"filter_order": 64}, "filter FFN width 64"),
     ("emb-5", {"emb_dim": 5}, "5 positional features"),
     ("w-10", {"w": 10.0}, "sine frequency w = 10"),
-    ("filter-lr", {"recipe_overrides": {"groups": [_FFN_LR]}}, "filter FFN at the base lr 5e-4 (the operator's default: 1e-3)"),
-    ("frozen-pos", {"recipe_overrides": {"groups": [_FFN_LR, ["*.filter.pos_emb.z", {"lr": 0.0}]]}}, "positional features frozen"),
-    ("decay-all", {"recipe_overrides": {"decay_all": True}}, "weight decay on every parameter (norms, biases, embeddings)"),
+    ("filter-lr", {"recipe_overrides": {"groups": [_FFN_LR]}},
+     "filter FFN at the base lr 5e-4 (the operator's default: 1e-3)"),
+    ("frozen-pos", {"recipe_overrides": {"groups": [_FFN_LR, ["*.filter.pos_emb.z", {"lr": 0.0}]]}},
+     "positional features frozen"),
+    ("decay-all", {"recipe_overrides": {"decay_all": True}},
+     "weight decay on every parameter (norms, biases, embeddings)"),
     ("d-inner-256", {"d_inner": 256}, "MLP width 256"),
     ("embed-dropout", {"embed_dropout": 0.1}, "dropout 0.1 on the token embeddings"),
     ("beta2", {"recipe_overrides": {"betas": [0.9, 0.999]}}, "AdamW beta2 0.999"),
-    ("linear", {"recipe_overrides": {"schedule": "linear", "warmup_epochs": 20}}, "linear warmup over a tenth, linear decay"),
-    ("official", {"recipe": "official-synthetics", "recipe_overrides": None, "num_train": 4000}, "400 epochs on 4000 examples"),
+    ("linear", {"recipe_overrides": {"schedule": "linear", "warmup_epochs": 20}},
+     "linear warmup over a tenth, linear decay"),
+    ("official", {"recipe": "official-synthetics", "recipe_overrides": None, "num_train": 4000},
+     "400 epochs on 4000 examples"),
 ]
 
 def ablation_settings(base: dict, steps: list[str] | None = None) -> list[tuple[int, str, dict]]:
-    "The cumulative settings of ABLATION (index, step, setting) on top of `base`, for the named `steps` (default all)."
+    """The cumulative settings of ABLATION (index, step, setting) on top of `base`, for the named `steps`
+    (default all)."""
     out, cfg = [], dict(base, emb_dim=3, recipe="paper-synthetics", recipe_overrides={})
     for i, (name, change, _) in enumerate(ABLATION):
         cfg = dict(cfg)
@@ -51,20 +62,29 @@ def ablation_settings(base: dict, steps: list[str] | None = None) -> list[tuple[
     return out
 
 # %% ../../nbs/experiments/31_associative_recall.ipynb #c008
-def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, d_model, num_train, num_test, epochs, workers,
-                       recipe: str = "paper-synthetics", ablation_steps=(), longconv_gating: str = "paper", longconv_ffn_width: int = 0,
+def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, d_model, num_train, num_test,
+                       epochs, workers, recipe: str = "paper-synthetics", ablation_steps=(),
+                       longconv_gating: str = "paper", longconv_ffn_width: int = 0,
                        longconv_short_filter: int = -1, threads: int = 1):
     "Raise ValueError naming the first bad sweep parameter and what is allowed."
     bad = [p for p in parametrizations if p not in LONG_CONVS]
-    if bad or not parametrizations: raise ValueError(f"parametrizations must be among {list(LONG_CONVS)}, got {parametrizations}")
+    if bad or not parametrizations:
+        raise ValueError(f"parametrizations must be among {list(LONG_CONVS)}, got {parametrizations}")
     for name, vals, lo in (("seq_lens", seq_lens, 2), ("vocab_sizes", vocab_sizes, 4), ("seeds", seeds, 0)):
-        if not vals or any(not isinstance(v, int) or v < lo for v in vals): raise ValueError(f"{name} must be a non-empty list of integers >= {lo}, got {vals}")
-    for name, v in (("n_layer", n_layer), ("d_model", d_model), ("num_train", num_train), ("num_test", num_test), ("epochs", epochs), ("workers", workers), ("threads", threads)):
-        if not isinstance(v, int) or isinstance(v, bool) or v < 1: raise ValueError(f"{name} must be a positive integer, got {v!r}")
-    if longconv_gating not in GATINGS: raise ValueError(f"longconv_gating must be one of {GATINGS}, got {longconv_gating!r}")
-    if not isinstance(longconv_ffn_width, int) or longconv_ffn_width < 0: raise ValueError(f"longconv_ffn_width must be an integer >= 0, got {longconv_ffn_width!r}")
-    if not isinstance(longconv_short_filter, int) or isinstance(longconv_short_filter, bool) or longconv_short_filter < -1:
-        raise ValueError(f"longconv_short_filter must be -1 (the parametrization's) or an integer >= 0, got {longconv_short_filter!r}")
+        if not vals or any(not isinstance(v, int) or v < lo for v in vals):
+            raise ValueError(f"{name} must be a non-empty list of integers >= {lo}, got {vals}")
+    for name, v in (("n_layer", n_layer), ("d_model", d_model), ("num_train", num_train),
+                    ("num_test", num_test), ("epochs", epochs), ("workers", workers), ("threads", threads)):
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    if longconv_gating not in GATINGS:
+        raise ValueError(f"longconv_gating must be one of {GATINGS}, got {longconv_gating!r}")
+    if not isinstance(longconv_ffn_width, int) or longconv_ffn_width < 0:
+        raise ValueError(f"longconv_ffn_width must be an integer >= 0, got {longconv_ffn_width!r}")
+    if (not isinstance(longconv_short_filter, int) or isinstance(longconv_short_filter, bool)
+        or longconv_short_filter < -1):
+        raise ValueError(f"longconv_short_filter must be -1 (the parametrization's) or an integer >= 0, got "
+                         f"{longconv_short_filter!r}")
     if recipe not in RECIPES: raise ValueError(f"recipe must be one of {list(RECIPES)}, got {recipe!r}")
     bad = [a for a in ablation_steps if a not in dict((n, o) for n, o, _ in ABLATION)]
     if bad: raise ValueError(f"ablation_steps must be among {[n for n, _, _ in ABLATION]}, got {bad}")
@@ -73,56 +93,108 @@ def check_sweep_params(parametrizations, seq_lens, vocab_sizes, seeds, n_layer, 
 def setting_name(p: str, L: int, V: int, seed: int) -> str: return f"{p}_L{L}_V{V}_s{seed}"
 
 def fresh_train(num_train: int, seq_len: int, vocab_size: int, seed: int):
-    "epoch -> a training set of its own, the same on every call (so a resumed run sees the same data); seeds never meet the test set's."
-    return lambda epoch: generate("associative_recall", num_train, seq_len, vocab_size, seed=seed + 100_000 * (epoch + 1))
+    """epoch -> a training set of its own, the same on every call (so a resumed run sees the same data);
+    seeds never meet the test set's."""
+    return lambda epoch: generate("associative_recall", num_train, seq_len, vocab_size, seed=seed
+                                  + 100_000 * (epoch + 1))
 
 def setting_model(cfg: dict, l_max: int) -> HyenaConfig:
-    "The model of a setting: Figure 4.1's operator with the setting's parametrization, or the full operator (`mixer='hyena'`)."
+    """The model of a setting: Figure 4.1's operator with the setting's parametrization, or the full operator
+    (`mixer='hyena'`)."""
     mixer = cfg.get("mixer") or f"longconv:{cfg['parametrization']}"
-    extra = {k: cfg[k] for k in ("w", "filter_order", "gating", "longconv_gating", "longconv_ffn_width", "longconv_short_filter") if k in cfg}
-    return HyenaConfig(vocab_size=cfg["vocab_size"], d_model=cfg["d_model"], n_layer=cfg["n_layer"], d_inner=cfg["d_inner"], l_max=l_max,
-                       emb_dim=cfg["emb_dim"], mixer=mixer, embed_dropout=cfg.get("embed_dropout", 0.0), **extra)
+    extra = {
+        k: cfg[k]
+        for k in ("w", "filter_order", "gating", "longconv_gating", "longconv_ffn_width",
+                  "longconv_short_filter")
+        if k in cfg
+    }
+    return HyenaConfig(vocab_size=cfg["vocab_size"], d_model=cfg["d_model"], n_layer=cfg["n_layer"],
+                       d_inner=cfg["d_inner"], l_max=l_max, emb_dim=cfg["emb_dim"], mixer=mixer,
+                       embed_dropout=cfg.get("embed_dropout", 0.0), **extra)
 
 def setting_recipe(cfg: dict) -> Recipe:
-    "The setting's recipe: the named one, the top-level numbers the Figure 4.1 sweeps set, then `recipe_overrides`."
+    """The setting's recipe: the named one, the top-level numbers the Figure 4.1 sweeps set, then
+    `recipe_overrides`."""
     top = {k: cfg[k] for k in ("lr", "weight_decay", "batch_size", "epochs", "warmup_epochs") if k in cfg}
     over = dict(cfg.get("recipe_overrides") or {})
     if "betas" in over: over["betas"] = tuple(over["betas"])
     if "groups" in over: over["groups"] = tuple((pat, dict(o)) for pat, o in over["groups"])
     return get_recipe(cfg.get("recipe", "paper-synthetics"), **{**top, **over})
 
+# %% ../../nbs/experiments/31_associative_recall.ipynb #c011h1
+def _setting_data(cfg: dict) -> tuple:
+    "The training, test and (with cfg['num_val']) validation sets of a setting, pairwise disjoint."
+    L, V, seed = cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
+    train = generate("associative_recall", cfg["num_train"], L, V, seed=seed)
+    test = generate("associative_recall", cfg["num_test"], L, V, seed=10_000 + seed, score="last")
+    assert_disjoint(train[0], test[0])
+    # a validation split selects the epoch and stops early; 0: the runs made before it
+    n_val = cfg.get("num_val", 0)
+    val = generate("associative_recall", n_val, L, V, seed=20_000 + seed, score="last") if n_val else None
+    if val is not None:
+        assert_disjoint(train[0], val[0])
+        assert_disjoint(val[0], test[0])
+    return train, test, val
+
+# %% ../../nbs/experiments/31_associative_recall.ipynb #c011h2
+def _recall_evaluate(test: tuple, val: tuple | None, dev: torch.device):
+    "A setting's evaluation after each epoch: test loss, accuracy and in-context accuracy; validation's too."
+    # the answer, and the lookups inside the test sequences: computed once
+    test_targets = recall_targets(*test)
+    keys = ("test_loss", "test_acc", "test_acc_context")
+    val_targets = recall_targets(*(t.to(dev) for t in val)) if val is not None else None
+    def evaluate(m):
+        out = dict(zip(keys, evaluate_recall(m, test[0], test_targets)))
+        if val is None: return out
+        return {**out,
+                **dict(zip(("val_loss", "val_acc"), evaluate_recall(m, val[0].to(dev), val_targets)[:2]))}
+    return evaluate
+
+# %% ../../nbs/experiments/31_associative_recall.ipynb #c011h3
+def _setting_metrics(cfg: dict, recipe: Recipe, hist: list[dict], model: HyenaLM) -> dict:
+    "The metrics of a finished setting: accuracies, epochs, speed, and the epoch that validation selects."
+    best = max(hist, key=lambda r: r["test_acc"])
+    solved = next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None)
+    m = dict(parametrization=cfg["parametrization"], seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"],
+             seed=cfg["seed"], recipe=recipe.name, final_test_acc=hist[-1]["test_acc"],
+             best_test_acc=best["test_acc"], best_epoch=best["epoch"], solved_epoch=solved,
+             epochs_run=len(hist),
+             epochs_planned=recipe.epochs, seconds=hist[-1]["seconds"],
+             tokens_per_second=sum(r["tokens_per_second"] for r in hist) / len(hist),
+             final_train_loss=hist[-1]["train_loss"], params=model.num_params())
+    return {**m, **selected(hist)}
+
 # %% ../../nbs/experiments/31_associative_recall.ipynb #c011b
 def run_setting(cfg: dict) -> dict | None:
-    "Train one associative-recall setting `cfg` in the run folder cfg['dir'] (a `RunFolder`: resumable, idempotent)."
-    with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu"), keep_checkpoint=cfg.get("keep_checkpoint", False)) as run:
+    """Train one associative-recall setting `cfg` in the run folder cfg['dir'] (a `RunFolder`: resumable,
+    idempotent)."""
+    with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu"),
+                   keep_checkpoint=cfg.get("keep_checkpoint", False)) as run:
         if run.finished: return run.metrics
         torch.set_num_threads(cfg.get("threads", 1))
         dev = torch.device(cfg.get("device", "cpu"))
         L, V, seed = cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
-        train = generate("associative_recall", cfg["num_train"], L, V, seed=seed)
-        test = generate("associative_recall", cfg["num_test"], L, V, seed=10_000 + seed, score="last")
-        assert_disjoint(train[0], test[0])
-        n_val = cfg.get("num_val", 0)  # a validation split selects the epoch and stops early; 0: the runs made before it
-        val = generate("associative_recall", n_val, L, V, seed=20_000 + seed, score="last") if n_val else None
-        if val is not None:
-            assert_disjoint(train[0], val[0])
-            assert_disjoint(val[0], test[0])
+        train, test, val = _setting_data(cfg)
         train, test = tuple(t.to(dev) for t in train), tuple(t.to(dev) for t in test)
         torch.manual_seed(seed)
         mcfg = setting_model(cfg, l_max=train[0].shape[1])
         model = HyenaLM(mcfg).to(dev)
         recipe, saved = setting_recipe(cfg), run.saved
         if saved:
-            recipe = Recipe.from_dict(saved["recipe"]) if isinstance(saved.get("recipe"), dict) else \
-                replace(recipe, epochs=saved["epochs_used"], warmup_epochs=saved["warmup_epochs_used"])
+            recipe = (Recipe.from_dict(saved["recipe"]) if isinstance(saved.get("recipe"), dict) else
+                      replace(recipe, epochs=saved["epochs_used"], warmup_epochs=saved["warmup_epochs_used"]))
         else:
-            if cfg.get("max_minutes_per_run", 0) > 0:  # time a few training steps (after a warm-up one) to size the run
+            # time a few training steps (after a warm-up one) to size the run
+            if cfg.get("max_minutes_per_run", 0) > 0:
                 batch = (train[0][:recipe.batch_size], train[1][:recipe.batch_size])
-                epoch_s = seconds_per_step(HyenaLM(mcfg).to(dev), batch) * math.ceil(cfg["num_train"] / recipe.batch_size)
+                epoch_s = seconds_per_step(HyenaLM(mcfg).to(dev), batch) * math.ceil(
+                    cfg["num_train"] / recipe.batch_size)
                 ep = max(2, min(recipe.epochs, int(60 * cfg["max_minutes_per_run"] / epoch_s)))
-                recipe = replace(recipe, epochs=ep, warmup_epochs=max(1, round(recipe.warmup_epochs * ep / recipe.epochs)))
-            run.start(epochs_used=recipe.epochs, warmup_epochs_used=recipe.warmup_epochs, params=model.num_params(),
-                      model=mcfg.to_dict(), recipe=recipe.to_dict(), torch=torch.__version__)
+                recipe = replace(recipe, epochs=ep,
+                                 warmup_epochs=max(1, round(recipe.warmup_epochs * ep / recipe.epochs)))
+            run.start(epochs_used=recipe.epochs, warmup_epochs_used=recipe.warmup_epochs,
+                      params=model.num_params(), model=mcfg.to_dict(), recipe=recipe.to_dict(),
+                      torch=torch.__version__)
         resample = None
         if cfg.get("fresh_data"):
             draw = fresh_train(cfg["num_train"], L, V, seed)
@@ -130,22 +202,9 @@ def run_setting(cfg: dict) -> dict | None:
                 x, y = draw(epoch)
                 assert_disjoint(x, test[0].cpu())
                 return x.to(dev), y.to(dev)
-        test_targets = recall_targets(*test)  # the answer, and the lookups inside the test sequences: computed once
-        keys = ("test_loss", "test_acc", "test_acc_context")
-        val_targets = recall_targets(*(t.to(dev) for t in val)) if val is not None else None
-        def evaluate(m):
-            out = dict(zip(keys, evaluate_recall(m, test[0], test_targets)))
-            if val is None: return out
-            return {**out, **dict(zip(("val_loss", "val_acc"), evaluate_recall(m, val[0].to(dev), val_targets)[:2]))}
-        hist = fit(model, train, recipe, run.dir, evaluate=evaluate, seed=seed, resample=resample, progress=False)
-        best = max(hist, key=lambda r: r["test_acc"])
-        solved = next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None)
-        m = dict(parametrization=cfg["parametrization"], seq_len=L, vocab_size=V, seed=seed, recipe=recipe.name,
-                 final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"], best_epoch=best["epoch"],
-                 solved_epoch=solved, epochs_run=len(hist), epochs_planned=recipe.epochs, seconds=hist[-1]["seconds"],
-                 tokens_per_second=sum(r["tokens_per_second"] for r in hist) / len(hist),
-                 final_train_loss=hist[-1]["train_loss"], params=model.num_params())
-        return run.finish({**m, **selected(hist)}, hist)
+        hist = fit(model, train, recipe, run.dir, evaluate=_recall_evaluate(test, val, dev), seed=seed,
+                   resample=resample, progress=False)
+        return run.finish(_setting_metrics(cfg, recipe, hist, model), hist)
 
 # %% ../../nbs/experiments/31_associative_recall.ipynb #c015
 def load_sweep(sweep_dir: str | Path) -> "pd.DataFrame":
@@ -154,8 +213,11 @@ def load_sweep(sweep_dir: str | Path) -> "pd.DataFrame":
     rows = []
     for m in (d / "metrics.json" for d in finished_in(sweep_dir)):
         p = json.loads((m.parent / "params.json").read_text())
-        rows.append({**json.loads(m.read_text()), "epochs_used": p["epochs_used"], "max_minutes_per_run": p.get("max_minutes_per_run", 0),
-                     "ablation_step": p.get("ablation_step", ""), "run": m.parent.name})
+        rows.append(
+            {**json.loads(m.read_text()), "epochs_used": p["epochs_used"],
+             "max_minutes_per_run": p.get("max_minutes_per_run", 0),
+             "ablation_step": p.get("ablation_step", ""), "run": m.parent.name}
+        )
     return pd.DataFrame(rows)
 
 # %% ../../nbs/experiments/31_associative_recall.ipynb #c019
@@ -164,13 +226,19 @@ import json, os, sys, time, torch
 import torch.nn.functional as F
 from hyena_lit.models.model import HyenaConfig, HyenaLM
 from hyena_lit.data.synthetics import generate
-impl, L, B, steps, barrier, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
-torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"])); torch.manual_seed(0)
+impl, L, B, steps, barrier, n = (sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]),
+                                 sys.argv[5], int(sys.argv[6]))
+torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
+torch.manual_seed(0)
 x, y = generate("associative_recall", B, L, 10, seed=0)
-m = HyenaLM(HyenaConfig(vocab_size=10, d_model=64, n_layer=2, d_inner=128, l_max=x.shape[1], emb_dim=5, filter_order=64, fftconv_impl=impl))
+m = HyenaLM(HyenaConfig(vocab_size=10, d_model=64, n_layer=2, d_inner=128, l_max=x.shape[1], emb_dim=5,
+                        filter_order=64, fftconv_impl=impl))
 opt = torch.optim.AdamW(m.parameters(), lr=1e-4)
 def step():
-    loss = F.cross_entropy(m(x).flatten(0, 1), y.flatten(), ignore_index=-100); opt.zero_grad(); loss.backward(); opt.step()
+    loss = F.cross_entropy(m(x).flatten(0, 1), y.flatten(), ignore_index=-100)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
 step()
 open(os.path.join(barrier, str(os.getpid())), "w").close()  # warm: wait for the others, then time together
 while len(os.listdir(barrier)) < n: time.sleep(0.01)
@@ -179,14 +247,27 @@ for _ in range(steps): step()
 print(json.dumps(dict(tokens_per_second=x.numel() * steps / (time.perf_counter() - t0))))
 '''
 
-def train_throughput(impl: str = "auto", threads: int = 1, processes: int = 1, seq_len: int = 1024, batch_size: int = 32, steps: int = 5) -> dict:
-    "Training tokens/s of the Figure 4.1 Hyena (2 layers, width 64) at (batch_size, seq_len): `processes` concurrent processes of `threads` threads, summed."
+# %% ../../nbs/experiments/31_associative_recall.ipynb #c019x1
+def train_throughput(impl: str = "auto", threads: int = 1, processes: int = 1, seq_len: int = 1024,
+                     batch_size: int = 32, steps: int = 5) -> dict:
+    """Training tokens/s of the Figure 4.1 Hyena (2 layers, width 64) at (batch_size, seq_len):
+    `processes` concurrent processes of `threads` threads, summed."""
     import subprocess, sys, tempfile
-    if impl not in ("auto", "ref"): raise ValueError(f"impl must be 'auto' (fast path) or 'ref' (plain torch), got {impl!r}")
+    if impl not in ("auto", "ref"):
+        raise ValueError(f"impl must be 'auto' (fast path) or 'ref' (plain torch), got {impl!r}")
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads))
     with tempfile.TemporaryDirectory() as barrier:
-        procs = [subprocess.Popen([sys.executable, "-c", _THROUGHPUT, impl, str(seq_len), str(batch_size), str(steps), barrier, str(processes)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(processes)]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", _THROUGHPUT, impl, str(seq_len), str(batch_size), str(steps), barrier,
+                 str(processes)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
+            for _ in range(processes)
+        ]
         outs = [p.communicate() for p in procs]
     for p, (o, e) in zip(procs, outs):
         if p.returncode: raise RuntimeError(f"throughput worker failed: {e[-2000:]}")

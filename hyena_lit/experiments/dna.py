@@ -10,8 +10,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from ..train.engine import IGNORE, Recipe, RECIPES, register_recipe, get_recipe, fit, load_weights
-from ..train.runs import project_root, save_json, relative, check_run, is_finished, positive_int, number, one_of, pick_device, RunFolder, finished_in
-from ..data.dna_data import DATA_DIR, DNA_TASKS, VOCAB, GenomeSet, load_genomes, task_classes, draw_segments, assert_no_leak
+from ..train.runs import (project_root, save_json, relative, check_run, is_finished, positive_int,
+                                  number, one_of, pick_device, RunFolder, finished_in)
+from ..data.dna_data import (DATA_DIR, DNA_TASKS, VOCAB, GenomeSet, load_genomes, task_classes,
+                                     draw_segments, assert_no_leak)
 from ..models.dna_models import DNA_MODELS, DNA_SIZES, dna_lm, LastPosition
 from ..models.model import HyenaLM
 import pandas as pd
@@ -22,34 +24,54 @@ __all__ = ['PRETRAIN_LR', 'SPECIES_LR', 'TABLE13', 'check_dna_params', 'dna_reci
            'position_bpb', 'pretrain_position_bpb', 'load_dna_sweep', 'species_table']
 
 # %% ../../nbs/experiments/82_dna.ipynb #c007
-def check_dna_params(data, task, model, seq_len, size, steps, tokens_per_step, epochs, steps_per_epoch, batch_size, lr, n_test,
-                 n_regions, min_contig, kmer_k, init_from, seed, threads, micro_batch=0, slw_from=0):
+def check_dna_params(data, task, model, seq_len, size, steps, tokens_per_step, epochs, steps_per_epoch,
+                     batch_size, lr, n_test, n_regions, min_contig, kmer_k, init_from, seed, threads,
+                     micro_batch=0, slw_from=0):
     "Raise ValueError naming the first bad parameter and what is allowed."
-    one_of("task", task, ("pretrain", *DNA_TASKS)); one_of("model", model, DNA_MODELS)
-    if not isinstance(data, str) or not data: raise ValueError(f"data must be 'fixture', 'genomes' or a folder, got {data!r}")
-    positive_int("seq_len", seq_len, 8); positive_int("n_test", n_test); positive_int("n_regions", n_regions, 3)
-    positive_int("steps_per_epoch", steps_per_epoch); positive_int("kmer_k", kmer_k); positive_int("threads", threads)
-    for name, v in (("steps", steps), ("tokens_per_step", tokens_per_step), ("epochs", epochs), ("batch_size", batch_size),
-                    ("min_contig", min_contig), ("seed", seed), ("micro_batch", micro_batch), ("slw_from", slw_from)): positive_int(name, v, 0)
-    if slw_from and task == "pretrain" and seq_len > slw_from and (seq_len % slw_from or (seq_len // slw_from) & (seq_len // slw_from - 1)):
-        raise ValueError(f"seq_len={seq_len} must be slw_from={slw_from} times a power of two (the warmup doubles the length), or set slw_from 0")
-    if not isinstance(size, int) or not 0 <= size < len(DNA_SIZES): raise ValueError(f"size must be an index 0..{len(DNA_SIZES) - 1} into {DNA_SIZES}, got {size!r}")
+    one_of("task", task, ("pretrain", *DNA_TASKS))
+    one_of("model", model, DNA_MODELS)
+    if not isinstance(data, str) or not data:
+        raise ValueError(f"data must be 'fixture', 'genomes' or a folder, got {data!r}")
+    positive_int("seq_len", seq_len, 8)
+    positive_int("n_test", n_test)
+    positive_int("n_regions", n_regions, 3)
+    positive_int("steps_per_epoch", steps_per_epoch)
+    positive_int("kmer_k", kmer_k)
+    positive_int("threads", threads)
+    for name, v in (("steps", steps), ("tokens_per_step", tokens_per_step), ("epochs", epochs),
+                    ("batch_size", batch_size), ("min_contig", min_contig), ("seed", seed),
+                    ("micro_batch", micro_batch), ("slw_from", slw_from)):
+        positive_int(name, v, 0)
+    if (slw_from and task == "pretrain" and seq_len > slw_from
+        and (seq_len % slw_from or (seq_len // slw_from) & (seq_len // slw_from - 1))):
+        raise ValueError(
+            f"seq_len={seq_len} must be slw_from={slw_from} times a power of two (the warmup doubles the "
+            f"length), or set slw_from 0")
+    if not isinstance(size, int) or not 0 <= size < len(DNA_SIZES):
+        raise ValueError(f"size must be an index 0..{len(DNA_SIZES) - 1} into {DNA_SIZES}, got {size!r}")
     number("lr", lr, 0)
     if kmer_k > 12: raise ValueError(f"kmer_k must be at most 12 (4^k features), got {kmer_k}")
-    if tokens_per_step and tokens_per_step < seq_len: raise ValueError(f"tokens_per_step={tokens_per_step} is less than one sequence of {seq_len}")
-    if init_from and task == "pretrain": raise ValueError("init_from is for classification: pretraining starts from scratch")
+    if tokens_per_step and tokens_per_step < seq_len:
+        raise ValueError(f"tokens_per_step={tokens_per_step} is less than one sequence of {seq_len}")
+    if init_from and task == "pretrain":
+        raise ValueError("init_from is for classification: pretraining starts from scratch")
     src = project_root() / init_from if init_from else None
     if src is not None and not ((src / "checkpoint").is_dir() or (src / "config.json").is_file()):
-        raise ValueError(f"init_from={init_from!r} holds neither checkpoint/ (a pretraining run folder) nor config.json "
-                         "(a from_pretrained folder, e.g. a converted HyenaDNA), relative to the repository root")
+        raise ValueError(
+            f"init_from={init_from!r} holds neither checkpoint/ (a pretraining run folder) nor config.json "
+            "(a from_pretrained folder, e.g. a converted HyenaDNA), relative to the repository root")
 
 # %% ../../nbs/experiments/82_dna.ipynb #c010
 PRETRAIN_LR = {"hyenadna": 2e-3, "transformer++": 2e-3, "mamba": 8e-3}
 SPECIES_LR = {"hyenadna": 4e-5, "transformer++": 4e-5, "mamba": 1e-4}
-register_recipe(Recipe("dna-pretrain", lr=2e-3, betas=(0.9, 0.95), weight_decay=0.1, schedule="cosine", warmup_frac=0.1, final_lr=1e-5,
-                       steps=536, batch_size=2**24 // 2**10, grad_clip=1.0, eval_every=50, early_stop=None))
-register_recipe(Recipe("dna-species", lr=4e-5, betas=(0.9, 0.95), weight_decay=0.1, schedule="cosine", warmup_epochs=5, final_lr=1e-6,
-                       epochs=10, batch_size=64, early_stop=None))
+register_recipe(
+    Recipe("dna-pretrain", lr=2e-3, betas=(0.9, 0.95), weight_decay=0.1, schedule="cosine", warmup_frac=0.1,
+           final_lr=1e-5, steps=536, batch_size=2**24 // 2**10, grad_clip=1.0, eval_every=50, early_stop=None)
+)
+register_recipe(
+    Recipe("dna-species", lr=4e-5, betas=(0.9, 0.95), weight_decay=0.1, schedule="cosine", warmup_epochs=5,
+           final_lr=1e-6, epochs=10, batch_size=64, early_stop=None)
+)
 
 def dna_recipe(task: str, model: str, seq_len: int, steps: int = 0, tokens_per_step: int = 0, epochs: int = 0,
                batch_size: int = 0, lr: float = 0.0, micro_batch: int = 0) -> Recipe:
@@ -57,21 +79,27 @@ def dna_recipe(task: str, model: str, seq_len: int, steps: int = 0, tokens_per_s
     if task == "pretrain":
         r = RECIPES["dna-pretrain"]
         tps = tokens_per_step or r.batch_size * 2**10
-        over = dict(lr=lr or PRETRAIN_LR[model], batch_size=max(1, tps // seq_len), steps=steps or r.steps, micro_batch=micro_batch)
+        over = dict(lr=lr or PRETRAIN_LR[model], batch_size=max(1, tps // seq_len), steps=steps or r.steps,
+                    micro_batch=micro_batch)
         if steps: over["eval_every"] = max(1, steps // 5)
         return get_recipe("dna-pretrain", **over)
     r = RECIPES["dna-species"]
     ep = epochs or r.epochs
-    return get_recipe("dna-species", lr=lr or SPECIES_LR[model], epochs=ep, warmup_epochs=r.warmup_epochs * ep / r.epochs,
-                      batch_size=batch_size or r.batch_size, micro_batch=micro_batch)
+    return get_recipe("dna-species", lr=lr or SPECIES_LR[model], epochs=ep,
+                      warmup_epochs=r.warmup_epochs * ep / r.epochs, batch_size=batch_size or r.batch_size,
+                      micro_batch=micro_batch)
 
 # %% ../../nbs/experiments/82_dna.ipynb #c013
 def kmer_index(tokens: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    "Tokens (..., L) -> (index in [0, 4^k) of the k-mer starting at each of the L-k+1 positions, whether it holds only A/C/G/T)."
+    """Tokens (..., L) -> (index in [0, 4^k) of the k-mer starting at each of the L-k+1 positions, whether it
+    holds only A/C/G/T)."""
     code = tokens.astype(np.int64) - 7                          # A, C, G, T = 0..3
     ok, L = (code >= 0) & (code < 4), tokens.shape[-1]
-    idx, good = np.zeros((*tokens.shape[:-1], L - k + 1), np.int64), np.ones((*tokens.shape[:-1], L - k + 1), bool)
-    for j in range(k): idx = idx * 4 + np.clip(code[..., j:L - k + 1 + j], 0, 3); good &= ok[..., j:L - k + 1 + j]
+    idx, good = np.zeros((*tokens.shape[:-1], L - k + 1), np.int64), np.ones(
+        (*tokens.shape[:-1], L - k + 1), bool)
+    for j in range(k):
+        idx = idx * 4 + np.clip(code[..., j:L - k + 1 + j], 0, 3)
+        good &= ok[..., j:L - k + 1 + j]
     return idx, good
 
 def kmer_counts(x: torch.Tensor, k: int) -> np.ndarray:
@@ -88,8 +116,10 @@ def kmer_baseline(train, test, k: int = 6) -> dict:
     Xtr, Xte = kmer_counts(train[0], k), kmer_counts(test[0], k)
     ytr, yte = train[1].numpy(), test[1].numpy()
     nb = MultinomialNB().fit(Xtr, ytr)
-    lr = LogisticRegression(max_iter=500).fit(Xtr, ytr)  # on raw counts: frequencies (~1/L each) are flattened by the default L2 penalty to one class
-    return dict(kmer_nb_acc=float((nb.predict(Xte) == yte).mean()), kmer_lr_acc=float((lr.predict(Xte) == yte).mean()))
+    # on raw counts: frequencies (~1/L each) are flattened by the default L2 penalty to one class
+    lr = LogisticRegression(max_iter=500).fit(Xtr, ytr)
+    return dict(kmer_nb_acc=float((nb.predict(Xte) == yte).mean()),
+                kmer_lr_acc=float((lr.predict(Xte) == yte).mean()))
 
 # %% ../../nbs/experiments/82_dna.ipynb #c016
 _A = VOCAB.index("A")  # A, C, G, T are the tokens _A.._A + 3
@@ -105,13 +135,15 @@ def _markov_tables(gs: GenomeSet, k: int) -> list[np.ndarray]:
         counts = np.zeros(4 ** (j + 1))
         for c, seq in enumerate(gs.seqs):
             for a, b in gs.intervals[c]["train"]:
-                idx, good = kmer_index(seq[a:b], j + 1); counts += np.bincount(idx[good], minlength=4 ** (j + 1))
+                idx, good = kmer_index(seq[a:b], j + 1)
+                counts += np.bincount(idx[good], minlength=4 ** (j + 1))
         c4 = counts.reshape(-1, 4)
         out.append(np.log2((c4 + 1) / (c4.sum(1, keepdims=True) + 4)).ravel())
     return out
 
 def markov_bpb(gs: GenomeSet, test_batches, k: int = 5) -> float:
-    "Test bits per base of an order-k Markov chain (backing off where fewer than k clean bases precede) on the A/C/G/T targets."
+    """Test bits per base of an order-k Markov chain (backing off where fewer than k clean bases precede) on
+    the A/C/G/T targets."""
     logp, bits = _markov_tables(gs, k), []
     for x, y in test_batches:
         w = torch.cat([x[:, :1], y], 1).numpy()                     # (B, L + 1): targets at positions 1..L
@@ -119,7 +151,8 @@ def markov_bpb(gs: GenomeSet, test_batches, k: int = 5) -> float:
         last_bad = np.maximum.accumulate(np.where(ok, -1, pos), axis=1)
         ctx = np.minimum(k, pos[1:] - 1 - last_bad[:, :-1])           # clean bases just before each target
         for j in range(k + 1):
-            idx = np.pad(kmer_index(w, j + 1)[0], ((0, 0), (max(j - 1, 0), 0)))[:, -L:]  # the (j+1)-mer ending at each target
+            # the (j+1)-mer ending at each target
+            idx = np.pad(kmer_index(w, j + 1)[0], ((0, 0), (max(j - 1, 0), 0)))[:, -L:]
             sel = (ctx == j) & ok[:, 1:]
             bits.append(-logp[j][idx[sel]])
     bits = np.concatenate(bits)
@@ -129,21 +162,27 @@ def markov_bpb(gs: GenomeSet, test_batches, k: int = 5) -> float:
 # %% ../../nbs/experiments/82_dna.ipynb #c021
 def load_dna_data(data: str, min_contig: int) -> list:
     "The genomes named by `data`: 'fixture', 'genomes' (data/dna) or a folder."
-    root = {"fixture": project_root() / "nbs/fixtures/dna", "genomes": project_root() / DATA_DIR}.get(data, Path(data))
+    root = {"fixture": project_root() / "nbs/fixtures/dna", "genomes": project_root() / DATA_DIR}.get(
+        data, Path(data))
     return load_genomes(root, min_len=0 if data == "fixture" else min_contig)
 
 @torch.no_grad()
 def _accuracy(clf, x, y, dev, bs: int = 64) -> float:
-    clf.eval(); hits = sum((clf(x[i:i + bs].to(dev)).argmax(-1).cpu() == y[i:i + bs]).sum().item() for i in range(0, len(x), bs)); clf.train()
+    clf.eval()
+    hits = sum((clf(x[i:i + bs].to(dev)).argmax(-1).cpu() == y[i:i + bs]).sum().item()
+               for i in range(0, len(x), bs))
+    clf.train()
     return hits / len(x)
 
 @torch.no_grad()
 def _bits_per_base(lm, batches, dev) -> float:
     "Held-out bits per base over the A/C/G/T targets of `batches` (an N is context, never a target)."
-    lm.eval(); tot, n = 0.0, 0
+    lm.eval()
+    tot, n = 0.0, 0
     for x, y in batches:
         y = y.masked_fill(~acgt_targets(y), IGNORE).to(dev)
-        tot += F.cross_entropy(lm(x.to(dev)).flatten(0, 1), y.flatten(), ignore_index=IGNORE, reduction="sum").item()
+        tot += F.cross_entropy(lm(x.to(dev)).flatten(0, 1), y.flatten(), ignore_index=IGNORE,
+                               reduction="sum").item()
         n += int((y != IGNORE).sum())
     lm.train()
     if not n: raise ValueError("the held-out windows hold no A/C/G/T target: there is nothing to score")
@@ -151,7 +190,8 @@ def _bits_per_base(lm, batches, dev) -> float:
 
 # %% ../../nbs/experiments/82_dna.ipynb #c021w1
 def slw_stages(seq_len: int, steps: int, slw_from: int) -> list[tuple[int, int]]:
-    "[(first step, length), ...]: equal steps at slw_from, 2 slw_from, ... up to seq_len; [(0, seq_len)] without warmup."
+    """[(first step, length), ...]:
+    equal steps at slw_from, 2 slw_from, ... up to seq_len; [(0, seq_len)] without warmup."""
     if not slw_from or seq_len <= slw_from: return [(0, seq_len)]
     lens = [slw_from * 2**i for i in range((seq_len // slw_from).bit_length())]
     return [(i * steps // len(lens), Ls) for i, Ls in enumerate(lens)]
@@ -166,54 +206,86 @@ def slw_batches(batch_at, seq_len: int, steps: int, slw_from: int):
         return x.reshape(-1, Ls), y.reshape(-1, Ls)
     return cut
 
+# %% ../../nbs/experiments/82_dna.ipynb #c022h1
+def _dna_pretrain(p: dict, gs: GenomeSet, lm: HyenaLM, r: Recipe, run: RunFolder,
+                  dev: torch.device) -> tuple[list[dict], dict]:
+    "Next-base pretraining of `lm` on the training regions of `gs`: its history and metrics (bits per base)."
+    L, seed = p["seq_len"], p["seed"]
+    test_at = gs.pretrain_batches("test", L, 16, seed=10_000 + seed)
+    test = [test_at(i) for i in range(max(1, p["n_test"] // 16))]
+    model = lm.to(dev)
+    batches = slw_batches(gs.pretrain_batches("train", L, r.batch_size, seed), L, r.steps,
+                          p.get("slw_from", 0))
+    hist = fit(model, batches, r, run.dir,
+               evaluate=lambda m: dict(test_bpb=_bits_per_base(m, test, dev)), seed=seed, device=dev,
+               progress=False, ckpt_every=r.eval_every)
+    metrics = dict(
+        test_bpb=hist[-1]["test_bpb"],
+        best_test_bpb=min(h["test_bpb"] for h in hist if "test_bpb" in h), metric="test_bpb",
+        epochs_run=len(hist), epochs_planned=r.steps, tokens=hist[-1]["tokens"],
+        notes="steps, not epochs", **{f"markov{k}_bpb": markov_bpb(gs, test, k) for k in (0, 3, 5)},
+        test_non_acgt_share=float(torch.cat([~acgt_targets(y) for _, y in test]).float().mean()))
+    return hist, metrics
+
+# %% ../../nbs/experiments/82_dna.ipynb #c022h2
+def _dna_classify(p: dict, gs: GenomeSet, lm: HyenaLM, r: Recipe, run: RunFolder,
+                  dev: torch.device) -> tuple[list[dict], dict]:
+    "Fine-tuning `lm` under a last-position head on the task p['task']: its history and metrics (accuracy)."
+    L, task, seed = p["seq_len"], p["task"], p["seed"]
+    classes = task_classes(gs.genomes, task)
+    model = LastPosition(lm, len(classes)).to(dev)
+    n_ep = p["steps_per_epoch"] * r.batch_size
+    draw = lambda epoch: draw_segments(gs, task, "train", L, n_ep, seed=seed * 1000 + epoch)[:2]
+    test = draw_segments(gs, task, "test", L, p["n_test"], seed=10_000 + seed)
+    assert_no_leak(gs, draw_segments(gs, task, "train", L, n_ep, seed=seed * 1000)[2], test[2], L)
+    hist = fit(model, draw(0), r, run.dir,
+               evaluate=lambda m: dict(test_acc=_accuracy(m, test[0], test[1], dev)),
+               loss_fn=F.cross_entropy, resample=draw, seed=seed, device=dev, progress=False)
+    metrics = dict(test_acc=hist[-1]["test_acc"], best_test_acc=max(h["test_acc"] for h in hist),
+                   classes=list(classes), chance=1 / len(classes), metric="test_acc",
+                   final_test_acc=hist[-1]["test_acc"], epochs_run=len(hist), epochs_planned=r.epochs,
+                   tokens=len(hist) * n_ep * L, **kmer_baseline(draw(0), test[:2], p["kmer_k"]))
+    return hist, metrics
+
 # %% ../../nbs/experiments/82_dna.ipynb #c022
 def run_dna(p: dict, run_dir: Path, device: str = "cpu") -> dict:
-    "Train one DNA setting `p` (the notebook's parameters) through `fit`; write params.json, history.csv, metrics.json."
-    with RunFolder(run_dir, p, device=device, keep_checkpoint=True) as run:  # a pretraining run's weights start others
-        if run.finished: raise FileExistsError(f"{relative(run_dir)} is a finished run (metrics.json): it is never trained again")
-        dev = pick_device(device); torch.set_num_threads(p["threads"]); torch.manual_seed(p["seed"])
+    """Train one DNA setting `p` (the notebook's parameters) through `fit`;
+    write params.json, history.csv, metrics.json."""
+    # a pretraining run's weights start others
+    with RunFolder(run_dir, p, device=device, keep_checkpoint=True) as run:
+        if run.finished:
+            raise FileExistsError(
+                f"{relative(run_dir)} is a finished run (metrics.json): it is never trained again")
+        dev = pick_device(device)
+        torch.set_num_threads(p["threads"])
+        torch.manual_seed(p["seed"])
         gs = GenomeSet(load_dna_data(p["data"], p["min_contig"]), n_regions=p["n_regions"], seed=0)
         L, task, seed = p["seq_len"], p["task"], p["seed"]
-        r = dna_recipe(task, p["model"], L, p["steps"], p["tokens_per_step"], p["epochs"], p["batch_size"], p["lr"], p.get("micro_batch", 0))
+        r = dna_recipe(task, p["model"], L, p["steps"], p["tokens_per_step"], p["epochs"], p["batch_size"],
+                       p["lr"], p.get("micro_batch", 0))
         n, d, _ = DNA_SIZES[p["size"]]
         src = project_root() / p["init_from"] if p["init_from"] else None
         if src is not None and (src / "config.json").is_file():  # a from_pretrained folder (13b_pretrained)
             lm = HyenaLM.from_pretrained(src, strict=True)
             if lm.cfg.vocab_size != len(VOCAB) or lm.cfg.l_max < L:
-                raise ValueError(f"init_from={p['init_from']!r}: vocab_size {lm.cfg.vocab_size} (need {len(VOCAB)}), "
-                                 f"l_max {lm.cfg.l_max} (need >= {L})")
+                raise ValueError(
+                    f"init_from={p['init_from']!r}: vocab_size {lm.cfg.vocab_size} (need {len(VOCAB)}), "
+                    f"l_max {lm.cfg.l_max} (need >= {L})")
         else:
             l_max = json.loads((src / "params.json").read_text())["seq_len"] if src is not None else L
             lm = dna_lm(p["model"], n, d, max(L, l_max))
             if src is not None: load_weights(lm, src / "checkpoint")
-        run.start(recipe=r.to_dict(), params=sum(q.numel() for q in lm.parameters()), genomes=[(g.species, g.strain, g.n_bases) for g in gs.genomes])
+        run.start(recipe=r.to_dict(), params=sum(q.numel() for q in lm.parameters()),
+                  genomes=[(g.species, g.strain, g.n_bases) for g in gs.genomes])
         t0 = time.perf_counter()
         if task == "pretrain":
-            test_at = gs.pretrain_batches("test", L, 16, seed=10_000 + seed)
-            test = [test_at(i) for i in range(max(1, p["n_test"] // 16))]
-            model = lm.to(dev)
-            batches = slw_batches(gs.pretrain_batches("train", L, r.batch_size, seed), L, r.steps, p.get("slw_from", 0))
-            hist = fit(model, batches, r, run.dir, evaluate=lambda m: dict(test_bpb=_bits_per_base(m, test, dev)),
-                       seed=seed, device=dev, progress=False, ckpt_every=r.eval_every)
-            metrics = dict(test_bpb=hist[-1]["test_bpb"], best_test_bpb=min(h["test_bpb"] for h in hist if "test_bpb" in h), metric="test_bpb",
-                           epochs_run=len(hist), epochs_planned=r.steps, tokens=hist[-1]["tokens"], notes="steps, not epochs",
-                           **{f"markov{k}_bpb": markov_bpb(gs, test, k) for k in (0, 3, 5)},
-                           test_non_acgt_share=float(torch.cat([~acgt_targets(y) for _, y in test]).float().mean()))
+            hist, metrics = _dna_pretrain(p, gs, lm, r, run, dev)
         else:
-            classes = task_classes(gs.genomes, task)
-            model = LastPosition(lm, len(classes)).to(dev)
-            n_ep = p["steps_per_epoch"] * r.batch_size
-            draw = lambda epoch: draw_segments(gs, task, "train", L, n_ep, seed=seed * 1000 + epoch)[:2]
-            test = draw_segments(gs, task, "test", L, p["n_test"], seed=10_000 + seed)
-            assert_no_leak(gs, draw_segments(gs, task, "train", L, n_ep, seed=seed * 1000)[2], test[2], L)
-            hist = fit(model, draw(0), r, run.dir, evaluate=lambda m: dict(test_acc=_accuracy(m, test[0], test[1], dev)), loss_fn=F.cross_entropy,
-                       resample=draw, seed=seed, device=dev, progress=False)
-            metrics = dict(test_acc=hist[-1]["test_acc"], best_test_acc=max(h["test_acc"] for h in hist), classes=list(classes),
-                           chance=1 / len(classes), metric="test_acc", final_test_acc=hist[-1]["test_acc"], epochs_run=len(hist),
-                           epochs_planned=r.epochs, tokens=len(hist) * n_ep * L, **kmer_baseline(draw(0), test[:2], p["kmer_k"]))
-        metrics = dict(metrics, task=task, model=p["model"], seq_len=L, params=sum(q.numel() for q in lm.parameters()), n_layer=n, d_model=d,
-                       vocab_size=lm.cfg.vocab_size, best=metrics[f"best_{metrics['metric']}"], final=metrics[metrics["metric"]],
-                       seconds=time.perf_counter() - t0, recipe=r.name)
+            hist, metrics = _dna_classify(p, gs, lm, r, run, dev)
+        metrics = dict(metrics, task=task, model=p["model"], seq_len=L,
+                       params=sum(q.numel() for q in lm.parameters()), n_layer=n, d_model=d,
+                       vocab_size=lm.cfg.vocab_size, best=metrics[f"best_{metrics['metric']}"],
+                       final=metrics[metrics["metric"]], seconds=time.perf_counter() - t0, recipe=r.name)
         return run.finish(metrics, hist)
 
 # %% ../../nbs/experiments/82_dna.ipynb #c022p1
@@ -223,42 +295,63 @@ def position_bins(L: int) -> list[tuple[int, int]]:
 
 @torch.no_grad()
 def position_bpb(lm, batches, dev="cpu") -> pd.DataFrame:
-    "Held-out bits per base by position bin (first, last position, bpb) over the A/C/G/T targets of `batches` of (x, y)."
-    lm.eval(); tot, n = 0.0, 0
+    """Held-out bits per base by position bin (first, last position, bpb) over the A/C/G/T targets of
+    `batches` of (x, y)."""
+    lm.eval()
+    tot, n = 0.0, 0
     for x, y in batches:
         ok = acgt_targets(y)
         ce = F.cross_entropy(lm(x.to(dev)).transpose(1, 2), y.to(dev), reduction="none").double().cpu()
         tot, n = tot + ce.masked_fill(~ok, 0).sum(0), n + ok.sum(0)
     lm.train()
     tot, n = (tot / math.log(2)).numpy(), np.asarray(n)
-    return pd.DataFrame([dict(first=a, last=b - 1, bpb=float(tot[a:b].sum() / n[a:b].sum())) for a, b in position_bins(len(tot))])
+    return pd.DataFrame([dict(first=a, last=b - 1, bpb=float(tot[a:b].sum() / n[a:b].sum()))
+                         for a, b in position_bins(len(tot))])
 
+# %% ../../nbs/experiments/82_dna.ipynb #c022p1x1
 def pretrain_position_bpb(run_dir: str | Path, n_test: int = 0, threads: int = 1) -> pd.DataFrame:
-    "Score a finished pretraining run's held-out windows (its own test set) by position; writes run_dir/position_bpb.csv."
+    """Score a finished pretraining run's held-out windows (its own test set) by position;
+    writes run_dir/position_bpb.csv."""
     run_dir = Path(run_dir)
     p = json.loads((run_dir / "params.json").read_text())
-    if p["task"] != "pretrain": raise ValueError(f"{run_dir.name} is a {p['task']} run: bits per base by position are for pretraining runs")
+    if p["task"] != "pretrain":
+        raise ValueError(
+            f"{run_dir.name} is a {p['task']} run: bits per base by position are for pretraining runs")
     if not is_finished(run_dir): raise ValueError(f"{relative(run_dir)} has not finished (no metrics.json)")
     ckpt = run_dir / "checkpoint" / "model.safetensors"
-    if not ckpt.exists(): raise FileNotFoundError(f"{relative(ckpt)} is missing: weights stay out of git, rerun the pretraining to get them")
+    if not ckpt.exists():
+        raise FileNotFoundError(
+            f"{relative(ckpt)} is missing: weights stay out of git, rerun the pretraining to get them")
     torch.set_num_threads(threads)
     gs = GenomeSet(load_dna_data(p["data"], p["min_contig"]), n_regions=p["n_regions"], seed=0)
     n, d, _ = DNA_SIZES[p["size"]]
     lm = load_weights(dna_lm(p["model"], n, d, p["seq_len"]), ckpt.parent)
-    test_at = gs.pretrain_batches("test", p["seq_len"], 16, seed=10_000 + p["seed"])  # the run's own test windows (run_dna)
+    # the run's own test windows (run_dna)
+    test_at = gs.pretrain_batches("test", p["seq_len"], 16, seed=10_000 + p["seed"])
     out = position_bpb(lm, [test_at(i) for i in range(max(1, (n_test or p["n_test"]) // 16))])
     out.to_csv(run_dir / "position_bpb.csv", index=False)
     return out
 
 # %% ../../nbs/experiments/82_dna.ipynb #c026
-TABLE13 = pd.DataFrame({"model": ["HyenaDNA", "Mamba", "Mamba"], "params": ["1.4M", "1.4M", "7M"],
-                        **{f"2^{e}": v for e, v in zip((10, 12, 14, 16, 18, 20), (
-                            (28.04, 31.47, 30.00), (28.43, 27.50, 29.01), (41.17, 27.66, 31.48), (42.22, 40.72, 43.73),
-                            (31.10, 42.41, 56.60), (54.87, 71.67, 81.31)))}})
+TABLE13 = pd.DataFrame(
+    {
+        "model": ["HyenaDNA", "Mamba", "Mamba"],
+        "params": ["1.4M", "1.4M", "7M"],
+        **{
+            f"2^{e}": v
+            for e, v in zip(
+                (10, 12, 14, 16, 18, 20),
+                ((28.04, 31.47, 30.00), (28.43, 27.50, 29.01), (41.17, 27.66, 31.48), (42.22, 40.72, 43.73),
+                 (31.10, 42.41, 56.60), (54.87, 71.67, 81.31)),
+            )
+        },
+    }
+)
 
 def load_dna_sweep(sweep_dir: str | Path) -> pd.DataFrame:
     "One row per finished run under `sweep_dir`."
-    rows = [dict(json.loads(m.read_text()), run=m.parent.name) for m in (d / "metrics.json" for d in finished_in(sweep_dir))]
+    rows = [dict(json.loads(m.read_text()), run=m.parent.name)
+            for m in (d / "metrics.json" for d in finished_in(sweep_dir))]
     return pd.DataFrame(rows)
 
 def species_table(res: pd.DataFrame, task: str = "species") -> pd.DataFrame:
@@ -266,5 +359,6 @@ def species_table(res: pd.DataFrame, task: str = "species") -> pd.DataFrame:
     r = res[res.task == task]
     if r.empty: return pd.DataFrame()
     acc = r.pivot_table(index="model", columns="seq_len", values="test_acc", aggfunc="mean")
-    base = r.groupby("seq_len")[["kmer_nb_acc", "kmer_lr_acc"]].mean().T.rename(index={"kmer_nb_acc": "6-mer naive Bayes", "kmer_lr_acc": "6-mer logistic"})
+    base = (r.groupby("seq_len")[["kmer_nb_acc", "kmer_lr_acc"]] .mean()
+            .T.rename(index={"kmer_nb_acc": "6-mer naive Bayes", "kmer_lr_acc": "6-mer logistic"}))
     return (100 * pd.concat([acc, base])).round(1)

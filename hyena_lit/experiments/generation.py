@@ -20,20 +20,25 @@ def _attn_block(blk, h: Tensor, cache: dict, t: int) -> Tensor:
     B, n, D = h.shape
     q, k, v = att.qkv(blk.norm1(h)).view(B, n, 3, att.h, D // att.h).permute(2, 0, 3, 1, 4)  # (B, H, n, Dh)
     cache["k"][:, :, t:t + n], cache["v"][:, :, t:t + n] = k, v
-    y = F.scaled_dot_product_attention(q, cache["k"][:, :, :t + n], cache["v"][:, :, :t + n], is_causal=n > 1 and t == 0)
+    y = F.scaled_dot_product_attention(q, cache["k"][:, :, :t + n], cache["v"][:, :, :t + n],
+                                       is_causal=n > 1 and t == 0)
     h = h + att.out_proj(y.transpose(1, 2).reshape(B, n, D))
     return h + blk.mlp(h)
 
 @torch.no_grad()
 def attention_prefill(lm: HyenaLM, input_ids: Tensor, max_len: int) -> tuple[Tensor, list[dict]]:
-    "GPT (mixer 'attention'): prompt (B, T) -> last logits (B, V) and per-layer key/value caches of max_len positions."
+    """GPT (mixer 'attention'):
+    prompt (B, T) -> last logits (B, V) and per-layer key/value caches of max_len positions."""
     if lm.cfg.mixer != "attention" or lm.cfg.pos not in ("learned", "none"):
-        raise ValueError(f"lm must be a GPT with learned or no positions, got mixer={lm.cfg.mixer!r}, pos={lm.cfg.pos!r}")
+        raise ValueError(
+            f"lm must be a GPT with learned or no positions, got mixer={lm.cfg.mixer!r}, pos={lm.cfg.pos!r}")
     lm._check_ids(input_ids)
     B, T = input_ids.shape
-    if not T <= max_len <= lm.cfg.l_max: raise ValueError(f"max_len must be between T={T} and l_max={lm.cfg.l_max}, got {max_len}")
+    if not T <= max_len <= lm.cfg.l_max:
+        raise ValueError(f"max_len must be between T={T} and l_max={lm.cfg.l_max}, got {max_len}")
     shape = (B, lm.cfg.n_heads, max_len, lm.cfg.d_model // lm.cfg.n_heads)
-    caches = [dict(k=lm.embed.weight.new_zeros(shape), v=lm.embed.weight.new_zeros(shape), t=T) for _ in lm.blocks]
+    caches = [dict(k=lm.embed.weight.new_zeros(shape), v=lm.embed.weight.new_zeros(shape), t=T)
+              for _ in lm.blocks]
     h = lm.embed(input_ids) + (0 if lm.pos is None else lm.pos.weight[:T])
     for blk, c in zip(lm.blocks, caches): h = _attn_block(blk, h, c, 0)
     return lm.lm_head(lm.ln_f(h[:, -1]))[..., :lm.cfg.vocab_size], caches
@@ -62,11 +67,13 @@ def time_steps(step, token: Tensor, caches, n: int) -> list[float]:
 
 def cache_bytes(caches) -> int:
     "Bytes of the tensors a list of caches holds (tensors directly or in lists)."
-    def size(v): return v.nbytes if isinstance(v, Tensor) else sum(size(x) for x in v) if isinstance(v, list) else 0
+    def size(v):
+        return v.nbytes if isinstance(v, Tensor) else sum(size(x) for x in v) if isinstance(v, list) else 0
     return sum(size(v) for c in caches for v in c.values())
 
 # %% ../../nbs/experiments/51_generation.ipynb #c011
 def smallest_within(rows: list[dict], key: str, exact: float, tol: float, relative: bool) -> int | None:
-    "The smallest order d among `rows` (dicts with 'd' and `key`) whose value is within `tol` of `exact` (relative or absolute)."
+    """The smallest order d among `rows` (dicts with 'd' and `key`) whose value is within `tol` of `exact`
+    (relative or absolute)."""
     ok = [r["d"] for r in rows if abs(r[key] - exact) <= (tol * abs(exact) if relative else tol)]
     return min(ok) if ok else None

@@ -10,7 +10,9 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 from ..train.engine import Recipe, RECIPES, register_recipe, get_recipe, fit
-from ..train.runs import project_root, save_json, relative, check_run, check_sweep, positive_int, number, one_of, pick_device, pick_threads, RunFolder, is_finished, finished_in
+from ..train.runs import (project_root, save_json, relative, check_run, check_sweep, positive_int,
+                                  number, one_of, pick_device, pick_threads, RunFolder, is_finished,
+                                  finished_in)
 from ..models.image_models import ImageConfig, IMAGE_SIZES, MODELS, build_model
 
 # %% auto #0
@@ -21,14 +23,16 @@ __all__ = ['IMAGE_RECIPES', 'AUGMENTS', 'RECIPE_AUGMENT', 'DATASETS', 'CIFAR_URL
            'evaluate_images', 'run_images', 'load_image_data', 'load_image_sweep', 'results_markdown']
 
 # %% ../../nbs/experiments/72_images.ipynb #c008
-_DIGITS = dict(lr=1e-3, betas=(0.9, 0.999), weight_decay=0.05, schedule="cosine", warmup_epochs=1, batch_size=64, early_stop=None)
+_DIGITS = dict(lr=1e-3, betas=(0.9, 0.999), weight_decay=0.05, schedule="cosine", warmup_epochs=1,
+               batch_size=64, early_stop=None)
 IMAGE_RECIPES = {
-    "imagenet-vit": Recipe("imagenet-vit", lr=1e-3, betas=(0.9, 0.999), weight_decay=0.05, schedule="cosine", epochs=300, warmup_epochs=10,
-                           batch_size=1024, early_stop=None),
-    "imagenet-hyena-vit": Recipe("imagenet-hyena-vit", lr=2e-4, betas=(0.9, 0.999), weight_decay=0.01, schedule="cosine", epochs=300,
-                                 warmup_epochs=10, batch_size=1024, early_stop=None),
-    "cifar-iso": Recipe("cifar-iso", lr=1e-3, betas=(0.9, 0.999), weight_decay=0.03, schedule="cosine", epochs=100, warmup_epochs=1,
-                        batch_size=50, early_stop=None),
+    "imagenet-vit": Recipe("imagenet-vit", lr=1e-3, betas=(0.9, 0.999), weight_decay=0.05, schedule="cosine",
+                           epochs=300, warmup_epochs=10, batch_size=1024, early_stop=None),
+    "imagenet-hyena-vit": Recipe("imagenet-hyena-vit", lr=2e-4, betas=(0.9, 0.999), weight_decay=0.01,
+                                 schedule="cosine", epochs=300, warmup_epochs=10, batch_size=1024,
+                                 early_stop=None),
+    "cifar-iso": Recipe("cifar-iso", lr=1e-3, betas=(0.9, 0.999), weight_decay=0.03, schedule="cosine",
+                        epochs=100, warmup_epochs=1, batch_size=50, early_stop=None),
     "digits-cpu": Recipe("digits-cpu", epochs=20, **_DIGITS),
     "digits-vit": Recipe("digits-vit", epochs=30, **_DIGITS),
     "digits-iso": Recipe("digits-iso", epochs=30, **_DIGITS),
@@ -37,45 +41,65 @@ IMAGE_RECIPES = {
 for _r in IMAGE_RECIPES.values(): register_recipe(_r)
 
 AUGMENTS = ("none", "crop", "crop-flip", "randaug-mixup")
-RECIPE_AUGMENT = {"imagenet-vit": "randaug-mixup", "imagenet-hyena-vit": "randaug-mixup", "cifar-iso": "crop-flip",
-                  "digits-cpu": "none", "digits-vit": "randaug-mixup", "digits-iso": "crop", "digits-seq": "none"}
+RECIPE_AUGMENT = {"imagenet-vit": "randaug-mixup", "imagenet-hyena-vit": "randaug-mixup",
+                  "cifar-iso": "crop-flip", "digits-cpu": "none", "digits-vit": "randaug-mixup",
+                  "digits-iso": "crop", "digits-seq": "none"}
 
 def default_recipe(dataset: str, model: str) -> str:
     "The recipe a dataset and model get when none is named."
     if dataset == "imagenet": return "imagenet-vit" if model == "vit" else "imagenet-hyena-vit"
     if dataset == "cifar10": return "cifar-iso"
-    return "digits-vit" if model in ("vit", "hyena-vit") else "digits-iso" if model.endswith("-iso") else "digits-seq"
+    return ("digits-vit" if model in ("vit", "hyena-vit") else "digits-iso" if model.endswith("-iso")
+            else "digits-seq")
 
 def resolve_augment(augment: str, recipe: str) -> str:
-    "The augmentation a run applies: `augment`, or for 'auto' the one its recipe names (none where it names none)."
+    """The augmentation a run applies:
+    `augment`, or for 'auto' the one its recipe names (none where it names none)."""
     return RECIPE_AUGMENT.get(recipe, "none") if augment == "auto" else augment
 
+# %% ../../nbs/experiments/72_images.ipynb #c008x1
 def imagenet_recipe(r: Recipe, n_train: int) -> Recipe:
-    "An epoch recipe as the same budget in steps (for data read batch by batch): epochs and warmup times steps per epoch."
+    """An epoch recipe as the same budget in steps (for data read batch by batch):
+    epochs and warmup times steps per epoch."""
     spe = max(1, n_train // r.batch_size)
-    return replace(r, epochs=0, warmup_epochs=0.0, steps=r.epochs * spe, warmup_steps=round(r.warmup_epochs * spe), eval_every=spe)
+    return replace(r, epochs=0, warmup_epochs=0.0, steps=r.epochs * spe,
+                   warmup_steps=round(r.warmup_epochs * spe), eval_every=spe)
 
 # %% ../../nbs/experiments/72_images.ipynb #c011
 DATASETS = ("digits", "cifar10", "imagenet")
 
-def check_image_params(dataset, data_dir, model, size, image_size, patch, d_model, n_layer, d_inner, n_heads, filter_order, d_state, dropout,
-                       recipe, augment, epochs, batch_size, lr, weight_decay, label_smoothing, num_train, seed, device, threads, sweep, run_name,
-                       emb_dim=3, window_reach=1.0):
+def check_image_params(dataset, data_dir, model, size, image_size, patch, d_model, n_layer, d_inner, n_heads,
+                       filter_order, d_state, dropout, recipe, augment, epochs, batch_size, lr, weight_decay,
+                       label_smoothing, num_train, seed, device, threads, sweep, run_name, emb_dim=3,
+                       window_reach=1.0):
     "Raise ValueError naming the first bad parameter and what is allowed; returns the torch device."
-    one_of("dataset", dataset, DATASETS); one_of("model", model, MODELS); one_of("augment", augment, ("auto",) + AUGMENTS)
+    one_of("dataset", dataset, DATASETS)
+    one_of("model", model, MODELS)
+    one_of("augment", augment, ("auto",) + AUGMENTS)
     if size: one_of("size", size, list(IMAGE_SIZES))
-    if size and IMAGE_SIZES[size].model != model: raise ValueError(f"size {size!r} is a {IMAGE_SIZES[size].model} model, but model is {model!r}")
-    if dataset != "digits" and not data_dir: raise ValueError(f"dataset {dataset!r} needs data_dir (the local folder holding it)")
-    for name, v in (("patch", patch), ("d_model", d_model), ("n_layer", n_layer), ("d_inner", d_inner), ("n_heads", n_heads),
-                    ("filter_order", filter_order), ("d_state", d_state), ("threads", threads)): positive_int(name, v)
-    for name, v in (("epochs", epochs), ("batch_size", batch_size), ("num_train", num_train), ("seed", seed), ("image_size", image_size)):
+    if size and IMAGE_SIZES[size].model != model:
+        raise ValueError(f"size {size!r} is a {IMAGE_SIZES[size].model} model, but model is {model!r}")
+    if dataset != "digits" and not data_dir:
+        raise ValueError(f"dataset {dataset!r} needs data_dir (the local folder holding it)")
+    for name, v in (("patch", patch), ("d_model", d_model), ("n_layer", n_layer), ("d_inner", d_inner),
+                    ("n_heads", n_heads), ("filter_order", filter_order), ("d_state", d_state),
+                    ("threads", threads)):
+        positive_int(name, v)
+    for name, v in (("epochs", epochs), ("batch_size", batch_size), ("num_train", num_train), ("seed", seed),
+                    ("image_size", image_size)):
         positive_int(name, v, lo=0)
-    number("dropout", dropout, 0, 0.99); number("lr", lr, 0); number("label_smoothing", label_smoothing, 0, 0.99); number("window_reach", window_reach, 0)
-    if positive_int("emb_dim", emb_dim, 3) % 2 == 0: raise ValueError(f"emb_dim must be odd (t plus cos/sin pairs), got {emb_dim!r}")
+    number("dropout", dropout, 0, 0.99)
+    number("lr", lr, 0)
+    number("label_smoothing", label_smoothing, 0, 0.99)
+    number("window_reach", window_reach, 0)
+    if positive_int("emb_dim", emb_dim, 3) % 2 == 0:
+        raise ValueError(f"emb_dim must be odd (t plus cos/sin pairs), got {emb_dim!r}")
     if weight_decay != -1.0: number("weight_decay", weight_decay, 0)
-    if recipe and recipe not in RECIPES: raise ValueError(f"recipe must be one of {list(RECIPES)} (or '' for the dataset's), got {recipe!r}")
+    if recipe and recipe not in RECIPES:
+        raise ValueError(f"recipe must be one of {list(RECIPES)} (or '' for the dataset's), got {recipe!r}")
     for name, v in (("sweep", sweep), ("run_name", run_name)):
-        if not isinstance(v, str) or "/" in v or v.startswith("."): raise ValueError(f"{name} must be a plain folder name, got {v!r}")
+        if not isinstance(v, str) or "/" in v or v.startswith("."):
+            raise ValueError(f"{name} must be a plain folder name, got {v!r}")
     if not sweep: raise ValueError("sweep must be a non-empty folder name")
     return pick_device(device)
 
@@ -85,7 +109,8 @@ def channel_stats(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return x.mean((0, 2, 3), keepdim=True), x.std((0, 2, 3), keepdim=True).clamp_min(1e-6)
 
 def load_digits_data(seed: int = 0, num_test: int = 297):
-    "scikit-learn's digits: ((x_train (N, 1, 8, 8), y_train), (x_test, y_test)), a seeded split, pixels in [0, 1]."
+    """scikit-learn's digits: ((x_train (N, 1, 8, 8), y_train), (x_test, y_test)), a seeded split, pixels in
+    [0, 1]."""
     from sklearn.datasets import load_digits
     d = load_digits()
     x = torch.tensor(d.images, dtype=torch.float32)[:, None] / 16  # (1797, 1, 8, 8) in [0, 1]
@@ -97,22 +122,27 @@ def load_digits_data(seed: int = 0, num_test: int = 297):
 CIFAR_URL = "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"
 
 def load_cifar10(root: str | Path):
-    "CIFAR-10 from the python pickle batches in `root`: ((x_train (50000, 3, 32, 32), y), (x_test, y)), pixels in [0, 1]."
+    """CIFAR-10 from the python pickle batches in `root`:
+    ((x_train (50000, 3, 32, 32), y), (x_test, y)), pixels in [0, 1]."""
     root = Path(root)
     names = [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
     missing = [n for n in names if not (root / n).is_file()]
-    if missing: raise FileNotFoundError(f"CIFAR-10 batches {missing} are not in {root}: download {CIFAR_URL} (the python version, 163 MB), "
-                                        f"extract it and pass data_dir=<...>/cifar-10-batches-py")
+    if missing:
+        raise FileNotFoundError(
+            f"CIFAR-10 batches {missing} are not in {root}: download {CIFAR_URL} (the python version, 163 "
+            f"MB), " f"extract it and pass data_dir=<...>/cifar-10-batches-py")
     def read(n):
         with open(root / n, "rb") as f: d = pickle.load(f, encoding="bytes")
-        return torch.tensor(d[b"data"]).view(-1, 3, 32, 32).float() / 255, torch.tensor(d[b"labels"], dtype=torch.long)
+        return torch.tensor(d[b"data"]).view(-1, 3, 32, 32).float() / 255, torch.tensor(
+            d[b"labels"], dtype=torch.long)
     parts = [read(n) for n in names[:5]]
     return (torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts])), read("test_batch")
 
 # %% ../../nbs/experiments/72_images.ipynb #c018
-IMAGENET_HELP = ("ImageNet-1k (ILSVRC2012) is not at {root}: download the training and validation images from "
-                 "https://image-net.org/download.php and arrange them as {root}/train/<class>/*.JPEG and {root}/val/<class>/*.JPEG "
-                 "(the usual folder layout; the validation images sorted into class folders)")
+IMAGENET_HELP = (
+    "ImageNet-1k (ILSVRC2012) is not at {root}: download the training and validation images from "
+    "https://image-net.org/download.php and arrange them as {root}/train/<class>/*.JPEG and "
+    "{root}/val/<class>/*.JPEG " "(the usual folder layout; the validation images sorted into class folders)")
 IMAGENET_STATS = ((0.485, 0.456, 0.406), (0.229, 0.224, 0.225))  # channel mean and std
 
 def image_folder(root: str | Path, split: str) -> tuple[list[Path], torch.Tensor, list[str]]:
@@ -123,11 +153,13 @@ def image_folder(root: str | Path, split: str) -> tuple[list[Path], torch.Tensor
     files, labels = [], []
     for i, c in enumerate(classes):
         fs = sorted(f for f in (d / c).iterdir() if f.suffix.lower() in (".jpeg", ".jpg", ".png"))
-        files += fs; labels += [i] * len(fs)
+        files += fs
+        labels += [i] * len(fs)
     return files, torch.tensor(labels), classes
 
 def read_images(files: list[Path], size: int) -> torch.Tensor:
-    "RGB images resized (shorter side to size * 256/224) and centre-cropped to size x size: (N, 3, size, size) in [0, 1]."
+    """RGB images resized (shorter side to size * 256/224) and centre-cropped to size x size:
+    (N, 3, size, size) in [0, 1]."""
     from PIL import Image
     import numpy as np
     out = []
@@ -136,51 +168,66 @@ def read_images(files: list[Path], size: int) -> torch.Tensor:
         s = round(size * 256 / 224) / min(im.size)
         im = im.resize((max(size, round(im.width * s)), max(size, round(im.height * s))), Image.BILINEAR)
         l, t = (im.width - size) // 2, (im.height - size) // 2
-        out.append(torch.from_numpy(np.asarray(im.crop((l, t, l + size, t + size)), dtype=np.uint8).copy()).permute(2, 0, 1))
+        out.append(
+            torch.from_numpy(np.asarray(im.crop((l, t, l + size, t + size)), dtype=np.uint8).copy()).permute(
+                2, 0, 1)
+        )
     return torch.stack(out).float() / 255
 
 def _imagenet_stats() -> tuple[torch.Tensor, torch.Tensor]:
     return tuple(torch.tensor(s)[:, None, None] for s in IMAGENET_STATS)
 
+# %% ../../nbs/experiments/72_images.ipynb #c018x1
 def read_normalized(files: list[Path], size: int) -> torch.Tensor:
     "`read_images` standardized with ImageNet's usual channel statistics."
     mean, std = _imagenet_stats()
     return (read_images(files, size) - mean) / std
 
-def folder_batches(files: list[Path], labels: torch.Tensor, batch_size: int, size: int, seed: int = 0, augment: str = "none", num_classes: int = 0):
-    """step -> (x, y): batch `step` of a seeded permutation per epoch, augmented by `augment` (see `augment_images`); a function
-    of the step alone, so a resumed run reads the same."""
+def folder_batches(files: list[Path], labels: torch.Tensor, batch_size: int, size: int, seed: int = 0,
+                   augment: str = "none", num_classes: int = 0):
+    """step -> (x, y): batch `step` of a seeded permutation per epoch, augmented by `augment` (see
+    `augment_images`); a function of the step alone, so a resumed run reads the same."""
     n, per_epoch = len(files), max(1, len(files) // batch_size)
     def batch_at(step: int):
         epoch, i = divmod(step, per_epoch)
-        idx = torch.randperm(n, generator=torch.Generator().manual_seed(seed * 1_000_003 + epoch))[i * batch_size:(i + 1) * batch_size]
+        idx = torch.randperm(n, generator=torch.Generator().manual_seed(seed * 1_000_003 + epoch))[
+            i * batch_size:(i + 1) * batch_size]
         if augment == "none": return read_normalized([files[j] for j in idx], size), labels[idx]
-        return augment_images(read_images([files[j] for j in idx], size), labels[idx], augment, seed, step, *_imagenet_stats(), num_classes, batch_size)
+        return augment_images(read_images([files[j] for j in idx], size), labels[idx], augment, seed, step,
+                              *_imagenet_stats(), num_classes, batch_size)
     return batch_at
 
 def load_image_folder(root: str | Path, size: int) -> dict:
-    "ImageNet-style data read batch by batch: {'train': (files, labels), 'val': (files, labels), 'classes', 'size'}."
+    """ImageNet-style data read batch by batch:
+    {'train': (files, labels), 'val': (files, labels), 'classes', 'size'}."""
     tr, va = image_folder(root, "train"), image_folder(root, "val")
-    if tr[2] != va[2]: raise ValueError(f"{root}: train/ and val/ hold different class folders ({len(tr[2])} and {len(va[2])})")
+    if tr[2] != va[2]:
+        raise ValueError(
+            f"{root}: train/ and val/ hold different class folders ({len(tr[2])} and {len(va[2])})")
     return dict(train=tr[:2], val=va[:2], classes=tr[2], size=size)
 
 # %% ../../nbs/experiments/72_images.ipynb #c019b
 def transforms_v2():
-    "`torchvision.transforms.v2`, also where torchvision's compiled operators cannot load (a CUDA wheel beside a CPU torch)."
+    """`torchvision.transforms.v2`, also where torchvision's compiled operators cannot load (a CUDA wheel
+    beside a CPU torch)."""
     import sys
     try:
         from torchvision.transforms import v2
         return v2
     except ModuleNotFoundError as e:
         if e.name != "torchvision": raise
-        raise ModuleNotFoundError(f"the augmentations need torchvision, the release made for torch {torch.__version__} "
-                                  "(torch 2.13.0: pip install torchvision==0.28.0)") from None
+        raise ModuleNotFoundError(
+            f"the augmentations need torchvision, the release made for torch {torch.__version__} "
+            "(torch 2.13.0: pip install torchvision==0.28.0)") from None
     except RuntimeError as e:
         if "torchvision::" not in str(e): raise
-    for k in [k for k in sys.modules if k == "torchvision" or k.startswith("torchvision.")]: del sys.modules[k]  # the failed, partial import
+    # the failed, partial import
+    for k in [k for k in sys.modules if k == "torchvision" or k.startswith("torchvision.")]:
+        del sys.modules[k]
     for op in ("nms", "qnms"):
         if not hasattr(torch.ops.torchvision, op):
-            torch.library.define(f"torchvision::{op}", "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+            torch.library.define(f"torchvision::{op}",
+                                 "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
     from torchvision.transforms import v2
     return v2
 
@@ -195,11 +242,13 @@ def image_transform(policy: str, side: int):
 
 def _augment_seed(seed: int, epoch: int) -> int: return 0x5EED_0000 + seed * 1_000_003 + epoch
 
-def augment_images(x: torch.Tensor, y: torch.Tensor, policy: str, seed: int, epoch: int, mean: torch.Tensor, std: torch.Tensor,
-                   num_classes: int, batch_size: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """Images x (N, C, H, W) in [0, 1] with labels y (N,), augmented by `policy` and standardized by (mean, std): (x', y'). Under
-    randaug-mixup y' holds class probabilities (N, num_classes), mixed within batches of `batch_size`, in a seeded order. A pure
-    function of (seed, epoch): its randomness comes from a stream seeded by them, and torch's global RNG is left as it was."""
+# %% ../../nbs/experiments/72_images.ipynb #c019bx1
+def augment_images(x: torch.Tensor, y: torch.Tensor, policy: str, seed: int, epoch: int, mean: torch.Tensor,
+                   std: torch.Tensor, num_classes: int, batch_size: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Images x (N, C, H, W) in [0, 1] with labels y (N,), augmented by `policy` and standardized by (mean,
+    std): (x', y'). Under randaug-mixup y' holds class probabilities (N, num_classes), mixed within batches of
+    `batch_size`, in a seeded order. A pure function of (seed, epoch): its randomness comes from a stream
+    seeded by them, and torch's global RNG is left as it was."""
     one_of("augment", policy, AUGMENTS)
     if policy == "none": return (x - mean) / std, y
     v2 = transforms_v2()
@@ -211,9 +260,11 @@ def augment_images(x: torch.Tensor, y: torch.Tensor, policy: str, seed: int, epo
         if policy == "randaug-mixup":
             erase = v2.RandomErasing(p=0.25, value="random")
             x = torch.stack([erase(im) for im in x])
-            mix = v2.RandomChoice([v2.MixUp(alpha=0.8, num_classes=num_classes), v2.CutMix(alpha=1.0, num_classes=num_classes)])
+            mix = v2.RandomChoice(
+                [v2.MixUp(alpha=0.8, num_classes=num_classes), v2.CutMix(alpha=1.0, num_classes=num_classes)])
             perm = torch.randperm(len(x))
-            parts = [mix(xb, yb) for xb, yb in zip(x[perm].split(batch_size), y.cpu()[perm].split(batch_size))]
+            parts = [mix(xb, yb)
+                     for xb, yb in zip(x[perm].split(batch_size), y.cpu()[perm].split(batch_size))]
             x, y = torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts])
     return x, y
 
@@ -222,55 +273,85 @@ def epoch_augmenter(x, y, policy, seed, mean, std, num_classes, batch_size):
     return lambda epoch: augment_images(x, y, policy, seed, epoch, mean, std, num_classes, batch_size)
 
 def image_loss(logits: torch.Tensor, y: torch.Tensor, label_smoothing: float = 0.0) -> torch.Tensor:
-    "Mean cross-entropy against class indices y (B,) or class probabilities y (B, K) (Mixup/CutMix targets), with label smoothing."
-    if y.is_floating_point() and y.shape != logits.shape: raise ValueError(f"probability targets must have the logits' shape {tuple(logits.shape)}, got {tuple(y.shape)}")
+    """Mean cross-entropy against class indices y (B,) or class probabilities y (B, K) (Mixup/CutMix targets),
+    with label smoothing."""
+    if y.is_floating_point() and y.shape != logits.shape:
+        raise ValueError(
+            f"probability targets must have the logits' shape {tuple(logits.shape)}, got {tuple(y.shape)}")
     return F.cross_entropy(logits, y, label_smoothing=label_smoothing)
 
 # %% ../../nbs/experiments/72_images.ipynb #c021
 def _image_config(p: dict, channels: int, image_size: int, num_classes: int) -> ImageConfig:
     if p["size"]: return IMAGE_SIZES[p["size"]]
-    return ImageConfig(p["model"], image_size, channels, num_classes, patch=1 if p["model"] in ("hyena-seq", "s4d-seq") else p["patch"],
-                       d_model=p["d_model"], n_layer=p["n_layer"], d_inner=p["d_inner"], n_heads=p["n_heads"], filter_order=p["filter_order"],
-                       emb_dim=p.get("emb_dim", 3), window_reach=p.get("window_reach", 1.0), d_state=p["d_state"], dropout=p["dropout"])
+    return ImageConfig(p["model"], image_size, channels, num_classes, patch=1
+                       if p["model"] in ("hyena-seq", "s4d-seq") else p["patch"], d_model=p["d_model"],
+                       n_layer=p["n_layer"], d_inner=p["d_inner"], n_heads=p["n_heads"],
+                       filter_order=p["filter_order"], emb_dim=p.get("emb_dim", 3),
+                       window_reach=p.get("window_reach", 1.0), d_state=p["d_state"], dropout=p["dropout"])
 
 def _resolve_recipe(p: dict) -> Recipe:
     over = {k: v for k, v in (("epochs", p["epochs"]), ("batch_size", p["batch_size"]), ("lr", p["lr"])) if v}
     if p["weight_decay"] != -1.0: over["weight_decay"] = p["weight_decay"]
     name = p["recipe"] or default_recipe(p["dataset"], p["model"])
     base = RECIPES[name]
-    if base.epochs and over.get("epochs", base.epochs) < base.warmup_epochs:  # fewer epochs than the warmup: keep its fraction
+    # fewer epochs than the warmup: keep its fraction
+    if base.epochs and over.get("epochs", base.epochs) < base.warmup_epochs:
         over["warmup_epochs"] = base.warmup_epochs * over["epochs"] / base.epochs
     return get_recipe(name, **over)
 
 @torch.no_grad()
 def evaluate_images(model, x, y, batch_size: int = 256, size: int = 0) -> dict:
-    "Test accuracy and loss over (standardized) images x (N, C, H, W), or over a list of image files read at `size` in batches."
+    """Test accuracy and loss over (standardized) images x (N, C, H, W), or over a list of image files read at
+    `size` in batches."""
     model.eval()
     dev = y.device
-    get = (lambda i: x[i:i + batch_size]) if isinstance(x, torch.Tensor) else (lambda i: read_normalized(x[i:i + batch_size], size).to(dev))
+    get = ((lambda i: x[i:i + batch_size]) if isinstance(x, torch.Tensor)
+           else (lambda i: read_normalized(x[i:i + batch_size], size).to(dev)))
     logits = torch.cat([model(get(i)) for i in range(0, len(x), batch_size)])
     model.train()
-    return dict(test_acc=(logits.argmax(-1) == y).float().mean().item(), test_loss=F.cross_entropy(logits, y).item())
+    return dict(test_acc=(logits.argmax(-1) == y).float().mean().item(),
+                test_loss=F.cross_entropy(logits, y).item())
+
+# %% ../../nbs/experiments/72_images.ipynb #c022h1
+def _image_metrics(p: dict, cfg, r: Recipe, hist: list[dict], n_train: int, folder: bool, wall: float,
+                   n_params: int) -> dict:
+    "The metrics of a finished image run: accuracies, epochs (from steps when read from a folder), timings."
+    evals = [h for h in hist if "test_acc" in h]
+    epochs_run = len(hist) if not folder else hist[-1]["step"] / max(1, n_train // r.batch_size)
+    train_s = wall if folder else hist[-1]["seconds"]
+    m = dict(task=f"images:{p['dataset']}", mixer=cfg.model, seq_len=cfg.seq_len or None, vocab_size=None,
+             n_layer=cfg.n_layer, seed=p["seed"], metric="acc", epochs_run=epochs_run,
+             epochs_planned=r.epochs or r.steps / max(1, n_train // r.batch_size),
+             best_test_acc=max(h["test_acc"] for h in evals), final_test_acc=evals[-1]["test_acc"],
+             seconds=train_s, seconds_per_epoch=train_s / max(epochs_run, 1e-9), params=n_params,
+             recipe=r.name, wall_seconds=wall)
+    return m
 
 # %% ../../nbs/experiments/72_images.ipynb #c022
 def run_images(p: dict, run_dir: str | Path, data, num_classes: int) -> dict:
-    """Train one image model described by the parameters `p`; write the run folder. `data`: ((x_train, y_train), (x_test, y_test))
-    in memory, pixels in [0, 1] (epoch budget), or `load_image_folder`'s dict (read batch by batch, the recipe as steps)."""
+    """Train one image model described by the parameters `p`;
+    write the run folder. `data`: ((x_train, y_train), (x_test, y_test)) in memory, pixels in [0, 1] (epoch
+    budget), or `load_image_folder`'s dict (read batch by batch, the recipe as steps)."""
     d, folder = Path(run_dir), isinstance(data, dict)
-    if folder: (files, labels), (xte, yte) = data["train"], data["val"]; channels, side, n_train = 3, data["size"], len(files)
-    else: (xtr, ytr), (xte, yte) = data; channels, side, n_train = xtr.shape[1], xtr.shape[-1], len(xtr)
+    if folder:
+        (files, labels), (xte, yte) = data["train"], data["val"]
+        channels, side, n_train = 3, data["size"], len(files)
+    else:
+        (xtr, ytr), (xte, yte) = data
+        channels, side, n_train = xtr.shape[1], xtr.shape[-1], len(xtr)
     cfg, r = _image_config(p, channels, side, num_classes), _resolve_recipe(p)
     aug = resolve_augment(p["augment"], r.name)
     if folder: r = imagenet_recipe(r, n_train)
     with RunFolder(d, dict(p, recipe=r.to_dict()), device=p["device"]) as run:
-        if run.finished: raise FileExistsError(f"{relative(d)} is a finished run (metrics.json): it is never trained again; "
-                                               "choose another run or sweep name")
+        if run.finished:
+            raise FileExistsError(f"{relative(d)} is a finished run (metrics.json): "
+                                  "it is never trained again; choose another run or sweep name")
         torch.manual_seed(p["seed"])
         dev = torch.device(p["device"])
         model = build_model(cfg).to(dev)
         n_params = sum(q.numel() for q in model.parameters())
-        run.start(augmentation=aug, config=cfg.to_dict(), params=n_params, num_train_used=n_train, num_test=len(yte),
-                  data_dir=relative(p["data_dir"]) if p["data_dir"] else "")
+        run.start(augmentation=aug, config=cfg.to_dict(), params=n_params, num_train_used=n_train,
+                  num_test=len(yte), data_dir=relative(p["data_dir"]) if p["data_dir"] else "")
         loss_fn = lambda logits, y: image_loss(logits, y, p["label_smoothing"])
         yte, resample = yte.to(dev), None
         if folder: train = folder_batches(files, labels, r.batch_size, side, p["seed"], aug, num_classes)
@@ -278,24 +359,20 @@ def run_images(p: dict, run_dir: str | Path, data, num_classes: int) -> dict:
             mean, std = channel_stats(xtr)
             xte = ((xte - mean) / std).to(dev)
             train = (((xtr - mean) / std).to(dev), ytr.to(dev))
-            if aug != "none": resample = epoch_augmenter(xtr, ytr, aug, p["seed"], mean, std, num_classes, r.batch_size)  # batches move to dev in the engine
+            # batches move to dev in the engine
+            if aug != "none":
+                resample = epoch_augmenter(xtr, ytr, aug, p["seed"], mean, std, num_classes, r.batch_size)
         t0 = time.perf_counter()
-        hist = fit(model, train, r, run.dir, evaluate=lambda m: evaluate_images(m, xte, yte, size=side), loss_fn=loss_fn, resample=resample, seed=p["seed"],
-                   device=dev, progress=False)
+        hist = fit(model, train, r, run.dir, evaluate=lambda m: evaluate_images(m, xte, yte, size=side),
+                   loss_fn=loss_fn, resample=resample, seed=p["seed"], device=dev, progress=False)
         wall = time.perf_counter() - t0
-        evals = [h for h in hist if "test_acc" in h]
-        epochs_run = len(hist) if not folder else hist[-1]["step"] / max(1, n_train // r.batch_size)
-        train_s = wall if folder else hist[-1]["seconds"]
-        m = dict(task=f"images:{p['dataset']}", mixer=cfg.model, seq_len=cfg.seq_len or None, vocab_size=None, n_layer=cfg.n_layer, seed=p["seed"],
-                 metric="acc", epochs_run=epochs_run, epochs_planned=r.epochs or r.steps / max(1, n_train // r.batch_size),
-                 best_test_acc=max(h["test_acc"] for h in evals), final_test_acc=evals[-1]["test_acc"], seconds=train_s,
-                 seconds_per_epoch=train_s / max(epochs_run, 1e-9), params=n_params, recipe=r.name, wall_seconds=wall)
-        return run.finish(m, hist)
+        return run.finish(_image_metrics(p, cfg, r, hist, n_train, folder, wall, n_params), hist)
 
 # %% ../../nbs/experiments/72_images.ipynb #c024b
 def load_image_data(dataset: str, data_dir: str = "", image_size: int = 0, size: str = "", num_train: int = 0,
                     seed: int = 0, **_) -> tuple:
-    "(data, classes) of a run's parameters: digits or CIFAR-10 in memory (a seeded subset of `num_train`), or a folder."
+    """(data, classes) of a run's parameters:
+    digits or CIFAR-10 in memory (a seeded subset of `num_train`), or a folder."""
     if dataset == "digits": data, n_classes = load_digits_data(seed), 10
     elif dataset == "cifar10": data, n_classes = load_cifar10(data_dir), 10
     else:
@@ -308,35 +385,46 @@ def load_image_data(dataset: str, data_dir: str = "", image_size: int = 0, size:
     return data, n_classes
 
 # %% ../../nbs/experiments/72_images.ipynb #c028
-TABLE_4_7 = {  # model: the paper's accuracy (%), data and size (Table 4.7; sequential CIFAR: Sec. 4.1's text, A.4)
-    "vit": dict(acc="78.5 (16x16) / 80.0 (8x8)", data="ImageNet-1k", params="87M"),
-    "hyena-vit": dict(acc="78.5 (16x16) / 79.8 (8x8)", data="ImageNet-1k", params="88M"),
-    "s4nd-iso": dict(acc="89.9", data="CIFAR-10", params="268k"),
-    "hyena-iso": dict(acc="91.2", data="CIFAR-10", params="202k"),
-    "hyena-seq": dict(acc="91", data="sequential CIFAR", params="as the S4 model"),
-    "s4d-seq": dict(acc="91 (S4)", data="sequential CIFAR", params="as the Hyena model"),
-}
+# model: the paper's accuracy (%), data and size (Table 4.7; sequential CIFAR: Sec. 4.1's text, A.4)
+TABLE_4_7 = {"vit": dict(acc="78.5 (16x16) / 80.0 (8x8)", data="ImageNet-1k", params="87M"),
+             "hyena-vit": dict(acc="78.5 (16x16) / 79.8 (8x8)", data="ImageNet-1k", params="88M"),
+             "s4nd-iso": dict(acc="89.9", data="CIFAR-10", params="268k"),
+             "hyena-iso": dict(acc="91.2", data="CIFAR-10", params="202k"),
+             "hyena-seq": dict(acc="91", data="sequential CIFAR", params="as the S4 model"),
+             "s4d-seq": dict(acc="91 (S4)", data="sequential CIFAR", params="as the Hyena model")}
 
 def load_image_sweep(sweep_dir: str | Path) -> "pd.DataFrame":
-    """One row per finished run under `sweep_dir`: model, size, the 2D filters' settings, final training loss, accuracy, seconds per
-    epoch, the paper's number and size beside."""
+    """One row per finished run under `sweep_dir`:
+    model, size, the 2D filters' settings, final training loss, accuracy, seconds per epoch, the paper's
+    number and size beside."""
     import pandas as pd
     rows = []
     for f in (d / "metrics.json" for d in finished_in(sweep_dir)):
         m, p = json.loads(f.read_text()), json.loads((f.parent / "params.json").read_text())
         paper, cfg = TABLE_4_7[m["mixer"]], p.get("config", {})
-        train_loss = pd.read_csv(f.parent / "history.csv").train_loss.iloc[-1] if (f.parent / "history.csv").exists() else float("nan")
-        rows.append(dict(run=f.parent.name, model=m["mixer"], params=m["params"], paper_params=paper["params"], seq_len=m["seq_len"],
-                         emb_dim=cfg.get("emb_dim", 3) if m["mixer"].startswith("hyena") else None, window_reach=cfg.get("window_reach", 1.0) if m["mixer"] == "hyena-iso" else None,
-                         epochs=m["epochs_run"], recipe=m["recipe"], augmentation=p.get("augmentation", "none"),
-                         final_train_loss=round(train_loss, 3), best_acc=round(100 * m["best_test_acc"], 1), final_acc=round(100 * m["final_test_acc"], 1),
-                         s_per_epoch=round(m["seconds_per_epoch"], 2), threads=p["threads"], paper_acc=paper["acc"], paper_data=paper["data"]))
+        train_loss = (pd.read_csv(f.parent / "history.csv").train_loss.iloc[-1]
+                      if (f.parent / "history.csv").exists() else float("nan"))
+        rows.append(
+            dict(run=f.parent.name, model=m["mixer"], params=m["params"], paper_params=paper["params"],
+                 seq_len=m["seq_len"], emb_dim=cfg.get("emb_dim", 3) if m["mixer"].startswith("hyena")
+                 else None, window_reach=cfg.get("window_reach", 1.0) if m["mixer"] == "hyena-iso" else None,
+                 epochs=m["epochs_run"], recipe=m["recipe"], augmentation=p.get("augmentation", "none"),
+                 final_train_loss=round(train_loss, 3), best_acc=round(100 * m["best_test_acc"], 1),
+                 final_acc=round(100 * m["final_test_acc"], 1), s_per_epoch=round(m["seconds_per_epoch"], 2),
+                 threads=p["threads"], paper_acc=paper["acc"], paper_data=paper["data"])
+        )
     return pd.DataFrame(rows)
 
 # %% ../../nbs/experiments/72_images.ipynb #c029
 def results_markdown(res: "pd.DataFrame", title: str) -> str:
-    "The sweep table as markdown: accuracy (%), seconds per epoch (training, augmentation and one test evaluation), the paper's beside."
-    cols = dict(model="model", params="parameters", paper_params="paper parameters", seq_len="sequence length", epochs="epochs",
-                augmentation="augmentation", best_acc="best test acc (%)", final_acc="final test acc (%)", s_per_epoch="s / epoch",
+    """The sweep table as markdown:
+    accuracy (%), seconds per epoch (training, augmentation and one test evaluation), the paper's beside."""
+    cols = dict(model="model", params="parameters", paper_params="paper parameters",
+                seq_len="sequence length", epochs="epochs", augmentation="augmentation",
+                best_acc="best test acc (%)", final_acc="final test acc (%)", s_per_epoch="s / epoch",
                 threads="threads", paper_acc="paper acc (%)", paper_data="paper data")
-    return f"# {title}\n\n" + res[list(cols)].astype(object).fillna("-").rename(columns=cols).to_markdown(index=False) + "\n"
+    return (
+        f"# {title}\n\n"
+        + res[list(cols)].astype(object).fillna("-").rename(columns=cols).to_markdown(index=False)
+        + "\n"
+    )

@@ -24,7 +24,8 @@ def load_bytes(dataset: str) -> torch.Tensor:
     if dataset == "shakespeare": paths = shakespeare_texts()
     else:
         paths = [Path(dataset)]
-        if not paths[0].is_file(): raise ValueError(f"dataset must be 'shakespeare' or a path to a text file, got {dataset!r}")
+        if not paths[0].is_file(): raise ValueError(f"dataset must be 'shakespeare' or a path to a text "
+                                                    f"file, got {dataset!r}")
     data = b"\n".join(p.read_bytes() for p in paths)
     return torch.frombuffer(bytearray(data), dtype=torch.uint8)
 
@@ -33,41 +34,53 @@ def split(data: torch.Tensor, val_frac: float = 0.05) -> tuple[torch.Tensor, tor
     n = int(len(data) * (1 - val_frac))
     return data[:n], data[n:]
 
-def get_batch(data: torch.Tensor, batch_size: int, seq_len: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+def get_batch(data: torch.Tensor, batch_size: int, seq_len: int,
+              generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
     "Random windows: inputs (B, L) and next-byte targets (B, L)."
-    if len(data) <= seq_len + 1: raise ValueError(f"corpus of {len(data)} tokens is too short for seq_len={seq_len}")
+    if len(data) <= seq_len + 1:
+        raise ValueError(f"corpus of {len(data)} tokens is too short for seq_len={seq_len}")
     ix = torch.randint(len(data) - seq_len - 1, (batch_size,), generator=generator)
     win = torch.stack([data[i:i + seq_len + 1] for i in ix.tolist()]).long()
     return win[:, :-1], win[:, 1:]
 
 # %% ../../nbs/experiments/19_quickstart.ipynb #c012
-def quickstart_recipe(lr: float, min_lr: float, warmup_steps: int, weight_decay: float, steps: int, batch_size: int, eval_every: int):
+def quickstart_recipe(lr: float, min_lr: float, warmup_steps: int, weight_decay: float, steps: int,
+                      batch_size: int, eval_every: int):
     "Table A.3's recipe shape (`paper-lm`) with the quickstart's numbers."
-    return get_recipe("paper-lm", lr=lr, final_lr=min_lr, init_lr=1e-6, warmup_frac=0.0, warmup_steps=warmup_steps, weight_decay=weight_decay,
-                      steps=steps, batch_size=batch_size, grad_clip=1.0, eval_every=eval_every)
+    return get_recipe("paper-lm", lr=lr, final_lr=min_lr, init_lr=1e-6, warmup_frac=0.0,
+                      warmup_steps=warmup_steps, weight_decay=weight_decay, steps=steps,
+                      batch_size=batch_size, grad_clip=1.0, eval_every=eval_every)
 
 # %% ../../nbs/experiments/19_quickstart.ipynb #c014
 @torch.no_grad()
-def evaluate(model: HyenaLM, data: torch.Tensor, batch_size: int, seq_len: int, n_batches: int, seed: int = 1234) -> float:
+def evaluate(model: HyenaLM, data: torch.Tensor, batch_size: int, seq_len: int, n_batches: int,
+             seed: int = 1234) -> float:
     "Mean next-token loss (nats) on `n_batches` fixed random windows of `data`."
-    was = model.training; model.eval()
+    was = model.training
+    model.eval()
     g = torch.Generator().manual_seed(seed)
     losses = [F.cross_entropy(model(x).flatten(0, 1), y.flatten()).item()
               for x, y in (get_batch(data, batch_size, seq_len, g) for _ in range(n_batches))]
     model.train(was)
     return sum(losses) / len(losses)
 
-def train_lm(model: HyenaLM, train: torch.Tensor, val: torch.Tensor, *, seq_len: int, batch_size: int, lr: float,
-             min_lr: float, warmup_steps: int, weight_decay: float, max_steps: int, max_seconds: float,
-             eval_every: int, eval_batches: int, seed: int = 0) -> list[dict]:
-    "Train through the engine until max_steps, or the steps that fit in max_seconds. Returns one dict per step."
+def train_lm(model: HyenaLM, train: torch.Tensor, val: torch.Tensor, *, seq_len: int, batch_size: int,
+             lr: float, min_lr: float, warmup_steps: int, weight_decay: float, max_steps: int,
+             max_seconds: float, eval_every: int, eval_batches: int, seed: int = 0) -> list[dict]:
+    """Train through the engine until max_steps, or the steps that fit in max_seconds.
+    Returns one dict per step."""
     import copy
-    step_s = seconds_per_step(copy.deepcopy(model), get_batch(train, batch_size, seq_len, torch.Generator().manual_seed(seed + 1)))
+    step_s = seconds_per_step(copy.deepcopy(model),
+                              get_batch(train, batch_size, seq_len, torch.Generator().manual_seed(seed + 1)))
     steps = max(1, min(max_steps, int(max_seconds / step_s)))
     gen = torch.Generator().manual_seed(seed)
-    batch = lambda step: get_batch(train, batch_size, seq_len, gen)  # drawn in sequence: the quickstart does not resume
+    # drawn in sequence: the quickstart does not resume
+    batch = lambda step: get_batch(train, batch_size, seq_len, gen)
     r = quickstart_recipe(lr, min_lr, min(warmup_steps, steps), weight_decay, steps, batch_size, eval_every)
-    history = fit(model, batch, r, evaluate=lambda m: {"val_loss": evaluate(m, val, batch_size, seq_len, eval_batches)}, max_seconds=max_seconds)
-    if "val_loss" not in history[-1]: history[-1]["val_loss"] = evaluate(model, val, batch_size, seq_len, eval_batches)
+    history = fit(model, batch, r,
+                  evaluate=lambda m: {"val_loss": evaluate(m, val, batch_size, seq_len, eval_batches)},
+                  max_seconds=max_seconds)
+    if "val_loss" not in history[-1]:
+        history[-1]["val_loss"] = evaluate(model, val, batch_size, seq_len, eval_batches)
     return history
 

@@ -29,18 +29,23 @@ def time_fn(fn, reps: int = 5, warmup: int = 1, device: torch.device = torch.dev
     return time_fns({"fn": fn}, reps, warmup, device)["fn"]
 
 def time_fns(fns: dict, reps: int = 5, warmup: int = 1, device: torch.device = torch.device("cpu")) -> dict:
-    """`time_fn` for several functions compared with each other ({name: fn} -> {name: timing}), their calls interleaved
-    (a, b, a, b, ...): a burst of load on the machine then falls on all of them alike, not on one function's block."""
+    """`time_fn` for several functions compared with each other ({name: fn} -> {name: timing}), their calls
+    interleaved (a, b, a, b, ...): a burst of load on the machine then falls on all of them alike, not on one
+    function's block."""
     for fn in fns.values():
         for _ in range(warmup): fn()
     _sync(device)
     ts = {k: [] for k in fns}
     for _ in range(reps):
         for k, fn in fns.items():
-            t0 = time.perf_counter(); fn(); _sync(device); ts[k].append(1e3 * (time.perf_counter() - t0))
+            t0 = time.perf_counter()
+            fn()
+            _sync(device)
+            ts[k].append(1e3 * (time.perf_counter() - t0))
     out = {}
     for k, t in ts.items():
-        t.sort(); q = lambda p: t[min(len(t) - 1, int(p * len(t)))]
+        t.sort()
+        q = lambda p: t[min(len(t) - 1, int(p * len(t)))]
         out[k] = dict(ms=q(0.5), p20=q(0.2), p80=q(0.8), reps=reps)
     return out
 
@@ -55,16 +60,22 @@ def pin_malloc():
     try: ctypes.CDLL("libc.so.6").mallopt(-3, 128 * 1024)  # M_MMAP_THRESHOLD
     except OSError: pass
 
+# %% ../../nbs/experiments/50_runtime.ipynb #c009x1
 def peak_memory(fn, device: torch.device = torch.device("cpu")) -> float | None:
     "Extra memory (bytes) at the peak of one call of `fn`, over what was allocated before it."
     if device.type == "cuda":
-        torch.cuda.synchronize(device); torch.cuda.reset_peak_memory_stats(device)
-        base = torch.cuda.memory_allocated(device); fn(); torch.cuda.synchronize(device)
+        torch.cuda.synchronize(device)
+        torch.cuda.reset_peak_memory_stats(device)
+        base = torch.cuda.memory_allocated(device)
+        fn()
+        torch.cuda.synchronize(device)
         return torch.cuda.max_memory_allocated(device) - base
     try:
         with open("/proc/self/clear_refs", "w") as f: f.write("5")  # reset VmHWM to the current RSS
-    except OSError: return None
-    base = _vm("VmRSS"); fn()
+    except OSError:
+        return None
+    base = _vm("VmRSS")
+    fn()
     return max(0, _vm("VmHWM") - base)
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c011
@@ -79,10 +90,12 @@ class Projections(nn.Module):
         self.op = op
     def forward(self, u: Tensor) -> Tensor:
         z = self.op.project(u)  # (B, (N+1)D, L)
-        return torch.matmul(z[:, :self.op.d_model].transpose(1, 2), self.op.out_proj.weight.t()) + self.op.out_proj.bias
+        return (torch.matmul(z[:, :self.op.d_model].transpose(1, 2), self.op.out_proj.weight.t())
+                + self.op.out_proj.bias)
 
 def build(op: str, d_model: int, n_heads: int, L: int, device="cpu") -> nn.Module:
-    "The module of a benchmark point: 'hyena', 'hyena-triton' (the fused kernels), 'projections', 'attention' (written out) or 'sdpa'."
+    """The module of a benchmark point:
+    'hyena', 'hyena-triton' (the fused kernels), 'projections', 'attention' (written out) or 'sdpa'."""
     torch.manual_seed(0)
     if op == "hyena-triton": return HyenaOperator(d_model, L, fftconv_impl="triton").to(device)
     if op in ("hyena", "projections"):
@@ -96,9 +109,12 @@ def bench_call(m: nn.Module, u: Tensor, backward: bool):
     else:
         with torch.no_grad(): m(u)
 
-def peak_memory_cpu_subprocess(op: str, B: int, d_model: int, n_heads: int, L: int, backward: bool) -> float | None:
+# %% ../../nbs/experiments/50_runtime.ipynb #c011x1
+def peak_memory_cpu_subprocess(op: str, B: int, d_model: int, n_heads: int, L: int,
+                               backward: bool) -> float | None:
     "Peak extra memory (bytes) of one call, measured in a fresh process with glibc's mmap threshold pinned."
-    code = (f"from hyena_lit.experiments.runtime import *; import torch; pin_malloc(); m = build({op!r}, {d_model}, {n_heads}, {L}); "
+    code = (f"from hyena_lit.experiments.runtime import *; import torch; pin_malloc(); m = build({op!r}, "
+            f"{d_model}, {n_heads}, {L}); "
             f"u = torch.randn({B}, {L}, {d_model}, requires_grad={backward}); bench_call(m, u, {backward}); "
             f"print(peak_memory(lambda: bench_call(m, u, {backward})))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -117,14 +133,16 @@ def measure_machine(device: torch.device, n: int = 2048, mb: int = 256) -> dict:
     "float32 matmul rate (FLOP/s) on n x n matrices and copy bandwidth (bytes/s, read + write) on `mb` MB."
     a, b = torch.randn(n, n, device=device), torch.randn(n, n, device=device)
     t = time_fn(lambda: a @ b, reps=5, device=device)["ms"] / 1e3
-    x = torch.empty(mb * 2 ** 20 // 4, device=device); y = torch.empty_like(x)
+    x = torch.empty(mb * 2**20 // 4, device=device)
+    y = torch.empty_like(x)
     tc = time_fn(lambda: y.copy_(x), reps=5, device=device)["ms"] / 1e3
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else f"{os.cpu_count()}-core CPU"
-    return dict(device=name, threads=torch.get_num_threads(), matmul_flops=2 * n ** 3 / t, bandwidth=2 * x.numel() * 4 / tc,
-                torch=torch.__version__)
+    return dict(device=name, threads=torch.get_num_threads(), matmul_flops=2 * n**3 / t,
+                bandwidth=2 * x.numel() * 4 / tc, torch=torch.__version__)
 
 def floor_ms(op: str, B: int, L: int, D: int, machine: dict, backward: bool) -> float:
-    "Lower bound on a point's time: its matmul FLOPs at the measured rate + minimal memory traffic at the measured bandwidth."
+    """Lower bound on a point's time:
+    its matmul FLOPs at the measured rate + minimal memory traffic at the measured bandwidth."""
     rate, bw = machine["matmul_flops"], machine["bandwidth"]
     if op in ("attention", "sdpa"):
         flops = B * (2 * 4 * L * D * D + 2 * L * L * D)  # 4 projections + causal half of QK^T and PV
@@ -144,7 +162,8 @@ def unit_roundoff(dtype: torch.dtype) -> float:
 ERROR_C = 2.0  # the constant of the error bound (prose above)
 
 def error_bound(dtype: torch.dtype, L: int, c: float = ERROR_C) -> float:
-    "c u log2 N with N = 2L rounded up to a power of two: the largest relative error a correct kernel output may have."
+    """c u log2 N with N = 2L rounded up to a power of two:
+    the largest relative error a correct kernel output may have."""
     return c * unit_roundoff(dtype) * math.ceil(math.log2(2 * L))
 
 def _grads(fn, inputs, dy):
@@ -152,45 +171,57 @@ def _grads(fn, inputs, dy):
     y = fn(*ins)
     return [y.detach(), *torch.autograd.grad(y, ins, dy.to(y.device, y.dtype))]
 
-def check_against_float64(B: int, C: int, L: int, dtype=torch.float32, seed: int = 0, streamed: bool | None = None,
-                          precision: str | None = None, device: str = "cpu") -> dict:
-    """{output: (kernel error, plain torch error)} against float64 for y and the five gradients, outputs NaN-filled.
-    The float64 truth is computed on CPU; kernel and torch run in `dtype` on `device` (a GPU: cuFFT for torch)."""
+def check_against_float64(B: int, C: int, L: int, dtype=torch.float32, seed: int = 0, streamed: bool
+                          | None = None, precision: str | None = None, device: str = "cpu") -> dict:
+    """{output: (kernel error, plain torch error)} against float64 for y and the five gradients, outputs
+    NaN-filled. The float64 truth is computed on CPU; kernel and torch run in `dtype` on `device` (a GPU:
+    cuFFT for torch)."""
     import hyena_lit.kernels.fftconv_triton as ft
     g = torch.Generator().manual_seed(seed)
     u, pre, post = (torch.randn(B, C, L, generator=g, dtype=torch.float64) for _ in range(3))
-    k, D = torch.randn(C, L, generator=g, dtype=torch.float64) / math.sqrt(L), torch.randn(C, generator=g, dtype=torch.float64)
+    k, D = torch.randn(C, L, generator=g, dtype=torch.float64) / math.sqrt(L), torch.randn(
+        C, generator=g, dtype=torch.float64)
     dy = torch.randn(B, C, L, generator=g, dtype=torch.float64)
     exact = _grads(ft.gated_fftconv_ref, (u, k, D, pre, post), dy)
     low = [t.to(device, dtype) for t in (u, k, D, pre, post)]
     plain = _grads(ft.gated_fftconv_ref, low, dy)
-    old, ft._alloc = ft._alloc, lambda shape, dtype, device: torch.full(shape, float("nan"), dtype=dtype, device=device)
-    try: kern = _grads(lambda *a: ft.fftconv_triton(*a, streamed=streamed, precision=precision), low, dy)
-    finally: ft._alloc = old
+    old, ft._alloc = ft._alloc, lambda shape, dtype, device: torch.full(
+        shape, float("nan"), dtype=dtype, device=device)
+    try:
+        kern = _grads(lambda *a: ft.fftconv_triton(*a, streamed=streamed, precision=precision), low, dy)
+    finally:
+        ft._alloc = old
     names = ("y", "du", "dk", "dD", "dpregate", "dpostgate")
     return {n: (rel_err(a.cpu(), e), rel_err(b.cpu(), e)) for n, a, b, e in zip(names, kern, plain, exact)}
 
+# %% ../../nbs/experiments/50_runtime.ipynb #g001x1
 def correctness_rows(cases, dtypes, device: str = "cpu", precision: str | None = None) -> list[dict]:
     "check_against_float64 for each (B, C, L, streamed) case and dtype: one row per output, with its bound."
     rows = []
     for B, C, L, streamed in cases:
         for dtype in dtypes:
-            for name, (ek, et) in check_against_float64(B, C, L, dtype, streamed=streamed, precision=precision, device=device).items():
-                rows.append(dict(B=B, C=C, L=L, streamed=streamed, dtype=str(dtype).split(".")[1], output=name, triton=ek,
-                                 torch=et, bound=error_bound(dtype, L), share=ek / error_bound(dtype, L)))
+            for name, (ek, et) in check_against_float64(B, C, L, dtype, streamed=streamed,
+                                                        precision=precision, device=device).items():
+                rows.append(
+                    dict(B=B, C=C, L=L, streamed=streamed, dtype=str(dtype).split(".")[1], output=name,
+                         triton=ek, torch=et, bound=error_bound(dtype, L), share=ek / error_bound(dtype, L))
+                )
     return rows
 
 # %% ../../nbs/experiments/50_runtime.ipynb #g003
-GPU_CASES = ((3, 5, 100, None), (2, 7, 777, None), (1, 3, 2048, None), (2, 3, 1000, True), (2, 5, 3001, None), (1, 3, 16384, None))
+GPU_CASES = ((3, 5, 100, None), (2, 7, 777, None), (1, 3, 2048, None), (2, 3, 1000, True), (2, 5, 3001, None),
+             (1, 3, 16384, None))
 GPU_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
 def operator_check(device: str = "cuda", lengths=(1000, 4096), d_model: int = 24) -> list[dict]:
-    "HyenaOperator with the Triton kernels against the plain reference on `device`: output and each parameter's gradient."
+    """HyenaOperator with the Triton kernels against the plain reference on `device`:
+    output and each parameter's gradient."""
     rows = []
     for L in lengths:
         for order, gating in ((2, "official"), (3, "official"), (2, "paper")):
             torch.manual_seed(0)
-            ops = {impl: HyenaOperator(d_model, L, order=order, gating=gating, fftconv_impl=impl).to(device) for impl in ("triton", "ref")}
+            ops = {impl: HyenaOperator(d_model, L, order=order, gating=gating, fftconv_impl=impl).to(device)
+                   for impl in ("triton", "ref")}
             ops["ref"].load_state_dict(ops["triton"].state_dict())
             u = torch.randn(2, L, d_model, device=device)
             outs = {}
@@ -203,7 +234,8 @@ def operator_check(device: str = "cuda", lengths=(1000, 4096), d_model: int = 24
     return rows
 
 # %% ../../nbs/experiments/50_runtime.ipynb #g005
-GPU_PEAKS = {  # NVIDIA data sheets, dense: HBM bytes/s; FLOP/s of float32 CUDA cores, TF32 and fp16/bf16 tensor cores
+# NVIDIA data sheets, dense: HBM bytes/s; FLOP/s of float32 CUDA cores, TF32 and fp16/bf16 tensor cores
+GPU_PEAKS = {
     "H100 80GB HBM3": dict(bandwidth=3.35e12, fp32=66.9e12, tf32=494.7e12, half=989.4e12),  # H100 SXM5
     "H100 PCIe": dict(bandwidth=2.0e12, fp32=51.2e12, tf32=378.0e12, half=756.0e12),
     "H200": dict(bandwidth=4.8e12, fp32=66.9e12, tf32=494.7e12, half=989.4e12),
@@ -221,7 +253,8 @@ def conv_bytes(B: int, C: int, L: int, elem: int, backward: bool) -> float:
     return elem * ((7 if backward else 4) * B * C * L + (2 if backward else 1) * C * L)
 
 def conv_flops(B: int, C: int, L: int, algorithm: str, backward: bool) -> float:
-    "FLOPs of one call: 'fft' (cuFFT, 2.5 N log2 N per real transform) or 'monarch' (the kernels' 4N(N1 + 2N2))."
+    """FLOPs of one call: 'fft' (cuFFT, 2.5 N log2 N per real transform) or 'monarch' (the kernels' 4N(N1 +
+    2N2))."""
     from hyena_lit.kernels.fftconv_triton import fft_plan, stream_plan, one_tile_max_l, PREC
     N = 1 << (2 * L - 1).bit_length()
     if algorithm == "fft": per = 2.5 * N * math.log2(N)
@@ -230,18 +263,22 @@ def conv_flops(B: int, C: int, L: int, algorithm: str, backward: bool) -> float:
         N, per = n1 * n2, 4 * n1 * n2 * (n1 + 2 * n2)
     else: raise ValueError(f"algorithm must be 'fft' or 'monarch', got {algorithm!r}")
     transforms = 4 if backward else 2
-    return B * C * (transforms * per + (3 if backward else 1) * 3 * N + 6 * L)  # + spectral products, gates, skip
+    # + spectral products, gates, skip
+    return B * C * (transforms * per + (3 if backward else 1) * 3 * N + 6 * L)
 
-IMPL_UNITS = {"torch.fft": ("fft", "fp32"), "triton fp32": ("monarch", "tf32x3"), "triton bf16": ("monarch", "half"),
+IMPL_UNITS = {"torch.fft": ("fft", "fp32"), "triton fp32": ("monarch", "tf32x3"), "triton "
+                                                                                  "bf16": ("monarch", "half"),
               "flashfftconv bf16": ("monarch", "half")}
 
+# %% ../../nbs/experiments/50_runtime.ipynb #g005x1
 def roofline(B: int, C: int, L: int, impl: str, elem: int, peaks: dict, backward: bool) -> dict:
     "Bytes, FLOPs and the memory- and compute-bound times (ms) of one call of `impl` (a key of IMPL_UNITS)."
     algorithm, unit = IMPL_UNITS[impl]
     rate = peaks["tf32"] / 3 if unit == "tf32x3" else peaks[unit]
     nbytes, flops = conv_bytes(B, C, L, elem, backward), conv_flops(B, C, L, algorithm, backward)
     mem_ms, compute_ms = 1e3 * nbytes / peaks["bandwidth"], 1e3 * flops / rate
-    return dict(bytes=nbytes, flops=flops, memory_ms=mem_ms, compute_ms=compute_ms, limit_ms=max(mem_ms, compute_ms))
+    return dict(bytes=nbytes, flops=flops, memory_ms=mem_ms, compute_ms=compute_ms,
+                limit_ms=max(mem_ms, compute_ms))
 
 # %% ../../nbs/experiments/50_runtime.ipynb #g007
 def _flashfftconv(L: int, dtype):
@@ -252,18 +289,22 @@ def _flashfftconv(L: int, dtype):
     return lambda u, k, pre, post: conv(u, k, pre, post)
 
 def bench_contenders(L: int, B: int, C: int, device) -> dict:
-    "{impl: (dtype, fn of (u, k, D, pre, post))}: torch.fft and the kernels in float32, the kernels in bf16, FlashFFTConv."
+    """{impl: (dtype, fn of (u, k, D, pre, post))}:
+    torch.fft and the kernels in float32, the kernels in bf16, FlashFFTConv."""
     from hyena_lit.core.fftconv import fftconv
     from hyena_lit.kernels.fftconv_triton import fftconv_triton
     ways = {"torch.fft": (torch.float32, lambda u, k, D, a, b: b * fftconv(a * u, k, D)),
             "triton fp32": (torch.float32, fftconv_triton), "triton bf16": (torch.bfloat16, fftconv_triton)}
     flash = _flashfftconv(L, torch.bfloat16) if device.type == "cuda" else None
-    if flash is not None: ways["flashfftconv bf16"] = (torch.bfloat16, lambda u, k, D, a, b: flash(u, k, a, b))
+    if flash is not None:
+        ways["flashfftconv bf16"] = (torch.bfloat16, lambda u, k, D, a, b: flash(u, k, a, b))
     return ways
 
-def benchmark(lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768, device: str = "cuda", reps: int = 20,
-              deadline: float = float("inf")) -> list[dict]:
-    "Median ms of each contender, forward and forward+backward, with its roofline; stops starting lengths after `deadline`."
+# %% ../../nbs/experiments/50_runtime.ipynb #g007x1
+def benchmark(lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768, device: str = "cuda",
+              reps: int = 20, deadline: float = float("inf")) -> list[dict]:
+    """Median ms of each contender, forward and forward+backward, with its roofline;
+    stops starting lengths after `deadline`."""
     from hyena_lit.kernels.fftconv_triton import MAX_L_HALF, PREC
     dev = torch.device(device)
     peaks = gpu_peaks(torch.cuda.get_device_name(dev)) if dev.type == "cuda" else None
@@ -271,14 +312,17 @@ def benchmark(lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768
     for L in lengths:
         if time.time() > deadline: break
         for impl, (dtype, f) in bench_contenders(L, B, C, dev).items():
-            u, pre, post = (torch.randn(B, C, L, device=dev, dtype=dtype, requires_grad=True) for _ in range(3))
-            k, D = torch.randn(C, L, device=dev, requires_grad=True), torch.randn(C, device=dev, requires_grad=True)
+            u, pre, post = (torch.randn(B, C, L, device=dev, dtype=dtype, requires_grad=True)
+                            for _ in range(3))
+            k, D = torch.randn(C, L, device=dev, requires_grad=True), torch.randn(
+                C, device=dev, requires_grad=True)
             call = lambda: f(u, k, D.to(dtype), pre, post)
             fwd = time_fn(call, reps=reps, warmup=3, device=dev)["ms"]
             fb = time_fn(lambda: call().sum().backward(), reps=reps, warmup=3, device=dev)["ms"]
-            half = impl != "triton bf16" or L <= MAX_L_HALF  # the kernels take float32 products above MAX_L_HALF
-            row = dict(L=L, impl=impl, dtype=str(dtype).split(".")[1], products=IMPL_UNITS[impl][1] if half else PREC, B=B, C=C,
-                       fwd_ms=fwd, fwd_bwd_ms=fb)
+            # the kernels take float32 products above MAX_L_HALF
+            half = impl != "triton bf16" or L <= MAX_L_HALF
+            row = dict(L=L, impl=impl, dtype=str(dtype).split(".")[1], products=IMPL_UNITS[impl][1] if half
+                       else PREC, B=B, C=C, fwd_ms=fwd, fwd_bwd_ms=fb)
             if peaks is not None:
                 elem, unit = torch.finfo(dtype).bits // 8, impl if half else "triton fp32"
                 r0, r1 = (roofline(B, C, L, unit, elem, peaks, b) for b in (False, True))
@@ -292,6 +336,7 @@ def benchmark(lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768
 
 FLASHFFTCONV_PUBLISHED = dict(speedup_over_pytorch_max=7.93, source="Fu et al. 2023, FlashFFTConv, abstract")
 
+# %% ../../nbs/experiments/50_runtime.ipynb #g007x2
 def wins_from_bench(bench, gpu: str) -> dict:
     """{(gpu, dtype): ((lo, hi), ...)}: the runs of consecutive measured lengths at which a Triton kernel's
     forward+backward was faster than torch.fft at float32 (the table `fftconv_impl="auto"` follows)."""
@@ -310,11 +355,14 @@ def wins_from_bench(bench, gpu: str) -> dict:
 def gpu_info() -> dict:
     "The GPU's name and the versions its numbers were measured with (device.json)."
     import triton
-    return dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__, cuda=torch.version.cuda)
+    return dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__,
+                cuda=torch.version.cuda)
 
 # %% ../../nbs/experiments/50_runtime.ipynb #g008
-def step_bench(size: str, L: int, batch: int, steps: int = 30, device: str = "cuda", dtype=torch.bfloat16) -> dict:
-    "Tokens/s, MFU and peak memory of `steps` AdamW training steps of HyenaLM(size) at context L, autocast to `dtype` (float32: off)."
+def step_bench(size: str, L: int, batch: int, steps: int = 30, device: str = "cuda",
+               dtype=torch.bfloat16) -> dict:
+    """Tokens/s, MFU and peak memory of `steps` AdamW training steps of HyenaLM(size) at context L, autocast
+    to `dtype` (float32: off)."""
     from hyena_lit.models.model import HyenaConfig, HyenaLM
     from hyena_lit.models.flops import forward_flops
     dev = torch.device(device)
@@ -327,7 +375,9 @@ def step_bench(size: str, L: int, batch: int, steps: int = 30, device: str = "cu
         def step():
             with torch.autocast(dev.type, dtype=dtype, enabled=dtype != torch.float32):
                 loss = F.cross_entropy(model(x[:, :-1]).float().flatten(0, 1), x[:, 1:].flatten())
-            loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
         step()
         if dev.type == "cuda": torch.cuda.reset_peak_memory_stats(dev)
         t = time_fn(step, reps=steps, warmup=1, device=dev)
@@ -340,23 +390,31 @@ def step_bench(size: str, L: int, batch: int, steps: int = 30, device: str = "cu
     flops = 3 * sum(forward_flops(cfg, L).values()) * batch  # forward + backward of the batch
     return row | dict(status="ok", step_ms=t["ms"], tokens_per_s=batch * L / s, model_tflops=flops / s / 1e12,
                       mfu=flops / s / peaks["half"] if peaks else float("nan"),
-                      peak_gb=torch.cuda.max_memory_allocated(dev) / 2 ** 30 if dev.type == "cuda" else float("nan"))
+                      peak_gb=torch.cuda.max_memory_allocated(dev) / 2**30 if dev.type == "cuda"
+                      else float("nan"))
 
-def gpu_report(out, lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768, parts=("correctness", "operator", "bench"),
-               deadline: float = float("inf")) -> None:
+# %% ../../nbs/experiments/50_runtime.ipynb #g008x1
+def gpu_report(out, lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768,
+               parts=("correctness", "operator", "bench"), deadline: float = float("inf")) -> None:
     "Write device.json and, as named in `parts`, correctness.csv, operator.csv and bench.csv under `out`."
     import json, pathlib, pandas as pd
     if not torch.cuda.is_available(): raise RuntimeError("gpu_report needs a CUDA GPU")
-    out = pathlib.Path(out); out.mkdir(parents=True, exist_ok=True)
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     (out / "device.json").write_text(json.dumps(gpu_info(), indent=1) + "\n")
-    if "correctness" in parts: pd.DataFrame(correctness_rows(GPU_CASES, GPU_DTYPES, "cuda")).to_csv(out / "correctness.csv", index=False)
+    if "correctness" in parts:
+        pd.DataFrame(correctness_rows(GPU_CASES, GPU_DTYPES, "cuda")).to_csv(
+            out / "correctness.csv", index=False)
     if "operator" in parts: pd.DataFrame(operator_check()).to_csv(out / "operator.csv", index=False)
-    if "bench" in parts: pd.DataFrame(benchmark(lengths, B, C, deadline=deadline)).to_csv(out / "bench.csv", index=False)
+    if "bench" in parts:
+        pd.DataFrame(benchmark(lengths, B, C, deadline=deadline)).to_csv(out / "bench.csv", index=False)
 
 # %% ../../nbs/experiments/50_runtime.ipynb #g009
-def sweep(csv, ops, lengths, batch: int, d_model: int = 768, n_heads: int = 12, passes=("fwd", "fwdbwd"), device: str = "cuda",
-          reps: int = 5, memory_budget_gb: float = 60.0, deadline: float = float("inf")) -> list[dict]:
-    "Figure 4.3's points (`build` ops, forward and forward+backward) into `csv`, row by row; stops starting points after `deadline`."
+def sweep(csv, ops, lengths, batch: int, d_model: int = 768, n_heads: int = 12, passes=("fwd", "fwdbwd"),
+          device: str = "cuda", reps: int = 5, memory_budget_gb: float = 60.0,
+          deadline: float = float("inf")) -> list[dict]:
+    """Figure 4.3's points (`build` ops, forward and forward+backward) into `csv`, row by row;
+    stops starting points after `deadline`."""
     import pandas as pd
     dev, rows = torch.device(device), []
     for pas in passes:
@@ -365,7 +423,8 @@ def sweep(csv, ops, lengths, batch: int, d_model: int = 768, n_heads: int = 12, 
                 if time.time() > deadline: return rows
                 bwd = pas == "fwdbwd"
                 row = dict(op=op, **{"pass": pas}, L=L, B=batch, D=d_model, status="ok")
-                if predicted_bytes(op, batch, L, d_model, n_heads, bwd) > memory_budget_gb * 2 ** 30: row["status"] = "does not fit"
+                if predicted_bytes(op, batch, L, d_model, n_heads, bwd) > memory_budget_gb * 2**30:
+                    row["status"] = "does not fit"
                 else:
                     try:
                         m = build(op, d_model, n_heads, L, dev)
@@ -373,7 +432,8 @@ def sweep(csv, ops, lengths, batch: int, d_model: int = 768, n_heads: int = 12, 
                         call = lambda: bench_call(m, u, bwd)
                         row |= time_fn(call, reps=reps, warmup=1, device=dev)
                         row["peak_mb"] = (peak_memory(call, dev) or float("nan")) / 2 ** 20
-                    except torch.OutOfMemoryError: row["status"] = "out of memory"
+                    except torch.OutOfMemoryError:
+                        row["status"] = "out of memory"
                     m = u = call = None
                     if dev.type == "cuda": torch.cuda.empty_cache()
                 rows.append(row)
