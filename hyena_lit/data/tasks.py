@@ -24,7 +24,8 @@ def model_vocab(task: str, seq_len: int, vocab_size: int) -> int:
     return _VOCAB.get(task, lambda L, V: V)(seq_len, vocab_size)
 
 def _need(name: str, val, lo: int, why: str):
-    if not isinstance(val, int) or isinstance(val, bool) or val < lo: raise ValueError(f"{name} must be an integer >= {lo} ({why}), got {val!r}")
+    if not isinstance(val, int) or isinstance(val, bool) or val < lo:
+        raise ValueError(f"{name} must be an integer >= {lo} ({why}), got {val!r}")
 
 def _answer_at_end(body: np.ndarray, sep: int, answer: np.ndarray) -> tuple[Tensor, Tensor]:
     "Rows `body, sep, answer` -> inputs (body, sep) and targets scored only at the sep position."
@@ -37,7 +38,8 @@ def _answer_at_end(body: np.ndarray, sep: int, answer: np.ndarray) -> tuple[Tens
 @register("majority")
 def majority(num_examples: int, seq_len: int, vocab_size: int, seed: int) -> tuple[Tensor, Tensor]:
     "Majority: symbols, separator -> the most frequent symbol (unique by construction)."
-    _need("seq_len", seq_len, 1, "symbols per sequence"); _need("vocab_size", vocab_size, 3, "at least 2 symbols and a separator")
+    _need("seq_len", seq_len, 1, "symbols per sequence")
+    _need("vocab_size", vocab_size, 3, "at least 2 symbols and a separator")
     rng, S = np.random.default_rng(seed), vocab_size - 1
     body = rng.integers(S, size=(num_examples, seq_len))
     for i in range(num_examples):
@@ -50,7 +52,8 @@ def majority(num_examples: int, seq_len: int, vocab_size: int, seed: int) -> tup
 @register("counting")
 def counting(num_examples: int, seq_len: int, vocab_size: int, seed: int) -> tuple[Tensor, Tensor]:
     "Counting: symbols, separator -> how often the last symbol occurs, as the token vocab_size + count."
-    _need("seq_len", seq_len, 1, "symbols per sequence"); _need("vocab_size", vocab_size, 2, "at least 1 symbol and a separator")
+    _need("seq_len", seq_len, 1, "symbols per sequence")
+    _need("vocab_size", vocab_size, 2, "at least 1 symbol and a separator")
     rng, S = np.random.default_rng(seed), vocab_size - 1
     body = rng.integers(S, size=(num_examples, seq_len))
     return _answer_at_end(body, S, vocab_size + (body == body[:, -1:]).sum(1))
@@ -59,12 +62,15 @@ _VOCAB["counting"] = lambda L, V: V + L + 1
 
 # %% ../../nbs/data/32_tasks.ipynb #c009
 @register("addition")
-def addition(num_examples: int, seq_len: int, vocab_size: int, seed: int, digits: int | None = None) -> tuple[Tensor, Tensor]:
+def addition(num_examples: int, seq_len: int, vocab_size: int, seed: int, digits: int
+             | None = None) -> tuple[Tensor, Tensor]:
     "D-digit addition as next-token prediction; the first 2D-1 targets are masked."
     D = digits if digits is not None else seq_len // 3
     _need("digits", D, 1, "digits per addend; seq_len = 3 * digits")
-    if seq_len != 3 * D: raise ValueError(f"seq_len must be 3 * digits = {3 * D} for {D}-digit addition, got {seq_len}")
-    if vocab_size != 10: raise ValueError(f"vocab_size must be 10 (the digits) for addition, got {vocab_size}")
+    if seq_len != 3 * D:
+        raise ValueError(f"seq_len must be 3 * digits = {3 * D} for {D}-digit addition, got {seq_len}")
+    if vocab_size != 10:
+        raise ValueError(f"vocab_size must be 10 (the digits) for addition, got {vocab_size}")
     rng = np.random.default_rng(seed)
     a, b = rng.integers(10, size=(num_examples, D)), rng.integers(10, size=(num_examples, D))
     value = lambda d: (d * 10 ** np.arange(d.shape[1] - 1, -1, -1, dtype=object)).sum(1)  # exact for any D
@@ -77,9 +83,11 @@ def addition(num_examples: int, seq_len: int, vocab_size: int, seed: int, digits
 
 # %% ../../nbs/data/32_tasks.ipynb #c012
 @register("selective_copying")
-def selective_copying(num_examples: int, seq_len: int, vocab_size: int, seed: int, n_data: int = 16) -> tuple[Tensor, Tensor]:
+def selective_copying(num_examples: int, seq_len: int, vocab_size: int, seed: int,
+                      n_data: int = 16) -> tuple[Tensor, Tensor]:
     "Copy the data tokens scattered in noise, in order, at the markers that follow."
-    _need("vocab_size", vocab_size, 3, "noise, at least 1 data token and the marker"); _need("n_data", n_data, 1, "data tokens")
+    _need("vocab_size", vocab_size, 3, "noise, at least 1 data token and the marker")
+    _need("n_data", n_data, 1, "data tokens")
     _need("seq_len", seq_len, n_data, "positions for noise and data")
     rng = np.random.default_rng(seed)
     x = np.zeros((num_examples, seq_len + n_data), dtype=np.int64)
@@ -93,7 +101,8 @@ def selective_copying(num_examples: int, seq_len: int, vocab_size: int, seed: in
 @register("induction_heads")
 def induction_heads(num_examples: int, seq_len: int, vocab_size: int, seed: int) -> tuple[Tensor, Tensor]:
     "Random tokens, special token s, token t, ..., s -> t."
-    _need("seq_len", seq_len, 4, "s, t, at least one token, the final s"); _need("vocab_size", vocab_size, 3, "at least 2 tokens and the special one")
+    _need("seq_len", seq_len, 4, "s, t, at least one token, the final s")
+    _need("vocab_size", vocab_size, 3, "at least 2 tokens and the special one")
     rng, s = np.random.default_rng(seed), vocab_size - 1
     body = rng.integers(s, size=(num_examples, seq_len))
     pos = rng.integers(seq_len - 2, size=num_examples)
@@ -106,14 +115,17 @@ def induction_heads(num_examples: int, seq_len: int, vocab_size: int, seed: int)
 
 # %% ../../nbs/data/32_tasks.ipynb #c015
 @register("mqar_inline")
-def mqar_inline(num_examples: int, seq_len: int, vocab_size: int, seed: int, num_kv: int = 8, power_a: float = 0.01) -> tuple[Tensor, Tensor]:
+def mqar_inline(num_examples: int, seq_len: int, vocab_size: int, seed: int, num_kv: int = 8,
+                power_a: float = 0.01) -> tuple[Tensor, Tensor]:
     "A variant of MQAR: values with replacement, each query followed by its value; scored at the queries."
-    _need("num_kv", num_kv, 1, "key-value pairs"); _need("seq_len", seq_len, 4 * num_kv, "2 tokens per pair and 2 per query")
+    _need("num_kv", num_kv, 1, "key-value pairs")
+    _need("seq_len", seq_len, 4 * num_kv, "2 tokens per pair and 2 per query")
     _need("vocab_size", vocab_size, 2 * num_kv + 1, "num_kv distinct keys and values and the pad token")
     rng = np.random.default_rng(seed)
     half = vocab_size // 2
     slots = (seq_len - 2 * num_kv) // 2
-    w = (np.arange(slots) + 1.0) ** (power_a - 1); w /= w.sum()
+    w = (np.arange(slots) + 1.0) ** (power_a - 1)
+    w /= w.sum()
     x = np.zeros((num_examples, seq_len), dtype=np.int64)
     t = np.full((num_examples, seq_len), IGNORE, dtype=np.int64)
     for i in range(num_examples):
@@ -125,18 +137,25 @@ def mqar_inline(num_examples: int, seq_len: int, vocab_size: int, seed: int, num
         x[i, pos], x[i, pos + 1], t[i, pos] = keys[order], vals[order], vals[order]
     return torch.from_numpy(x), torch.from_numpy(t)
 
+# %% ../../nbs/data/32_tasks.ipynb #c015x1
 @register("mqar")
 def mqar(num_examples: int, seq_len: int, vocab_size: int, seed: int, num_kv: int = 8, power_a: float = 0.01,
          random_non_queries: bool = False) -> tuple[Tensor, Tensor]:
-    "Multi-query associative recall as Zoology defines it: K distinct pairs, every key queried once at a power-law gap, labels at the queries only."
-    _need("num_kv", num_kv, 1, "key-value pairs"); _need("seq_len", seq_len, 4 * num_kv, "4 tokens per key-value pair (Zoology: 4K <= L)")
+    """Multi-query associative recall as Zoology defines it:
+    K distinct pairs, every key queried once at a power-law gap, labels at the queries only."""
+    _need("num_kv", num_kv, 1, "key-value pairs")
+    _need("seq_len", seq_len, 4 * num_kv, "4 tokens per key-value pair (Zoology: 4K <= L)")
     if seq_len % 2: raise ValueError(f"seq_len must be even (queries sit at even offsets), got {seq_len}")
-    if vocab_size <= seq_len: raise ValueError(f"vocab_size must exceed seq_len (Zoology: V > L), got vocab_size={vocab_size}, seq_len={seq_len}")
+    if vocab_size <= seq_len:
+        raise ValueError(
+            f"vocab_size must exceed seq_len (Zoology: V > L), got vocab_size={vocab_size}, seq_len={seq_len}"
+        )
     half = vocab_size // 2
     if num_kv > half - 1: raise ValueError(f"num_kv={num_kv} distinct keys do not fit in [1, {half})")
     rng = np.random.default_rng(seed)
     ctx, space = 2 * num_kv, (seq_len - 2 * num_kv) // 2
-    p = power_a * np.arange(1, space + 1) ** (power_a - 1); p /= p.sum()
+    p = power_a * np.arange(1, space + 1) ** (power_a - 1)
+    p /= p.sum()
     x = np.zeros((num_examples, seq_len), dtype=np.int64)
     t = np.full((num_examples, seq_len), IGNORE, dtype=np.int64)
     for i in range(num_examples):
@@ -146,16 +165,21 @@ def mqar(num_examples: int, seq_len: int, vocab_size: int, seed: int, num_kv: in
         q = ctx + 2 * rng.choice(space, num_kv, replace=False, p=p)  # key j is queried at q[j]
         x[i, q], t[i, q] = keys, vals
         if random_non_queries:
-            fill = np.ones(seq_len, dtype=bool); fill[:ctx] = False; fill[q] = False
+            fill = np.ones(seq_len, dtype=bool)
+            fill[:ctx] = False
+            fill[q] = False
             x[i, fill] = rng.integers(vocab_size, size=fill.sum())
     return torch.from_numpy(x), torch.from_numpy(t)
 
-
 # %% ../../nbs/data/32_tasks.ipynb #c018
 @register("icl_linear")
-def icl_linear(num_examples: int, seq_len: int, vocab_size: int, seed: int, last_only: bool = False) -> tuple[Tensor, Tensor]:
-    "In-context linear regression: seq_len = 2n - 1 tokens of dimension vocab_size (= n_o); targets w.x_i at the x positions, NaN elsewhere."
-    _need("seq_len", seq_len, 1, "2 n - 1 tokens for n points"); _need("vocab_size", vocab_size, 1, "the dimension n_o of x and w")
+def icl_linear(num_examples: int, seq_len: int, vocab_size: int, seed: int,
+               last_only: bool = False) -> tuple[Tensor, Tensor]:
+    """In-context linear regression:
+    seq_len = 2n - 1 tokens of dimension vocab_size (= n_o); targets w.x_i at the x positions, NaN
+    elsewhere."""
+    _need("seq_len", seq_len, 1, "2 n - 1 tokens for n points")
+    _need("vocab_size", vocab_size, 1, "the dimension n_o of x and w")
     if seq_len % 2 == 0: raise ValueError(f"seq_len must be odd (x_1, y_1, ..., x_n), got {seq_len}")
     n, d = (seq_len + 1) // 2, vocab_size
     g = torch.Generator().manual_seed(seed)
@@ -174,7 +198,8 @@ def regression_loss(pred: Tensor, targets: Tensor) -> Tensor:
     return F.mse_loss(pred[m], targets[m])
 
 def evaluate_regression(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float]:
-    "Test MSE over the scored positions and R^2 against predicting 0 (the prior mean of w.x): 1 - MSE / mean(y^2)."
+    """Test MSE over the scored positions and R^2 against predicting 0 (the prior mean of w.x):
+    1 - MSE / mean(y^2)."""
     def sums(p, t):
         m = ~torch.isnan(t)
         return (p[m] - t[m]).square().sum(), t[m].square().sum(), m.sum()
