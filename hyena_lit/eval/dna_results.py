@@ -44,8 +44,7 @@ def pretrain_table(res: pd.DataFrame) -> pd.DataFrame:
     r = res[res.task == "pretrain"]
     if r.empty: return pd.DataFrame()
     bpb = r.pivot_table(index="model", columns="seq_len", values="test_bpb").reindex(
-        [m for m in MODEL_ORDER if m in set(r.model)]
-    )
+        [m for m in MODEL_ORDER if m in set(r.model)])
     mk = r.groupby("seq_len")[["markov0_bpb", "markov3_bpb", "markov5_bpb"]].mean().T
     mk.index = [f"Markov order {i[6]}" for i in mk.index]
     out = pd.concat([bpb, mk])
@@ -71,8 +70,7 @@ def accuracy_table(res: pd.DataFrame, task: str) -> pd.DataFrame:
     r = res[(res.task == task) & res.run.str.fullmatch(rf"{task}_[^_]+_L\d+_s\d+")]
     if r.empty: return pd.DataFrame()
     acc = r.pivot_table(index="model", columns="seq_len", values="test_acc").reindex(
-        [m for m in MODEL_ORDER if m in set(r.model)]
-    )
+        [m for m in MODEL_ORDER if m in set(r.model)])
     base = r.groupby("seq_len")[["kmer_nb_acc", "kmer_lr_acc"]].mean().T.rename(index={
         "kmer_nb_acc": "6-mer naive Bayes", "kmer_lr_acc": "6-mer logistic"})
     return (100 * pd.concat([acc, base])).round(1)
@@ -112,7 +110,6 @@ def ablation_table(res: pd.DataFrame, task: str = "species", seq_len: int = 256)
     if r.empty: return pd.DataFrame()
     tag = r.run.str.extract(rf"^{task}_[^_]+_L{seq_len}_(?:(.+)_)?s\d+$")[0].fillna("paper")
     tab = (
-        100 * r.assign(variant=tag).pivot_table(index="model", columns="variant", values="test_acc")
-    ).round(1)
+        100 * r.assign(variant=tag).pivot_table(index="model", columns="variant", values="test_acc")).round(1)
     tab = tab[["paper", *sorted(c for c in tab.columns if c != "paper")]] if "paper" in tab else tab
     return tab.reindex([m for m in MODEL_ORDER if m in tab.index])
