@@ -169,12 +169,10 @@ def run_options(preset: str, embed_dropout=None, recall_score: str = "all") -> d
     if embed_dropout is not None and (isinstance(embed_dropout, bool) or not isinstance(
         embed_dropout, (int, float)) or not 0 <= embed_dropout < 1):
         raise ValueError(
-            f"embed_dropout must be None (the model's: none) or a number in [0, 1), got {embed_dropout!r}"
-        )
+            f"embed_dropout must be None (the model's: none) or a number in [0, 1), got {embed_dropout!r}")
     if recall_score not in ("all", "last"):
         raise ValueError(
-            f"recall_score must be 'all' (every position) or 'last' (the answer alone), got {recall_score!r}"
-        )
+            f"recall_score must be 'all' (every position) or 'last' (the answer alone), got {recall_score!r}")
     if recall_score == "last" and "associative_recall" not in PRESETS[preset]["tasks"]:
         raise ValueError(
             f"recall_score 'last' scores associative recall's answer, and preset {preset!r} trains"
@@ -218,8 +216,7 @@ def disjoint_test(task: str, n: int, train_x: torch.Tensor, seed: int, **kw) -> 
         ys.append(y[keep])
         if sum(map(len, xs)) >= n: return torch.cat(xs)[:n], torch.cat(ys)[:n]
     raise ValueError(
-        f"could not draw {n} test examples of {task} {kw} unseen in training: the task's space is too small"
-    )
+        f"could not draw {n} test examples of {task} {kw} unseen in training: the task's space is too small")
 
 def run_val_set(cfg: dict, train_x: torch.Tensor, test_x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     "`cfg['num_val']` validation examples, none of them a training or test input, scored as the test set is."
@@ -301,8 +298,7 @@ def load_task_runs(sweep_dir: str | Path) -> "pd.DataFrame":
     "One row per finished run under `sweep_dir`."
     import pandas as pd
     return pd.DataFrame(
-        [json.loads(m.read_text()) for m in (d / "metrics.json" for d in finished_in(sweep_dir))]
-    )
+        [json.loads(m.read_text()) for m in (d / "metrics.json" for d in finished_in(sweep_dir))])
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c011t
 def run_task_steps(cfg: dict) -> dict:
@@ -350,8 +346,7 @@ def run_task_steps(cfg: dict) -> dict:
             best_test_acc=best["test_acc"],
             best_epoch=best["step"] / cfg["steps_per_epoch"],
             solved_epoch=next(
-                (r["step"] / cfg["steps_per_epoch"] for r in evals if r["test_acc"] >= 1.0), None
-            ),
+                (r["step"] / cfg["steps_per_epoch"] for r in evals if r["test_acc"] >= 1.0), None),
             epochs_run=hist[-1]["step"] / cfg["steps_per_epoch"],
             epochs_planned=cfg["epochs"],
             steps_run=hist[-1]["step"],
