@@ -152,8 +152,7 @@ def check_mqar(x: Tensor, y: Tensor, num_kv: int, vocab_size: int):
     ), f"Zoology's bounds: L={L} even, V={vocab_size} > L, 4 kv={4 * kv} <= L"
     keys, vals = x[:, 0:ctx:2], x[:, 1:ctx:2]
     assert ((keys >= 1) & (keys < half)).all() and (
-        (vals >= half) & (vals < vocab_size)
-    ).all(), "keys in [1, V/2), values in [V/2, V)"
+        (vals >= half) & (vals < vocab_size)).all(), "keys in [1, V/2), values in [V/2, V)"
     for name, t in (("keys", keys), ("values", vals)):
         assert (t.sort(1).values.diff(dim=1) != 0).all(), f"{name} repeat within a sequence"
     scored = y != IGNORE
@@ -228,8 +227,7 @@ def planned_epochs(c: dict, step_s: float) -> int:
     as a third of a training pass."""
     if c["max_minutes_per_run"] <= 0: return c["epochs"]
     epoch_s = step_s * (
-        math.ceil(c["num_train"] / c["batch_size"]) + math.ceil(c["num_test"] / c["batch_size"]) / 3
-    )
+        math.ceil(c["num_train"] / c["batch_size"]) + math.ceil(c["num_test"] / c["batch_size"]) / 3)
     return max(1, min(c["epochs"], int(60 * c["max_minutes_per_run"] / epoch_s)))
 
 def cell_name(c: dict) -> str:
@@ -393,8 +391,7 @@ def plot_figure2(res: "pd.DataFrame", path: str | Path | None = None, reference:
             line, = ax.plot(g.d_model, g.final_test_acc, marker="o", label=m)
             r = (
                 reference[
-                    (reference.mixer == m) & (reference.seq_len == L) & reference.d_model.isin(best.d_model)
-                ]
+                    (reference.mixer == m) & (reference.seq_len == L) & reference.d_model.isin(best.d_model)]
                 if reference is not None
                 else []
             )
