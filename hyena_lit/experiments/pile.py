@@ -41,8 +41,7 @@ def parse_tokens(s: str) -> list[int]:
         try: v = int(float(part[:-1] if mult != 1 else part) * mult)
         except ValueError:
             raise ValueError(
-                f"tokens must be a comma-separated list like '5B,10B,15B' or '0.5M', got {s!r}"
-            ) from None
+                f"tokens must be a comma-separated list like '5B,10B,15B' or '0.5M', got {s!r}") from None
         if v < 1: raise ValueError(f"token budgets must be positive, got {part!r}")
         out.append(v)
     return out
@@ -111,8 +110,7 @@ def run_plan(cfgs: list[TrainConfig], nproc: int = 1) -> None:
         d = Path(cfg.out_dir)
         if (d / "params.json").exists():
             bad = params_conflicts(
-                json.loads((d / "params.json").read_text())["train"], {k: getattr(cfg, k) for k in _KEY}
-            )
+                json.loads((d / "params.json").read_text())["train"], {k: getattr(cfg, k) for k in _KEY})
             if bad:
                 raise ValueError(
                     f"{relative(d)} holds a run with other settings ({conflicts_text(bad)}); pick another"
