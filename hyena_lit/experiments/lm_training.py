@@ -225,8 +225,7 @@ def train(cfg: TrainConfig) -> list[dict]:
     )
     if cfg.global_batch % world:
         raise ValueError(
-            f"global_batch={cfg.global_batch} must be divisible by the number of processes {world}"
-        )
+            f"global_batch={cfg.global_batch} must be divisible by the number of processes {world}")
     if is_finished(out) and not cfg.extend:
         raise FileExistsError(
             f"{relative(out)} is a finished run (metrics.json): it is never trained again; choose another"
@@ -237,8 +236,7 @@ def train(cfg: TrainConfig) -> list[dict]:
         if world > 1: dist.barrier()
     settings = {**asdict(cfg), "out_dir": relative(out)}  # only rank 0 owns the folder; every rank trains
     run = (
-        RunFolder(out, settings, key="train", keep_checkpoint=True, device=cfg.device) if rank == 0 else None
-    )
+        RunFolder(out, settings, key="train", keep_checkpoint=True, device=cfg.device) if rank == 0 else None)
     with run or nullcontext():
         mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max),
                                      **({"order": cfg.order} if cfg.order else {}))
@@ -279,8 +277,7 @@ def train(cfg: TrainConfig) -> list[dict]:
                         val_tokens=n_val * cfg.seq_len,
                         params=n_params,
                         train_flops=training_flops(
-                            forward_flops(mcfg, cfg.seq_len), history[-1]["tokens"], cfg.seq_len
-                        ),
+                            forward_flops(mcfg, cfg.seq_len), history[-1]["tokens"], cfg.seq_len),
                         train_seconds=secs,
                         tokens_per_second=history[-1]["tokens"] / secs,
                         world=world,
