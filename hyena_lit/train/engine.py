@@ -68,15 +68,13 @@ class Recipe:
             raise ValueError(f"recipe {self.name!r}: betas must be two numbers in [0, 1), got {self.betas!r}")
         if self.schedule not in SCHEDULES:
             raise ValueError(
-                f"recipe {self.name!r}: schedule must be one of {SCHEDULES}, got {self.schedule!r}"
-            )
+                f"recipe {self.name!r}: schedule must be one of {SCHEDULES}, got {self.schedule!r}")
         for f in ("decay_all", "param_hints"):
             if not isinstance(getattr(self, f), bool):
                 raise ValueError(f"recipe {self.name!r}: {f} must be True or False, got {getattr(self, f)!r}")
         if self.precision not in PRECISIONS:
             raise ValueError(
-                f"recipe {self.name!r}: precision must be one of {PRECISIONS}, got {self.precision!r}"
-            )
+                f"recipe {self.name!r}: precision must be one of {PRECISIONS}, got {self.precision!r}")
         for f in ("epochs", "steps", "warmup_steps"):
             v = getattr(self, f)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
@@ -103,8 +101,7 @@ class Recipe:
             raise ValueError(f"recipe {self.name!r}: warmup_frac must be in [0, 1], got {self.warmup_frac!r}")
         if self.epochs and self.warmup_epochs > self.epochs:
             raise ValueError(
-                f"recipe {self.name!r}: warmup_epochs={self.warmup_epochs} exceeds epochs={self.epochs}"
-            )
+                f"recipe {self.name!r}: warmup_epochs={self.warmup_epochs} exceeds epochs={self.epochs}")
         for pat, opts in self.groups:
             if (
                 not isinstance(pat, str)
@@ -137,17 +134,9 @@ RECIPES: dict[str, Recipe] = {
     "paper-synthetics": Recipe("paper-synthetics", lr=5e-4, betas=(0.9, 0.98), weight_decay=0.1,
                                schedule="cosine", epochs=200, warmup_epochs=10, batch_size=32),
     "official-synthetics": Recipe(
-        "official-synthetics",
-        lr=5e-4,
-        betas=(0.9, 0.999),
-        weight_decay=0.1,
-        decay_all=True,
+        "official-synthetics", lr=5e-4, betas=(0.9, 0.999), weight_decay=0.1, decay_all=True,
         groups=(("*.filter.ffn.*", {"lr": 5e-4, "weight_decay": 0.0}), ("*.filter.pos_emb.z", {"lr": 0.0})),
-        schedule="linear",
-        epochs=400,
-        warmup_epochs=40,
-        batch_size=32,
-    ),
+        schedule="linear", epochs=400, warmup_epochs=40, batch_size=32),
     "paper-lm": Recipe("paper-lm", lr=6e-4, betas=(0.9, 0.98), weight_decay=0.1, schedule="cosine-from-init",
                        init_lr=1e-6, final_lr=6e-5, warmup_frac=0.01, steps=10_000, batch_size=256,
                        grad_clip=1.0, eval_every=50, early_stop=None),
@@ -174,8 +163,7 @@ def get_recipe(name: str, **overrides) -> Recipe:
     bad = set(overrides) - {f.name for f in fields(Recipe)}
     if bad:
         raise ValueError(
-            f"unknown recipe field(s) {sorted(bad)}; fields are {[f.name for f in fields(Recipe)]}"
-        )
+            f"unknown recipe field(s) {sorted(bad)}; fields are {[f.name for f in fields(Recipe)]}")
     return replace(RECIPES[name], **overrides)
 
 def recipe_diff(a: Recipe, b: Recipe) -> dict:
@@ -206,8 +194,7 @@ def budget(r: Recipe, steps_per_epoch: int = 1) -> tuple[int, int]:
 
 
 def make_schedule(
-    opt: torch.optim.Optimizer, r: Recipe, steps_per_epoch: int = 1
-) -> torch.optim.lr_scheduler.LambdaLR:
+    opt: torch.optim.Optimizer, r: Recipe, steps_per_epoch: int = 1) -> torch.optim.lr_scheduler.LambdaLR:
     total, warmup = budget(r, steps_per_epoch)
     return torch.optim.lr_scheduler.LambdaLR(opt, lambda s: lr_multiplier(r, s, total, warmup))
 
@@ -238,8 +225,7 @@ def make_optimizer(model: nn.Module, r: Recipe, groups: list[dict] | None = None
     "AdamW over `param_groups(model, r)` (or `groups`), with the recipe's betas and eps."
     groups = groups if groups is not None else param_groups(model, r)
     return torch.optim.AdamW(
-        [{k: v for k, v in g.items() if k != "names"} for g in groups], betas=tuple(r.betas), eps=r.eps
-    )
+        [{k: v for k, v in g.items() if k != "names"} for g in groups], betas=tuple(r.betas), eps=r.eps)
 
 # %% ../../nbs/train/18_engine.ipynb #c016
 class TensorPairs(Dataset):
@@ -267,15 +253,13 @@ class EpochBatches(Sampler):
 
 def epoch_loader(x: Tensor, y: Tensor, batch_size: int, generator: torch.Generator) -> DataLoader:
     return DataLoader(
-        TensorPairs(x, y), batch_sampler=EpochBatches(len(x), batch_size, generator), collate_fn=lambda b: b
-    )
+        TensorPairs(x, y), batch_sampler=EpochBatches(len(x), batch_size, generator), collate_fn=lambda b: b)
 
 # %% ../../nbs/train/18_engine.ipynb #c019
 def _dist() -> tuple[int, int]:
     import torch.distributed as dist
     return (
-        (dist.get_rank(), dist.get_world_size()) if dist.is_available() and dist.is_initialized() else (0, 1)
-    )
+        (dist.get_rank(), dist.get_world_size()) if dist.is_available() and dist.is_initialized() else (0, 1))
 
 def _canonical(model: nn.Module, sd: dict) -> dict:
     """One entry per parameter (tied or shared ones under their first name) and the buffers: what the weights
@@ -334,8 +318,7 @@ def load_weights(model: nn.Module, path: str | Path) -> nn.Module:
         raise RuntimeError(f"weights file {f} cannot be read ({type(e).__name__}: {e})") from None
     missing, unexpected = model.load_state_dict(_canonical(model, weights), strict=False)
     shared = {n for n, _ in model.named_parameters(remove_duplicate=False)} - {
-        n for n, _ in model.named_parameters()
-    }
+        n for n, _ in model.named_parameters()}
     if set(missing) - shared or unexpected:
         raise KeyError(
             f"weights do not match the model: missing {sorted(set(missing) - shared)}, unexpected"
@@ -494,15 +477,8 @@ def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = No
         if resample is not None: x, y = resample(epoch)
         good = f"{ck}" if ck is not None and ck.exists() else "none"
         tot, n, tokens, lr = _train_epoch(
-            model,
-            opt,
-            sched,
-            epoch_loader(x, y, r.batch_size, gen),
-            r,
-            loss_fn,
-            device,
-            lambda i: f"epoch {epoch + 1}, step {i + 1}; last good checkpoint: {good}",
-        )
+            model, opt, sched, epoch_loader(x, y, r.batch_size, gen), r, loss_fn, device,
+            lambda i: f"epoch {epoch + 1}, step {i + 1}; last good checkpoint: {good}")
         train_time = time.perf_counter() - t0
         ev = (
             evaluate(model)
@@ -572,8 +548,7 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
         capped = max_seconds is not None and elapsed >= max_seconds and step + 1 < r.steps
         late = ck is not None and past_deadline()
         if ck is not None and (
-            (step + 1) % ckpt_every == 0 or step + 1 == end or capped or rec.get("stop") or late
-        ):
+            (step + 1) % ckpt_every == 0 or step + 1 == end or capped or rec.get("stop") or late):
             save_checkpoint(ck, model, opt, sched=sched.state_dict(), step=step + 1, history=history,
                             elapsed=elapsed)
         if late and not rec.get("stop") and step + 1 < r.steps:
