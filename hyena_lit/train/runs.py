@@ -109,8 +109,7 @@ def _recall_row(p: dict, m: dict) -> dict:
     # an ablation of Figure 4.1's operator, not one of its six
     if model.get("longconv_short_filter") is not None:
         notes = "; ".join(
-            n for n in (notes, f"short filters {model['longconv_short_filter']} (ablation)") if n
-        )
+            n for n in (notes, f"short filters {model['longconv_short_filter']} (ablation)") if n)
     return dict(task="associative_recall", mixer=mixer, seq_len=L, vocab_size=m["vocab_size"],
                 n_layer=p.get("n_layer"), d_model=p.get("d_model"), seed=m["seed"],
                 recipe=_recipe_name(p, "paper-synthetics"), epochs_run=m["epochs_run"],
@@ -129,25 +128,15 @@ def _task_row(p: dict, m: dict) -> dict:
         metric = bests[0]
         m = {**m, "best": m["best_" + metric], "final": m.get(metric)}
     return dict(
-        task=m["task"],
-        mixer=g("mixer") or g("model"),
-        seq_len=g("seq_len"),
-        vocab_size=g("vocab_size"),
-        n_layer=g("n_layer"),
-        d_model=g("d_model"),
-        seed=g("seed"),
-        recipe=_recipe_name(p, m.get("recipe", "paper-synthetics")),
-        epochs_run=g("epochs_run"),
+        task=m["task"], mixer=g("mixer") or g("model"), seq_len=g("seq_len"), vocab_size=g("vocab_size"),
+        n_layer=g("n_layer"), d_model=g("d_model"), seed=g("seed"),
+        recipe=_recipe_name(p, m.get("recipe", "paper-synthetics")), epochs_run=g("epochs_run"),
         epochs_planned=g("epochs_planned"),
         metric="test_" + ("r2" if metric == "r2" else "acc") if metric in ("r2", "accuracy") else metric,
         best=m.get("best_test_acc", m.get("best")),
-        final=m.get("final_test_acc", m.get("final", m.get("test_acc"))),
-        tokens=m.get("tokens"),
-        seconds=m.get("seconds"),
-        tokens_per_second=m.get("tokens_per_second"),
-        params=g("params"),
-        notes=m.get("notes", ""),
-    )
+        final=m.get("final_test_acc", m.get("final", m.get("test_acc"))), tokens=m.get("tokens"),
+        seconds=m.get("seconds"), tokens_per_second=m.get("tokens_per_second"), params=g("params"),
+        notes=m.get("notes", ""))
 
 def _lm_row(p: dict, m: dict) -> dict:
     t, model = p["train"], p["model"]
@@ -604,8 +593,7 @@ def unfinished_runs(root: str | Path | None = None) -> list[Path]:
 
 
 def pack_runs(
-    archive: str | Path, runs: list[Path] | None = None, root: str | Path | None = None
-) -> list[Path]:
+    archive: str | Path, runs: list[Path] | None = None, root: str | Path | None = None) -> list[Path]:
     "Write the unfinished runs under `root` (or `runs`) with their checkpoints to the .tar.gz `archive`."
     base = Path(root).resolve().parent if root is not None else project_root()
     runs = unfinished_runs(root) if runs is None else [Path(r) for r in runs]
@@ -622,18 +610,15 @@ def unpack_runs(archive: str | Path, root: str | Path | None = None) -> list[Pat
     with tarfile.open(archive, "r:gz") as tar:
         members = tar.getmembers()
         folders = sorted(
-            {Path(*Path(m.name).parts[:-1]) for m in members if Path(m.name).name == "params.json"}
-        )
+            {Path(*Path(m.name).parts[:-1]) for m in members if Path(m.name).name == "params.json"})
         for m in members:
             if Path(m.name).is_absolute() or ".." in Path(m.name).parts or Path(m.name).parts[0] != top:
                 raise ValueError(
-                    f"{archive}: member {m.name!r} lies outside {top}/; not a packed runs archive"
-                )
+                    f"{archive}: member {m.name!r} lies outside {top}/; not a packed runs archive")
         for f in folders:
             if (base / f / "params.json").exists() or is_finished(base / f):
                 raise FileExistsError(
-                    f"{archive}: {f} already holds a run here; move it away or finish it first"
-                )
+                    f"{archive}: {f} already holds a run here; move it away or finish it first")
         tar.extractall(base, filter="data")
     return [base / f for f in folders]
 
@@ -706,8 +691,7 @@ def pick_device(device: str) -> "torch.device":
     except (RuntimeError, TypeError):
         raise ValueError(f"device must be one of {have}, got {device!r}") from None
     if dev.type == "cuda" and (
-        not torch.cuda.is_available() or (dev.index or 0) >= torch.cuda.device_count()
-    ):
+        not torch.cuda.is_available() or (dev.index or 0) >= torch.cuda.device_count()):
         raise ValueError(f"device {device!r} is not available here; there are {have}")
     if dev.type not in ("cpu", "cuda"): raise ValueError(f"device must be one of {have}, got {device!r}")
     return dev
