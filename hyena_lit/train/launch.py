@@ -153,8 +153,7 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = ()) -> 
     rows, bad = _rows(cells)
     if bad:
         raise ValueError(
-            f"{len(bad)} run folder(s) hold other settings than their cells: " + "; ".join(bad[:5])
-        )
+            f"{len(bad)} run folder(s) hold other settings than their cells: " + "; ".join(bad[:5]))
     mine = {r["key"] for r in rows}
     peers = [r for r in _rows([c for c in reference if c["key"] not in mine])[0] if r["status"] == "finished"]
     cols = ["key", "experiment", "seq_len", "status", "tokens", "cap", "seconds", "tps", "device"]
@@ -237,8 +236,7 @@ def _blocked(c: dict) -> str:
 
 # %% ../../nbs/train/18b_launch.ipynb #lc10
 def _parallel(
-    todo: list[dict], workers: int, address: str | None, device: str, threads: int, stop_at, bar
-) -> list:
+    todo: list[dict], workers: int, address: str | None, device: str, threads: int, stop_at, bar) -> list:
     "Run `todo` as Ray tasks, at most as many at once as the cluster has slots; none starts after `stop_at`."
     import ray
     started = not ray.is_initialized()
@@ -333,8 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         if p[p.status != "finished"].seconds.isna().any():
             files = [
                 Path(a.file),
-                *(f for f in sorted(Path(a.file).parent.glob("[a-z]*.py")) if f.name != Path(a.file).name),
-            ]
+                *(f for f in sorted(Path(a.file).parent.glob("[a-z]*.py")) if f.name != Path(a.file).name)]
             # --only's others too
             p = plan(cells, a.device, [c for f in files for c in load_cells(f, a.root)])
     except ValueError as e:
