@@ -17,7 +17,8 @@ __all__ = ['MODEL_ORDER', 'dna_runs', 'unfinished', 'pretrain_table', 'position_
 
 # %% ../../nbs/eval/83_dna_results.ipynb #c008
 def dna_runs(sweep_dir: str | Path) -> pd.DataFrame:
-    "The finished runs of one DNA sweep: metrics, the pretrained model they start from, and median training tokens/s."
+    """The finished runs of one DNA sweep: metrics, the pretrained model they start from, and median training
+    tokens/s."""
     sweep_dir = Path(sweep_dir)
     res = load_dna_sweep(sweep_dir)
     if res.empty: return res
@@ -26,7 +27,8 @@ def dna_runs(sweep_dir: str | Path) -> pd.DataFrame:
         h = pd.read_csv(sweep_dir / run / "history.csv")
         tps.append(float(h.tokens_per_second.median()) if "tokens_per_second" in h else np.nan)
         p = json.loads((sweep_dir / run / "params.json").read_text())
-        init.append(Path(p["init_from"]).name if p.get("init_from") else ""); lr.append(p["recipe"]["lr"])
+        init.append(Path(p["init_from"]).name if p.get("init_from") else "")
+        lr.append(p["recipe"]["lr"])
     return res.assign(tokens_per_second=tps, init_from=init, lr=lr)
 
 def unfinished(sweep_dir: str | Path) -> list[str]:
@@ -37,20 +39,24 @@ def unfinished(sweep_dir: str | Path) -> list[str]:
 MODEL_ORDER = ["hyenadna", "mamba", "transformer++"]
 
 def pretrain_table(res: pd.DataFrame) -> pd.DataFrame:
-    "Held-out bits per base by model (rows, then the Markov chains, then the share of N targets left out) and training length (columns)."
+    """Held-out bits per base by model (rows, then the Markov chains, then the share of N targets left out)
+    and training length (columns)."""
     r = res[res.task == "pretrain"]
     if r.empty: return pd.DataFrame()
-    bpb = r.pivot_table(index="model", columns="seq_len", values="test_bpb").reindex([m for m in MODEL_ORDER if m in set(r.model)])
+    bpb = r.pivot_table(index="model", columns="seq_len", values="test_bpb").reindex(
+        [m for m in MODEL_ORDER if m in set(r.model)])
     mk = r.groupby("seq_len")[["markov0_bpb", "markov3_bpb", "markov5_bpb"]].mean().T
     mk.index = [f"Markov order {i[6]}" for i in mk.index]
     out = pd.concat([bpb, mk])
-    if "test_non_acgt_share" in r and r.test_non_acgt_share.notna().any():  # runs that record it: targets not A/C/G/T, never scored
+    # runs that record it: targets not A/C/G/T, never scored
+    if "test_non_acgt_share" in r and r.test_non_acgt_share.notna().any():
         out.loc["non-ACGT targets left out (%)"] = 100 * r.groupby("seq_len").test_non_acgt_share.mean()
     return out.round(3)
 
 # %% ../../nbs/eval/83_dna_results.ipynb #c016
 def position_table(sweep_dir: str | Path, res: pd.DataFrame) -> pd.DataFrame:
-    "Held-out bits per base by position bin (rows: first position of the bin) and pretraining run (columns: model L=...)."
+    """Held-out bits per base by position bin (rows: first position of the bin) and pretraining run (columns:
+    model L=...)."""
     cols = {}
     for _, r in res[res.task == "pretrain"].sort_values(["model", "seq_len"]).iterrows():
         f = Path(sweep_dir) / r.run / "position_bpb.csv"
@@ -60,37 +66,50 @@ def position_table(sweep_dir: str | Path, res: pd.DataFrame) -> pd.DataFrame:
 # %% ../../nbs/eval/83_dna_results.ipynb #c019
 def accuracy_table(res: pd.DataFrame, task: str) -> pd.DataFrame:
     "Test accuracy (%) by model (rows, then the k-mer baselines) and segment length (columns)."
-    r = res[(res.task == task) & res.run.str.fullmatch(rf"{task}_[^_]+_L\d+_s\d+")]  # the grid; ablations carry a tag in their run name
+    # the grid; ablations carry a tag in their run name
+    r = res[(res.task == task) & res.run.str.fullmatch(rf"{task}_[^_]+_L\d+_s\d+")]
     if r.empty: return pd.DataFrame()
-    acc = r.pivot_table(index="model", columns="seq_len", values="test_acc").reindex([m for m in MODEL_ORDER if m in set(r.model)])
-    base = r.groupby("seq_len")[["kmer_nb_acc", "kmer_lr_acc"]].mean().T.rename(index={"kmer_nb_acc": "6-mer naive Bayes", "kmer_lr_acc": "6-mer logistic"})
+    acc = r.pivot_table(index="model", columns="seq_len", values="test_acc").reindex(
+        [m for m in MODEL_ORDER if m in set(r.model)])
+    base = r.groupby("seq_len")[["kmer_nb_acc", "kmer_lr_acc"]].mean().T.rename(index={
+        "kmer_nb_acc": "6-mer naive Bayes", "kmer_lr_acc": "6-mer logistic"})
     return (100 * pd.concat([acc, base])).round(1)
 
 def context_trend(tab: pd.DataFrame) -> pd.DataFrame:
-    "Per row: accuracy at the shortest and longest length, the gain, whether it never falls by more than 2 points, and the Spearman rank correlation with log length."
+    """Per row: accuracy at the shortest and longest length, the gain, whether it never falls by more than 2
+    points, and the Spearman rank correlation with log length."""
     rows = []
     for name, d in tab.iterrows():
         d = d.dropna()
         if len(d) < 2: continue
         rho = pd.Series(d.values).corr(pd.Series(np.log2(d.index.values.astype(float))), method="spearman")
-        rows.append(dict(row=name, lengths=f"{d.index[0]}-{d.index[-1]}", first=d.iloc[0], last=d.iloc[-1], gain=round(d.iloc[-1] - d.iloc[0], 1),
-                         rises=bool((np.diff(d.values) > -2).all()), spearman=round(rho, 2)))
+        rows.append(
+            dict(row=name, lengths=f"{d.index[0]}-{d.index[-1]}", first=d.iloc[0], last=d.iloc[-1],
+                 gain=round(d.iloc[-1] - d.iloc[0], 1), rises=bool((np.diff(d.values) > -2).all()),
+                 spearman=round(rho, 2))
+        )
     return pd.DataFrame(rows).set_index("row")
 
 def plot_accuracy(tab: pd.DataFrame, title: str, chance: float, ax):
     "Accuracy against segment length: models solid, k-mer baselines dashed, chance dotted."
     for name, d in tab.iterrows():
         d = d.dropna()
-        ax.plot(d.index, d.values, "--" if "mer" in name else "o-", lw=1 if "mer" in name else 1.5, label=name, color="gray" if "logistic" in name else ("k" if "mer" in name else None))
+        ax.plot(d.index, d.values, "--" if "mer" in name else "o-", lw=1 if "mer" in name else 1.5,
+                label=name, color="gray" if "logistic" in name else ("k" if "mer" in name else None))
     ax.axhline(100 * chance, ls=":", c="k", lw=0.8)
-    ax.set_xscale("log", base=2); ax.set_xlabel("segment length (bases)"); ax.set_ylabel("test accuracy (%)"); ax.set_title(title, fontsize=9)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("segment length (bases)")
+    ax.set_ylabel("test accuracy (%)")
+    ax.set_title(title, fontsize=9)
 
 # %% ../../nbs/eval/83_dna_results.ipynb #c022
 def ablation_table(res: pd.DataFrame, task: str = "species", seq_len: int = 256) -> pd.DataFrame:
-    "Test accuracy (%) by model and variant at one length: the grid run ('paper'), then each tagged run of the sweep."
+    """Test accuracy (%) by model and variant at one length: the grid run ('paper'), then each tagged run of
+    the sweep."""
     r = res[(res.task == task) & (res.seq_len == seq_len)]
     if r.empty: return pd.DataFrame()
     tag = r.run.str.extract(rf"^{task}_[^_]+_L{seq_len}_(?:(.+)_)?s\d+$")[0].fillna("paper")
-    tab = (100 * r.assign(variant=tag).pivot_table(index="model", columns="variant", values="test_acc")).round(1)
+    tab = (
+        100 * r.assign(variant=tag).pivot_table(index="model", columns="variant", values="test_acc")).round(1)
     tab = tab[["paper", *sorted(c for c in tab.columns if c != "paper")]] if "paper" in tab else tab
     return tab.reindex([m for m in MODEL_ORDER if m in tab.index])

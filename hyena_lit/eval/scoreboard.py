@@ -19,20 +19,25 @@ __all__ = ['PAPER_COLUMNS', 'STATUSES', 'ACCURACY', 'FFN_BUG', 'MAMBA_INIT', 'CH
            'summary_line', 'status_counts', 'status_figure', 'render_page', 'summary_md', 'build_scoreboard']
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s006
-PAPER_COLUMNS = ["id", "paper", "table", "page", "row", "column", "kind", "value", "unit", "accept", "better", "paper_scale",
-                 "selector", "field", "requires", "check", "reason", "not_run", "command", "chance", "fixed"]
+PAPER_COLUMNS = ["id", "paper", "table", "page", "row", "column", "kind", "value", "unit", "accept", "better",
+                 "paper_scale", "selector", "field", "requires", "check", "reason", "not_run", "command",
+                 "chance", "fixed"]
 STATUSES = ("reproduced", "differs", "within noise", "by construction", "not run")
 
 def load_paper(path: str | Path | None = None) -> pd.DataFrame:
-    "The paper's numbers and claims (default nbs/paper_numbers.csv), one row each; raises ValueError naming a malformed row."
+    """The paper's numbers and claims (default nbs/paper_numbers.csv), one row each; raises ValueError naming
+    a malformed row."""
     p = pd.read_csv(path or project_root() / "nbs" / "paper_numbers.csv", dtype=str, keep_default_na=False)
-    if list(p.columns) != PAPER_COLUMNS: raise ValueError(f"paper numbers need the columns {PAPER_COLUMNS}, got {list(p.columns)}")
+    if list(p.columns) != PAPER_COLUMNS:
+        raise ValueError(f"paper numbers need the columns {PAPER_COLUMNS}, got {list(p.columns)}")
     if not p.id.is_unique: raise ValueError(f"ids must be unique: {sorted(p.id[p.id.duplicated()])}")
     pct = p.unit.str.startswith("%")
     rules = [("kind", ~p.kind.isin(["number", "claim"]), "kind must be 'number' or 'claim'"),
              ("better", ~p.better.isin(["higher", "lower"]), "better must be 'higher' or 'lower'"),
-             ("check", (p.kind == "claim") & (p.check == "") & (p.not_run == ""), "a claim needs a check (or a reason it is not run)"),
-             ("selector", (p.selector == "") & (p.not_run == ""), "a row needs a selector or a reason it is not run"),
+             ("check", (p.kind == "claim") & (p.check == "") & (p.not_run == ""),
+              "a claim needs a check (or a reason it is not run)"),
+             ("selector", (p.selector == "") & (p.not_run == ""),
+              "a row needs a selector or a reason it is not run"),
              ("chance", (p.kind == "number") & pct & ~p.chance.str.fullmatch(r"\d+(\.\d+)?"),
               "an accuracy row needs its chance level in % (chance)")]
     for col, bad, msg in rules:
@@ -45,7 +50,11 @@ def load_index(root: str | Path | None = None) -> pd.DataFrame:
     root = Path(root) if root is not None else project_root() / "runs"
     idx = pd.read_csv(root / "index.csv")
     missing = set(COLUMNS) - set(idx.columns)
-    if missing: raise ValueError(f"{root / 'index.csv'} lacks the columns {sorted(missing)}: rebuild it with hyena_lit.train.runs.write_index()")
+    if missing:
+        raise ValueError(
+            f"{root / 'index.csv'} lacks the columns {sorted(missing)}: rebuild it with"
+            " hyena_lit.train.runs.write_index()"
+        )
     for c in ("sweep", "recipe", "notes"): idx[c] = idx[c].fillna("").astype(str)
     return idx
 
@@ -71,21 +80,27 @@ def read_cached(path: Path):
     return _read(str(path), path.stat().st_mtime_ns) if path.exists() else None
 
 def last_value(run: pd.Series, root: str | Path) -> float | None:
-    "What a run reports without choosing an epoch on the test set: the mean of its last five test accuracies in history.csv, else its last evaluation."
+    """What a run reports without choosing an epoch on the test set: the mean of its last five test accuracies
+    in history.csv, else its last evaluation."""
     h = read_cached(Path(root) / run_dir(run) / "history.csv")
     col = ACCURACY.get(run["metric"])
-    if h is not None and col in h.columns and h[col].notna().any(): return float(h[col].dropna().tail(5).mean())
+    if h is not None and col in h.columns and h[col].notna().any():
+        return float(h[col].dropna().tail(5).mean())
     return None if pd.isna(run["final"]) else float(run["final"])
 
 def reported(field: str) -> str:
-    "The field a row reports: `best` (the best epoch, chosen on the test set) becomes `last` (see last_value)."
+    """The field a row reports: `best` (the best epoch, chosen on the test set) becomes `last` (see
+    last_value)."""
     return re.sub(r"^(exp\()?best", lambda m: (m[1] or "") + "last", field or "best")
 
 def read_field(run: pd.Series, field: str, root: str | Path) -> tuple[float | None, str]:
-    "(value of `field` for `run`, the path it was read from relative to the repository root); value None when the run lacks it."
+    """(value of `field` for `run`, the path it was read from relative to the repository root); value None
+    when the run lacks it."""
     f, mul, fn = field or "best", 1.0, None
     if f.startswith("exp(") and f.endswith(")"): f, fn = f[4:-1], math.exp
-    if "*" in f: f, k = f.rsplit("*", 1); mul = float(k)
+    if "*" in f:
+        f, k = f.rsplit("*", 1)
+        mul = float(k)
     if f.endswith("%"): f, mul = f[:-1], mul * 100
     folder = Path(root) / run_dir(run)
     src = "runs/" + run_dir(run)
@@ -100,7 +115,8 @@ def read_field(run: pd.Series, field: str, root: str | Path) -> tuple[float | No
         if path.exists():
             t = read_cached(path)
             for cond in mt["where"].split(","):
-                k, want = cond.split("="); t = t[t[k].astype(str) == want]
+                k, want = cond.split("=")
+                t = t[t[k].astype(str) == want]
             v = t[mt["col"]].iloc[0] if len(t) == 1 else None
     elif f == "last": v = last_value(run, root)
     elif f == "epoch-best": v = run["best"]  # the best epoch, asked for by name (reported leaves it alone)
@@ -123,13 +139,15 @@ def in_accept(v: float, accept: str) -> bool:
 
 def band(accept: str) -> tuple[float, float]:
     "`accept` as an interval (lo, hi); `>x` and `<x` are open on one side."
-    if accept[0] in "<>": return (float(accept[1:]), math.inf) if accept[0] == ">" else (-math.inf, float(accept[1:]))
+    if accept[0] in "<>":
+        return (float(accept[1:]), math.inf) if accept[0] == ">" else (-math.inf, float(accept[1:]))
     lo, hi = accept.split("..")
     return float(lo), float(hi)
 
 def fmt(v: float, unit: str = "", accept: str = "") -> str:
     "A value as the page prints it ('X (864 GiB)' when an out-of-memory rule `>x` holds)."
-    if accept.startswith(">") and "GiB" in unit: return f"X ({v:,.0f} GiB)" if in_accept(v, accept) else f"fits ({v:,.1f} GiB)"
+    if accept.startswith(">") and "GiB" in unit:
+        return f"X ({v:,.0f} GiB)" if in_accept(v, accept) else f"fits ({v:,.1f} GiB)"
     if unit.startswith("%"): return f"{v:.1f}"
     return f"{int(v)}" if float(v).is_integer() else f"{v:.1f}" if abs(v) >= 10 else f"{v:.3g}"
 
@@ -146,7 +164,8 @@ def binomial_se(pct: float, n: int) -> float:
 # %% ../../nbs/eval/90_scoreboard.ipynb #s015b
 @functools.lru_cache(maxsize=None)
 def _gpu_logs(root: str) -> dict:
-    "'<experiment>/<run>' -> GPU name, from the logs of device campaigns: runs/<experiment>/gpu-*/runs.csv beside gpu.txt."
+    """'<experiment>/<run>' -> GPU name, from the logs of device campaigns: runs/<experiment>/gpu-*/runs.csv
+    beside gpu.txt."""
     out = {}
     for log in sorted(Path(root).glob("*/gpu-*/runs.csv")):
         gpu = log.parent / "gpu.txt"
@@ -162,7 +181,8 @@ def device_name(run: pd.Series, root: str | Path) -> str:
     train = p.get("train") if isinstance(p.get("train"), dict) else {}
     dev = str(p.get("device") or train.get("device") or prov.get("device") or "")
     if prov.get("device_name"): return str(prov["device_name"])
-    if dev.startswith("cuda"): return _gpu_logs(str(root)).get(f"{run['experiment']}/{run['run']}", "GPU (name not recorded)")
+    if dev.startswith("cuda"):
+        return _gpu_logs(str(root)).get(f"{run['experiment']}/{run['run']}", "GPU (name not recorded)")
     return "CPU" if dev == "cpu" else "device not recorded"
 
 def n_test(run: pd.Series, root: str | Path) -> int | None:
@@ -171,22 +191,42 @@ def n_test(run: pd.Series, root: str | Path) -> int | None:
     return int(n) if isinstance(n, (int, float)) else None
 
 def our_scale(run: pd.Series, root: str | Path) -> str:
-    "The scale a run was measured at, from its index row and params.json: layers, width, parameters, length, budget, device."
+    """The scale a run was measured at, from its index row and params.json: layers, width, parameters, length,
+    budget, device."""
     folder = Path(root) / run_dir(run)
     p = read_cached(folder / "params.json") or {}
     dev = device_name(run, root)
     if run["metric"] in ("test_acc", "test_r2"):
-        s = (f"{int(run['n_layer'])} layer{'s' if run['n_layer'] > 1 else ''}, width {int(run['d_model'])}, {_num(run['params'])} params, "
-             f"L = {int(run['seq_len'])}, {float(run['epochs_run']):g}/{int(run['epochs_planned'])} epochs"
-             + (f" of {p['steps_per_epoch']} steps of batch {p['batch_size']}" if p.get("protocol") == "mamba" else f" of {p['num_train']}" if "num_train" in p else ""))
+        s = (
+            f"{int(run['n_layer'])} layer{'s' if run['n_layer'] > 1 else ''}, width {int(run['d_model'])},"
+            f" {_num(run['params'])} params, L = {int(run['seq_len'])},"
+            f" {float(run['epochs_run']):g}/{int(run['epochs_planned'])} epochs"
+            + (
+                f" of {p['steps_per_epoch']} steps of batch {p['batch_size']}"
+                if p.get("protocol") == "mamba"
+                else f" of {p['num_train']}" if "num_train" in p else ""
+            )
+        )
     elif run["metric"] == "val_loss":
-        s = f"{_num(run['params'])} params, {_num(run['tokens'])} tokens of {run['task']}, L = {int(run['seq_len'])}"
+        s = (
+            f"{_num(run['params'])} params, {_num(run['tokens'])} tokens of {run['task']}, L ="
+            f" {int(run['seq_len'])}"
+        )
     else:
         m = read_cached(folder / "metrics.json") or {}
-        s = f"{m.get('machine', {}).get('device', '?')}, batch {m.get('batch', '?')}, D = {m.get('d_model', '?')}"; dev = ""
+        s = (
+            f"{m.get('machine', {}).get('device', '?')}, batch {m.get('batch', '?')}, D ="
+            f" {m.get('d_model', '?')}"
+        )
+        dev = ""
     notes = run["notes"]
     if "ablation step" in notes: s += f", {notes.split(';')[0]}"
-    return s + (f", {dev}" if dev else "") + (" †" if FFN_BUG in notes else "") + (" ‡" if MAMBA_INIT in notes else "")
+    return (
+        s
+        + (f", {dev}" if dev else "")
+        + (" †" if FFN_BUG in notes else "")
+        + (" ‡" if MAMBA_INIT in notes else "")
+    )
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s015c
 _REQ = re.compile(r"(?P<field>\S+)\s*(?P<op>>=|<=)\s*(?P<x>[-+.\deE]+)$")
@@ -195,7 +235,8 @@ def meets(run: pd.Series, requires: str, root: str | Path) -> tuple[bool, str]:
     "Whether `run` meets `requires` ('<field> >= x' or '<= x'; empty: always), and the value it read."
     if not requires: return True, ""
     m = _REQ.match(requires)
-    if m is None: raise ValueError(f"requires {requires!r}: write '<field> >= <number>' or '<field> <= <number>'")
+    if m is None:
+        raise ValueError(f"requires {requires!r}: write '<field> >= <number>' or '<field> <= <number>'")
     v, _ = read_field(run, reported(m["field"]), root)
     ok = v is not None and (v >= float(m["x"]) if m["op"] == ">=" else v <= float(m["x"]))
     return ok, "?" if v is None else fmt(v, "%" if m["field"].endswith("%") else "")
@@ -205,19 +246,25 @@ def config_of(src: str) -> str:
     return re.sub(r"_s\d+$", "", src)
 
 def attempts(row: pd.Series, index: pd.DataFrame, root: str | Path) -> pd.DataFrame:
-    "One row per configuration the selector matches: the mean over its seeds of the reported value, the seeds' sd, the best epoch's value."
+    """One row per configuration the selector matches: the mean over its seeds of the reported value, the
+    seeds' sd, the best epoch's value."""
     found = []
     for _, run in select_runs(index, row["selector"]).iterrows():
         v, src = read_field(run, reported(row["field"]), root)
         if v is None: continue
         ok, got = meets(run, row["requires"], root)
-        found.append(dict(config=config_of("runs/" + run_dir(run)), value=v, best=read_field(run, row["field"], root)[0], src=src,
-                          seed=run["seed"], ok=ok, got=got, n=n_test(run, root), run=run))
+        found.append(
+            dict(config=config_of("runs/" + run_dir(run)), value=v,
+                 best=read_field(run, row["field"], root)[0], src=src, seed=run["seed"], ok=ok, got=got,
+                 n=n_test(run, root), run=run)
+        )
     if not found: return pd.DataFrame()
     g = pd.DataFrame(found).groupby("config", sort=False)
-    return pd.DataFrame(dict(value=g.value.mean(), sd=g.value.std(), best=g.best.mean(), seeds=g.seed.nunique(), ok=g.ok.all(),
-                             got=g.got.first(), n=g.n.first(), src=g.src.agg(lambda s: ", ".join(dict.fromkeys(s))), run=g.run.first(),
-                             runs=g.size()))
+    return pd.DataFrame(
+        dict(value=g.value.mean(), sd=g.value.std(), best=g.best.mean(), seeds=g.seed.nunique(),
+             ok=g.ok.all(), got=g.got.first(), n=g.n.first(),
+             src=g.src.agg(lambda s: ", ".join(dict.fromkeys(s))), run=g.run.first(), runs=g.size())
+    )
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s015d
 def number_status(row: pd.Series, a: pd.Series) -> tuple[str, str, str]:
@@ -228,58 +275,94 @@ def number_status(row: pd.Series, a: pd.Series) -> tuple[str, str, str]:
     if n:
         mid = binomial_se(sum(lo_hi) / 2, n) if all(map(math.isfinite, lo_hi)) else None
         noise = f"chance {chance:.1f}; 2 SE {2 * binomial_se(v, n):.1f} ({n:g} test examples)"
-        if mid is not None and (lo_hi[1] - lo_hi[0]) / 2 < 2 * mid: noise += f"; band ±{(lo_hi[1] - lo_hi[0]) / 2:g} narrower than 2 SE at its centre ({2 * mid:.1f})"
+        if mid is not None and (lo_hi[1] - lo_hi[0]) / 2 < 2 * mid:
+            noise += f"; band ±{(lo_hi[1] - lo_hi[0]) / 2:g} narrower than 2 SE at its centre ({2 * mid:.1f})"
     if row["fixed"]: return "by construction", row["fixed"], noise
     if not a.ok: return "differs", "", noise
     if in_accept(v, row["accept"]):
         if chance is not None and lo_hi[0] <= chance <= lo_hi[1] and a.seeds < 3:
-            return "within noise", f"the band contains chance ({chance:.1f}): needs 3 seeds, has {a.seeds} (experiments/seeds.py)", noise
+            return (
+                "within noise",
+                (
+                    f"the band contains chance ({chance:.1f}): needs 3 seeds, has {a.seeds}"
+                    " (experiments/seeds.py)"
+                ),
+                noise,
+            )
         return "reproduced", "", noise
     dist = lo_hi[0] - v if v < lo_hi[0] else v - lo_hi[1]
     if n and dist <= 2 * binomial_se(v, n):
-        return "within noise", f"{dist:.1f} outside the band, within 2 binomial SE of {n:g} test examples (experiments/seeds.py)", noise
+        return (
+            "within noise",
+            (
+                f"{dist:.1f} outside the band, within 2 binomial SE of {n:g} test examples"
+                " (experiments/seeds.py)"
+            ),
+            noise,
+        )
     return "differs", "", noise
 
 def judge_number(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
-    "Status, our value (mean over seeds, the best epoch's beside it) and the run(s) it came from for one number row."
+    """Status, our value (mean over seeds, the best epoch's beside it) and the run(s) it came from for one
+    number row."""
     t = attempts(row, index, root)
-    if t.empty: return dict(status="not run", ours="", our_scale="", run="", n_runs=0, seeds=0, why="", noise="")
+    if t.empty:
+        return dict(status="not run", ours="", our_scale="", run="", n_runs=0, seeds=0, why="", noise="")
     higher = row["better"] == "higher"
     a = t.sort_values(["ok", "value"], ascending=[False, not higher]).iloc[0]
     u = row["unit"]
     ours = fmt(a.value, u, row["accept"]) + (f" ± {a.sd:.1f} ({a.seeds} seeds)" if a.seeds > 1 else "")
     if abs(a.best - a.value) >= 0.05: ours += f"; best epoch {fmt(a.best, u, row['accept'])}"
-    if not a.ok: ours += f" (requirement not met: {a.got}, needs {row['requires'].split()[-2]} {row['requires'].split()[-1]})"
+    if not a.ok:
+        ours += (
+            f" (requirement not met: {a.got}, needs {row['requires'].split()[-2]}"
+            f" {row['requires'].split()[-1]})"
+        )
     scale = our_scale(a.run, root)
     if row["field"].startswith("csv:"):  # a sweep's table at the paper's setting, not this run's training
         mt = _CSV.match(row["field"])
-        scale = f"{mt['file']} at {mt['where'].replace(',', ', ')}, written by a sweep of {int(a.run['n_layer'])} layers, width {int(a.run['d_model'])}"
+        scale = (
+            f"{mt['file']} at {mt['where'].replace(',', ', ')}, written by a sweep of {int(a.run['n_layer'])}"
+            f" layers, width {int(a.run['d_model'])}"
+        )
     status, why, noise = number_status(row, a)
-    return dict(status=status, ours=ours, our_scale=scale, run=a.src, n_runs=int(t.runs.sum()), seeds=int(a.seeds), why=why, noise=noise)
+    return dict(status=status, ours=ours, our_scale=scale, run=a.src, n_runs=int(t.runs.sum()),
+                seeds=int(a.seeds), why=why, noise=noise)
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s018
 def _values(runs: pd.DataFrame, field: str, root) -> pd.DataFrame:
-    "One row per configuration of `runs` (its first run's columns): `value`, the mean over seeds of the reported field, its `sd`, `seeds`, `src`."
+    """One row per configuration of `runs` (its first run's columns): `value`, the mean over seeds of the
+    reported field, its `sd`, `seeds`, `src`."""
     if runs.empty: return runs.assign(value=[], sd=[], seeds=[], src=[], config=[])
     vals = [read_field(r, reported(field), root) for _, r in runs.iterrows()]
-    v = runs.assign(value=[x for x, _ in vals], src=[s for _, s in vals], config=[config_of("runs/" + run_dir(r)) for _, r in runs.iterrows()])
+    v = runs.assign(value=[x for x, _ in vals], src=[s for _, s in vals],
+                    config=[config_of("runs/" + run_dir(r)) for _, r in runs.iterrows()])
     v = v[v.value.notna()]
     g = v.groupby("config", sort=False)
-    return g.first().assign(value=g.value.mean(), sd=g.value.std(), seeds=g.seed.nunique(), src=g.src.agg(", ".join)).reset_index()
+    return g.first().assign(value=g.value.mean(), sd=g.value.std(), seeds=g.seed.nunique(),
+                            src=g.src.agg(", ".join)).reset_index()
 
 def _u(row) -> str: return "%" if str(row["field"]).endswith("%") else ""
 
 def _label(per: list, key) -> str:
     key = key if isinstance(key, tuple) else (key,)
     short = {"seq_len": "L", "vocab_size": "V", "n_layer": "layers", "d_model": "D"}
-    return ", ".join(f"{short[c]}={int(k)}" if c in short else _num(k, unit=" tokens") if c == "tokens" else str(k) for c, k in zip(per, key))
+    return ", ".join(
+        f"{short[c]}={int(k)}" if c in short else _num(k, unit=" tokens") if c == "tokens" else str(k)
+        for c, k in zip(per, key)
+    )
 
 def _side(g: pd.DataFrame, query: str, lower: bool, weakest: bool) -> tuple[float | None, pd.DataFrame]:
-    "A side's value: each operator's best configuration (mean over its seeds), then the weakest (or strongest) of them."
+    """A side's value: each operator's best configuration (mean over its seeds), then the weakest (or
+    strongest) of them."""
     s = g.query(query, engine="python")
     if s.empty: return None, s
     best = s.loc[(s.groupby("mixer").value.idxmin() if lower else s.groupby("mixer").value.idxmax()).values]
-    pick = (best.value.max() if lower else best.value.min()) if weakest else (best.value.min() if lower else best.value.max())
+    pick = (
+        (best.value.max() if lower else best.value.min())
+        if weakest
+        else (best.value.min() if lower else best.value.max())
+    )
     return pick, best
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s018b
@@ -290,19 +373,22 @@ def beats(runs, row, root, a: str, b: str, per: list, margin: float = 0.0):
         (va, ra), (vb, rb) = _side(g, a, lower, True), _side(g, b, lower, False)
         if va is None or vb is None: continue
         m = (vb - va if lower else va - vb) - margin
-        worst = min(worst, m); used += list(ra.src) + list(rb.src)
+        worst = min(worst, m)
+        used += list(ra.src) + list(rb.src)
         out.append(f"{_label(per, key)}: {fmt(va, _u(row))} vs {fmt(vb, _u(row))} {'✓' if m > 0 else '✗'}")
     return (worst > 0 if out else None), "; ".join(out), used, worst
 
 def matches(runs, row, root, a: str, b: str, per: list, tol: float, at: float):
-    "Two-sided: in every `per` group, the perplexities (exp of the losses) of `a` and `b` differ by at most `tol` at the paper's perplexity `at`, in ratio."
+    """Two-sided: in every `per` group, the perplexities (exp of the losses) of `a` and `b` differ by at most
+    `tol` at the paper's perplexity `at`, in ratio."""
     v, out, used, worst = _values(runs, row["field"], root), [], [], math.inf
     allowed = math.log1p(tol / at)  # in nats of loss
     for key, g in v.groupby(per, sort=True):
         (va, ra), (vb, rb) = _side(g, a, True, True), _side(g, b, True, False)
         if va is None or vb is None: continue
         m = allowed - abs(va - vb)
-        worst = min(worst, m); used += list(ra.src) + list(rb.src)
+        worst = min(worst, m)
+        used += list(ra.src) + list(rb.src)
         out.append(f"{_label(per, key)}: perplexity {math.exp(va):.1f} vs {math.exp(vb):.1f} "
                    f"(ratio {math.exp(va - vb):.3f}, allowed 1 ± {tol / at:.4f}) {'✓' if m >= 0 else '✗'}")
     return (worst >= 0 if out else None), "; ".join(out), used, worst
@@ -311,12 +397,18 @@ def only(runs, row, root, a: str, threshold: float, per: list = ("seq_len",)):
     "In every `per` group, the runs of `a` reach `threshold` and no other operator does."
     v, out, used, worst = _values(runs, row["field"], root), [], [], math.inf
     for key, g in v.groupby(list(per), sort=True):
-        A = g.query(a, engine="python"); others = g.drop(A.index)
+        A = g.query(a, engine="python")
+        others = g.drop(A.index)
         if A.empty or others.empty: continue
         o = others.groupby("mixer").value.max()
         m = min(A.value.max() - threshold, threshold - o.max())
-        worst = min(worst, m); used += list(g.src)
-        out.append(f"{_label(list(per), key)}: {A.mixer.iloc[0]} {fmt(A.value.max(), _u(row))}, others up to {fmt(o.max(), _u(row))} ({o.idxmax()}); solved = {threshold:g} or more {'✓' if m >= 0 and o.max() < threshold else '✗'}")
+        worst = min(worst, m)
+        used += list(g.src)
+        out.append(
+            f"{_label(list(per), key)}: {A.mixer.iloc[0]} {fmt(A.value.max(), _u(row))}, others up to"
+            f" {fmt(o.max(), _u(row))} ({o.idxmax()}); solved = {threshold:g} or more"
+            f" {'✓' if m >= 0 and o.max() < threshold else '✗'}"
+        )
     return (worst >= 0 and all("✓" in x for x in out) if out else None), "; ".join(out), used, worst
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s019
@@ -335,21 +427,28 @@ def ranked(runs, row, root, tiers: list, same: dict | None = None):
     gaps = [min(mean[m] for m in t) - max(mean[m] for m in u) for t, u in zip(tiers, tiers[1:])]
     ok = all(g > 0 for g in gaps)
     text = " > ".join(", ".join(f"{m.split(':')[-1]} {mean[m]:.1f}" for m in t) for t in tiers)
-    used = v[v.set_index(["seq_len", "vocab_size"]).index.isin(full.index)]  # the runs of the cells in the mean
+    # the runs of the cells in the mean
+    used = v[v.set_index(["seq_len", "vocab_size"]).index.isin(full.index)]
     return ok, f"mean over {len(full)} cells: {text} {'✓' if ok else '✗'}", list(used.src), min(gaps)
 
 def widens(runs, row, root, a: str, b: str, along: str, per: list):
-    "In every `per` group, the gap (a's weakest - b's strongest) is larger at the largest `along` value than at the smallest."
+    """In every `per` group, the gap (a's weakest - b's strongest) is larger at the largest `along` value than
+    at the smallest."""
     v, lower, out, used, worst = _values(runs, row["field"], root), row["better"] == "lower", [], [], math.inf
     for key, g in v.groupby(per, sort=True):
         gaps = {}
         for x, h in g.groupby(along):
             (va, ra), (vb, rb) = _side(h, a, lower, True), _side(h, b, lower, False)
-            if va is not None and vb is not None: gaps[x] = va - vb; used += list(ra.src) + list(rb.src)
+            if va is not None and vb is not None:
+                gaps[x] = va - vb
+                used += list(ra.src) + list(rb.src)
         if len(gaps) < 2: continue
         first, last = gaps[min(gaps)], gaps[max(gaps)]
         worst = min(worst, last - first)
-        out.append(f"{_label(per, key)}: {first:+.1f} at {_label([along], min(gaps))}, {last:+.1f} at {_label([along], max(gaps))} {'✓' if last > first else '✗'}")
+        out.append(
+            f"{_label(per, key)}: {first:+.1f} at {_label([along], min(gaps))}, {last:+.1f} at"
+            f" {_label([along], max(gaps))} {'✓' if last > first else '✗'}"
+        )
     return (worst > 0 if out else None), "; ".join(out), used, worst
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s019b
@@ -357,7 +456,8 @@ def _at(r: pd.Series, root, L: int):
     return read_field(r, f"metrics:test_len_acc.{L}%", root)[0]
 
 def stays(runs, row, root, a: str, lengths: list, at_least: float):
-    "The best run of `a` keeps at least `at_least` at every tested length in `lengths` (untested ones are listed, not counted)."
+    """The best run of `a` keeps at least `at_least` at every tested length in `lengths` (untested ones are
+    listed, not counted)."""
     A = runs.query(a, engine="python")
     best, score = None, None
     for _, r in A.iterrows():
@@ -369,10 +469,19 @@ def stays(runs, row, root, a: str, lengths: list, at_least: float):
     ok = score >= at_least
     txt = ", ".join(f"{L}: {fmt(x, '%')}" for L, x in vals.items() if x is not None)
     untested = [L for L, x in vals.items() if x is None]
-    return ok, f"{txt} (needs {at_least:g} or more){'; untested: ' + ', '.join(map(str, untested)) if untested else ''} {'✓' if ok else '✗'}", ["runs/" + run_dir(r)], score - at_least
+    return (
+        ok,
+        (
+            f"{txt} (needs {at_least:g} or"
+            f" more){'; untested: ' + ', '.join(map(str, untested)) if untested else ''} {'✓' if ok else '✗'}"
+        ),
+        ["runs/" + run_dir(r)],
+        score - at_least,
+    )
 
 def falls(runs, row, root, a: str, at: int, lengths: list, ratio: float):
-    "The run of `a` best at length `at` drops below `ratio` times that accuracy at every tested length in `lengths`."
+    """The run of `a` best at length `at` drops below `ratio` times that accuracy at every tested length in
+    `lengths`."""
     A = [(r, _at(r, root, at)) for _, r in runs.query(a, engine="python").iterrows()]
     A = [(r, x) for r, x in A if x is not None]
     if not A: return None, "", [], math.nan
@@ -380,10 +489,18 @@ def falls(runs, row, root, a: str, at: int, lengths: list, ratio: float):
     tested = {L: x for L in lengths if (x := _at(r, root, L)) is not None}
     if not tested: return None, "", [], math.nan
     m = min(ratio * base - x for x in tested.values())
-    return m > 0, f"{at}: {fmt(base, '%')}; " + ", ".join(f"{L}: {fmt(x, '%')}" for L, x in tested.items()) + f" (below {ratio:g}x) {'✓' if m > 0 else '✗'}", ["runs/" + run_dir(r)], m
+    return (
+        m > 0,
+        f"{at}: {fmt(base, '%')}; "
+        + ", ".join(f"{L}: {fmt(x, '%')}" for L, x in tested.items())
+        + f" (below {ratio:g}x) {'✓' if m > 0 else '✗'}",
+        ["runs/" + run_dir(r)],
+        m,
+    )
 
 def fewer_flops(runs, row, root, a: str, b: str, cost: str, per: list = ("task",)):
-    "For every run of `b`, some run of `a` on the same data reaches a loss as low with no more `cost` (training FLOPs)."
+    """For every run of `b`, some run of `a` on the same data reaches a loss as low with no more `cost`
+    (training FLOPs)."""
     v = _values(runs, row["field"], root)
     v = v.assign(cost=[read_field(r, cost, root)[0] for _, r in v.iterrows()])
     out, used, worst = [], [], math.inf
@@ -391,10 +508,19 @@ def fewer_flops(runs, row, root, a: str, b: str, cost: str, per: list = ("task",
         A, B = g.query(a, engine="python"), g.query(b, engine="python")
         for _, rb in B.iterrows():
             cheap = A[A.cost <= rb.cost]
-            m = (rb.value - cheap.value.min()) if len(cheap) else -math.inf  # loss margin (nats) of a's best run at no more cost
+            # loss margin (nats) of a's best run at no more cost
+            m = (rb.value - cheap.value.min()) if len(cheap) else -math.inf
             win = cheap[cheap.value <= rb.value]
-            worst = min(worst, m); used += [rb.src] + list(win.src[:1])
-            out.append(f"{rb.run}: {fmt(rb.value)} at {rb.cost:.3g}" + (f" vs {win.iloc[0].run}: {fmt(win.iloc[0].value)} at {win.iloc[0].cost:.3g} ✓" if len(win) else " ✗"))
+            worst = min(worst, m)
+            used += [rb.src] + list(win.src[:1])
+            out.append(
+                f"{rb.run}: {fmt(rb.value)} at {rb.cost:.3g}"
+                + (
+                    f" vs {win.iloc[0].run}: {fmt(win.iloc[0].value)} at {win.iloc[0].cost:.3g} ✓"
+                    if len(win)
+                    else " ✗"
+                )
+            )
     return (worst >= 0 if out else None), "; ".join(out), used, worst
 
 CHECKS = {f.__name__: f for f in (beats, matches, only, ranked, widens, stays, falls, fewer_flops)}
@@ -403,17 +529,30 @@ CHECKS = {f.__name__: f for f in (beats, matches, only, ranked, widens, stays, f
 def parse_check(check: str) -> tuple[str, dict]:
     "'name(k=literal, ...)' -> (name, kwargs), for a name in CHECKS."
     call = ast.parse(check, mode="eval").body
-    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id not in CHECKS or call.args:
+    if (
+        not isinstance(call, ast.Call)
+        or not isinstance(call.func, ast.Name)
+        or call.func.id not in CHECKS
+        or call.args
+    ):
         raise ValueError(f"check {check!r}: write name(key=value, ...) with a name in {sorted(CHECKS)}")
     return call.func.id, {k.arg: ast.literal_eval(k.value) for k in call.keywords}
 
-NOISE_FLOOR = {"%": 5.0, "nats": 0.05}  # a margin under this needs 3 seeds: 5 accuracy points; 0.05 nats of loss (5% in perplexity)
+# a margin under this needs 3 seeds: 5 accuracy points; 0.05 nats of loss (5% in perplexity)
+NOISE_FLOOR = {"%": 5.0, "nats": 0.05}
 
 def claim_status(holds: bool, margin: float, spread: float, seeds: int, unit: str) -> tuple[str, str]:
-    "(status, why) of a claim from its margin (positive when it holds), the seeds' spread (sd) and the fewest seeds of a configuration it used."
+    """(status, why) of a claim from its margin (positive when it holds), the seeds' spread (sd) and the
+    fewest seeds of a configuration it used."""
     floor = NOISE_FLOOR[unit]
     if math.isfinite(margin) and abs(margin) < floor and seeds < 3:
-        return "within noise", f"margin {margin:+.2f} {unit} is under {floor:g} and rests on {seeds} seed(s): needs 3 (experiments/seeds.py)"
+        return (
+            "within noise",
+            (
+                f"margin {margin:+.2f} {unit} is under {floor:g} and rests on {seeds} seed(s): needs 3"
+                " (experiments/seeds.py)"
+            ),
+        )
     if spread == spread and abs(margin) < 2 * spread:
         return "within noise", f"margin {margin:+.2f} {unit} is under twice the seeds' spread ({spread:.2f})"
     return ("reproduced" if holds else "differs"), ""
@@ -421,7 +560,8 @@ def claim_status(holds: bool, margin: float, spread: float, seeds: int, unit: st
 def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     "Status, our reading, its margin and seed spread, and the run folders used for one claim row."
     runs = select_runs(index, row["selector"])
-    empty = dict(status="not run", ours="", our_scale="", run="", n_runs=0, seeds=0, why="", noise="", margin="", spread="")
+    empty = dict(status="not run", ours="", our_scale="", run="", n_runs=0, seeds=0, why="", noise="",
+                 margin="", spread="")
     if not row["check"] or runs.empty: return empty
     name, kw = parse_check(row["check"])
     holds, text, used, margin = CHECKS[name](runs, row, Path(root), **kw)
@@ -432,39 +572,64 @@ def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     spread, seeds = per.sd.max(), int(per.seeds.min())
     unit = "%" if _u(row) or name in ("stays", "falls") else "nats"
     status, why = claim_status(holds, margin, spread, seeds, unit)
-    return dict(status=status, ours=text, our_scale=scale_summary(used_runs, root), run=", ".join(used), n_runs=len(used), seeds=seeds,
-                why=why, noise="", margin=f"{margin:+.2f} {unit}", spread="one seed" if spread != spread else f"sd {spread:.2f} {unit}")
+    return dict(status=status, ours=text, our_scale=scale_summary(used_runs, root), run=", ".join(used),
+                n_runs=len(used), seeds=seeds, why=why, noise="", margin=f"{margin:+.2f} {unit}",
+                spread="one seed" if spread != spread else f"sd {spread:.2f} {unit}")
 
 def _span(s: pd.Series, f=lambda x: f"{int(x)}") -> str:
     s = s.dropna()
     return "?" if s.empty else f(s.min()) if s.min() == s.max() else f"{f(s.min())}-{f(s.max())}"
 
 def scale_summary(runs: pd.DataFrame, root: str | Path | None = None) -> str:
-    "One line for the scale of several runs: layers, width, parameters, lengths, epochs or tokens, and where they trained."
+    """One line for the scale of several runs: layers, width, parameters, lengths, epochs or tokens, and where
+    they trained."""
     if runs.empty: return ""
     devices = ""
     if root is not None:
         n = pd.Series([device_name(r, root) for _, r in runs.iterrows()]).value_counts()
         devices = "; " + ", ".join(f"{k} ({v})" for k, v in n.items())
     if (runs.metric == "val_loss").all():
-        return f"{_span(runs.params, _num)} params, {_span(runs.tokens, _num)} tokens of {', '.join(sorted(set(runs.task)))}, L = {_span(runs.seq_len)}" + devices
+        return (
+            f"{_span(runs.params, _num)} params, {_span(runs.tokens, _num)} tokens of"
+            f" {', '.join(sorted(set(runs.task)))}, L = {_span(runs.seq_len)}"
+            + devices
+        )
     if runs.metric.isin(["test_acc", "test_r2"]).all():
-        s = (f"{_span(runs.n_layer)} layers, width {_span(runs.d_model)}, {_span(runs.params, _num)} params, L = {_span(runs.seq_len)}, "
-             f"{_span(runs.epochs_run)} epochs" + devices)
-        return s + (" †" if runs.notes.str.contains(FFN_BUG).any() else "") + (" ‡" if runs.notes.str.contains(MAMBA_INIT).any() else "")
+        s = (
+            f"{_span(runs.n_layer)} layers, width {_span(runs.d_model)}, {_span(runs.params, _num)} params, L"
+            f" = {_span(runs.seq_len)}, {_span(runs.epochs_run)} epochs"
+            + devices
+        )
+        return (
+            s
+            + (" †" if runs.notes.str.contains(FFN_BUG).any() else "")
+            + (" ‡" if runs.notes.str.contains(MAMBA_INIT).any() else "")
+        )
     return f"{len(runs)} runs" + devices
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s023
 def score(paper: pd.DataFrame, index: pd.DataFrame, root: str | Path) -> pd.DataFrame:
-    "One row per paper row: the paper's side, ours, the status, the note that explains it and the run(s) it came from."
+    """One row per paper row: the paper's side, ours, the status, the note that explains it and the run(s) it
+    came from."""
     rows = []
     for _, r in paper.iterrows():
-        j = {"margin": "", "spread": "", **(judge_number if r["kind"] == "number" else judge_claim)(r, index, root)}
+        j = {"margin": "", "spread": "",
+             **(judge_number if r["kind"] == "number" else judge_claim)(r, index, root)}
         why = j.pop("why")
         note = {"differs": r["reason"], "not run": r["not_run"], "by construction": why,
                 "within noise": "; ".join(filter(None, (why, r["reason"])))}.get(j["status"], "")
-        rows.append({**{c: r[c] for c in ("id", "paper", "table", "page", "row", "column", "kind", "value", "unit", "accept", "chance", "paper_scale")},
-                     **j, "note": note, "command": r["command"] if j["status"] != "reproduced" else ""})
+        rows.append(
+            {
+                **{
+                    c: r[c]
+                    for c in ("id", "paper", "table", "page", "row", "column", "kind", "value", "unit",
+                              "accept", "chance", "paper_scale")
+                },
+                **j,
+                "note": note,
+                "command": r["command"] if j["status"] != "reproduced" else "",
+            }
+        )
     return pd.DataFrame(rows)
 
 _CITE = re.compile(r"runs/[\w.\-/]+")
@@ -476,14 +641,23 @@ def cited_runs(note: str, root: Path) -> list[str]:
 def validate(board: pd.DataFrame, root: str | Path | None = None) -> list[str]:
     "Problems that make the board unfit to publish (empty when fine)."
     root = Path(root) if root is not None else project_root() / "runs"
-    out = [f"{r.id}: no run matches its selector and it gives no reason for not running" for r in board.itertuples() if r.status == "not run" and not r.note]
-    out += [f"{r.id}: differs without a reason" for r in board.itertuples() if r.status == "differs" and not r.note]
+    out = [
+        f"{r.id}: no run matches its selector and it gives no reason for not running"
+        for r in board.itertuples()
+        if r.status == "not run" and not r.note
+    ]
+    out += [
+        f"{r.id}: differs without a reason"
+        for r in board.itertuples()
+        if r.status == "differs" and not r.note
+    ]
     out += [f"{r.id}: its reason cites no run (a path under runs/)" for r in board.itertuples()
             if r.status == "differs" and r.note and not cited_runs(r.note, root)]
     for r in board.itertuples():
         if r.kind == "number" and r.status == "reproduced" and r.chance != "" and r.accept and r.seeds < 3:
             lo, hi = band(r.accept)
-            if lo <= float(r.chance) <= hi: out.append(f"{r.id}: reproduced with a band that contains chance on {r.seeds} seed(s)")
+            if lo <= float(r.chance) <= hi:
+                out.append(f"{r.id}: reproduced with a band that contains chance on {r.seeds} seed(s)")
         if r.kind == "claim" and r.status != "not run" and not (r.margin and r.spread):
             out.append(f"{r.id}: a claim without its margin and seed spread")
         for p in filter(None, r.run.split(", ")):
@@ -497,15 +671,19 @@ def _counts(board: pd.DataFrame, kind: str) -> pd.Series:
 def summary_line(board: pd.DataFrame) -> str:
     "The headline: numbers and ordering claims counted apart, by status."
     n, c = _counts(board, "number"), _counts(board, "claim")
-    return (f"{n['reproduced']} of {n.sum()} numbers reproduced, {n['differs']} differ with a reason, {n['within noise']} within noise, "
-            f"{n['by construction']} fixed by construction or computed without training, {n['not run']} not run; "
-            f"{c['reproduced']} of {c.sum()} ordering claims hold, {c['differs']} differ, {c['within noise']} within noise, {c['not run']} not run "
-            "(the Hyena paper and the Mamba paper's appendix E; each row gives the scale and the device it was measured on)")
+    return (
+        f"{n['reproduced']} of {n.sum()} numbers reproduced, {n['differs']} differ with a reason,"
+        f" {n['within noise']} within noise, {n['by construction']} fixed by construction or computed without"
+        f" training, {n['not run']} not run; {c['reproduced']} of {c.sum()} ordering claims hold,"
+        f" {c['differs']} differ, {c['within noise']} within noise, {c['not run']} not run (the Hyena paper"
+        " and the Mamba paper's appendix E; each row gives the scale and the device it was measured on)"
+    )
 
 def status_counts(board: pd.DataFrame) -> pd.DataFrame:
     "Rows by paper table (in the data's order) and status."
     order = list(dict.fromkeys(board.paper + " " + board.table))
-    t = pd.crosstab(board.paper + " " + board.table, board.status).reindex(index=order, columns=list(STATUSES), fill_value=0)
+    t = pd.crosstab(board.paper + " " + board.table, board.status).reindex(
+        index=order, columns=list(STATUSES), fill_value=0)
     return t.rename_axis(index="table", columns=None)
 
 def status_figure(board: pd.DataFrame, path: str | Path) -> Path:
@@ -518,10 +696,15 @@ def status_figure(board: pd.DataFrame, path: str | Path) -> Path:
     fig, ax = plt.subplots(figsize=(8.4, 0.32 * len(t) + 1.4))
     ax.imshow(share, cmap="Blues", vmin=0, vmax=1, aspect="auto")
     for (i, j), c in pd.DataFrame(t.values).stack().items():
-        ax.text(j, i, str(c), ha="center", va="center", fontsize=8, color="white" if share[i, j] > 0.6 else "black")
-    ax.set_xticks(range(len(t.columns)), t.columns); ax.set_yticks(range(len(t)), t.index, fontsize=8); ax.xaxis.tick_top()
+        ax.text(j, i, str(c), ha="center", va="center", fontsize=8,
+                color="white" if share[i, j] > 0.6 else "black")
+    ax.set_xticks(range(len(t.columns)), t.columns)
+    ax.set_yticks(range(len(t)), t.index, fontsize=8)
+    ax.xaxis.tick_top()
     ax.set_title("paper rows by status (count; shade: share of the table's rows)", fontsize=9, pad=28)
-    fig.tight_layout(); fig.savefig(path, dpi=100, metadata={"Software": None}); plt.close(fig)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100, metadata={"Software": None})
+    plt.close(fig)
     return Path(path)
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s027
@@ -538,48 +721,88 @@ def _noise(r) -> str:
 def render_page(board: pd.DataFrame) -> str:
     "The scoreboard as one markdown page."
     t = status_counts(board)
-    out = ["# Reproduction scoreboard", "",
-           "> Generated by `nbs/eval/90_scoreboard.ipynb` (`make scoreboard`) from `runs/index.csv` and the run folders it lists; the paper's "
-           "numbers and claims are `nbs/paper_numbers.csv`. Do not edit: `tests/test_scoreboard.py` fails when this page differs from a rebuild.", "",
-           f"**{summary_line(board)}.**", "", "![status by table](status_by_table.png)", "",
-           "**The rule.** *Ours* is what a run reports without choosing an epoch on the test set: no task here has a validation "
-           "split, so an accuracy is the mean of the run's last five evaluations (history.csv; else its last one), with the best epoch's "
-           "value beside it; over seeds of one configuration, their mean and sd. Where a row's selector matches several configurations, "
-           "the best mean counts (`runs`: how many runs matched). A *number* is reproduced when ours lies in the row's `accept` band (the "
-           "paper's value with a tolerance in its unit), differs when it lies outside by more than two binomial standard errors of our test "
-           "set, and is *within noise* when closer; a band that contains chance (each accuracy row gives it) makes a row reproduced only "
-           "on three or more seeds, and is within noise before. A row whose outcome its own protocol fixes, or which is computed without "
-           "training, is *by construction* and counted apart. A *claim* (an ordering) holds when it holds over our runs at our scale; "
-           "each gives its margin (positive when it holds) and the seeds' spread (the largest sd of a configuration it used): a margin "
-           "under 5 accuracy points (0.05 nats of loss) needs three seeds and a margin under twice the spread is within noise; "
-           "the missing seeds are cells of `experiments/seeds.py`. \"Matches\" claims are two-sided at the paper's tolerance. "
-           "A row that differs gives a reason that names the run behind it (figures inside a reason are best epochs unless it says "
-           "they are means of the last five evaluations); a row that is not run says why. `[n]` refers to the "
-           "command under the table that would run the row at the paper's scale. "
-           "† marks runs trained before the filter-FFN bug was fixed (the FFN had 3 positional features and w = 1 whatever "
-           "its config said; `nbs/mixers/15_longconvs.ipynb`); ‡ marks Mamba runs trained before its initialization fix (the model-wide "
-           "init re-drew Mamba's projections, so its step size was 0.69 in every channel; `nbs/mixers/17_baselines.ipynb`).", "",
-           "| table | " + " | ".join(t.columns) + " |", "|---|" + "---:|" * len(t.columns)]
+    out = [
+        "# Reproduction scoreboard",
+        "",
+        (
+            "> Generated by `nbs/eval/90_scoreboard.ipynb` (`make scoreboard`) from `runs/index.csv` and the"
+            " run folders it lists; the paper's numbers and claims are `nbs/paper_numbers.csv`. Do not edit:"
+            " `tests/test_scoreboard.py` fails when this page differs from a rebuild."
+        ),
+        "",
+        f"**{summary_line(board)}.**",
+        "",
+        "![status by table](status_by_table.png)",
+        "",
+        (
+            "**The rule.** *Ours* is what a run reports without choosing an epoch on the test set: no task"
+            " here has a validation split, so an accuracy is the mean of the run's last five evaluations"
+            " (history.csv; else its last one), with the best epoch's value beside it; over seeds of one"
+            " configuration, their mean and sd. Where a row's selector matches several configurations, the"
+            " best mean counts (`runs`: how many runs matched). A *number* is reproduced when ours lies in"
+            " the row's `accept` band (the paper's value with a tolerance in its unit), differs when it lies"
+            " outside by more than two binomial standard errors of our test set, and is *within noise* when"
+            " closer; a band that contains chance (each accuracy row gives it) makes a row reproduced only on"
+            " three or more seeds, and is within noise before. A row whose outcome its own protocol fixes, or"
+            " which is computed without training, is *by construction* and counted apart. A *claim* (an"
+            " ordering) holds when it holds over our runs at our scale; each gives its margin (positive when"
+            " it holds) and the seeds' spread (the largest sd of a configuration it used): a margin under 5"
+            " accuracy points (0.05 nats of loss) needs three seeds and a margin under twice the spread is"
+            " within noise; the missing seeds are cells of `experiments/seeds.py`. \"Matches\" claims are"
+            " two-sided at the paper's tolerance. A row that differs gives a reason that names the run behind"
+            " it (figures inside a reason are best epochs unless it says they are means of the last five"
+            " evaluations); a row that is not run says why. `[n]` refers to the command under the table that"
+            " would run the row at the paper's scale. † marks runs trained before the filter-FFN bug was"
+            " fixed (the FFN had 3 positional features and w = 1 whatever its config said;"
+            " `nbs/mixers/15_longconvs.ipynb`); ‡ marks Mamba runs trained before its initialization fix (the"
+            " model-wide init re-drew Mamba's projections, so its step size was 0.69 in every channel;"
+            " `nbs/mixers/17_baselines.ipynb`)."
+        ),
+        "",
+        "| table | " + " | ".join(t.columns) + " |",
+        "|---|" + "---:|" * len(t.columns),
+    ]
     out += [f"| {i} | " + " | ".join(str(v) for v in r) + " |" for i, r in zip(t.index, t.values)]
     for (p, table), g in board.groupby(["paper", "table"], sort=False):
         pages = ", ".join(dict.fromkeys(g.page))
         cmds = list(dict.fromkeys(c for c in g.command if c))
-        out += ["", f"## {p} paper, {table} (p. {pages})", "",
-                "| id | row | column | paper | accept | chance | paper scale | ours | seeds | noise | our scale | status | runs | run | note |", "|" + "---|" * 15]
+        out += [
+            "",
+            f"## {p} paper, {table} (p. {pages})",
+            "",
+            (
+                "| id | row | column | paper | accept | chance | paper scale | ours | seeds | noise | our"
+                " scale | status | runs | run | note |"
+            ),
+            "|" + "---|" * 15,
+        ]
         for r in g.itertuples():
             note = r.note + (f" [{cmds.index(r.command) + 1}]" if r.command else "")
-            out.append("| " + " | ".join(_cell(x) for x in (r.id, r.row, r.column, r.value, r.accept, r.chance, r.paper_scale, r.ours, r.seeds or "", _noise(r), r.our_scale,
-                                                              f"**{r.status}**", r.n_runs or "", ", ".join(_link(s) for s in r.run.split(", ") if s), note)) + " |")
+            out.append(
+                "| "
+                + " | ".join(
+                    _cell(x)
+                    for x in (r.id, r.row, r.column, r.value, r.accept, r.chance, r.paper_scale, r.ours,
+                              r.seeds or "", _noise(r), r.our_scale, f"**{r.status}**", r.n_runs or "",
+                              ", ".join(_link(s) for s in r.run.split(", ") if s), note)
+                )
+                + " |"
+            )
         if cmds: out += [""] + [f"[{k}] `{c}`  " for k, c in enumerate(cmds, 1)]
     return "\n".join(out) + "\n"
 
 def summary_md(board: pd.DataFrame) -> str:
     "The README's lead: the summary line and a link to the page."
-    return f"**Reproduction scoreboard:** {summary_line(board)}: [runs/scoreboard/scoreboard.md](runs/scoreboard/scoreboard.md).\n"
+    return (
+        f"**Reproduction scoreboard:** {summary_line(board)}:"
+        " [runs/scoreboard/scoreboard.md](runs/scoreboard/scoreboard.md).\n"
+    )
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s028
-def build_scoreboard(root: str | Path | None = None, out: str | Path | None = None, write: bool = False, paper: str | Path | None = None) -> dict:
-    "Score every row of `paper` (default nbs/paper_numbers.csv) against `<root>/index.csv` (default runs/); with `write`, write the page, summary, CSV and figure to `out` (default runs/scoreboard/)."
+def build_scoreboard(root: str | Path | None = None, out: str | Path | None = None, write: bool = False,
+                     paper: str | Path | None = None) -> dict:
+    """Score every row of `paper` (default nbs/paper_numbers.csv) against `<root>/index.csv` (default runs/);
+    with `write`, write the page, summary, CSV and figure to `out` (default runs/scoreboard/)."""
     root = Path(root) if root is not None else project_root() / "runs"
     out = Path(out) if out is not None else root / "scoreboard"
     board = score(load_paper(paper), load_index(root), root)
@@ -588,6 +811,8 @@ def build_scoreboard(root: str | Path | None = None, out: str | Path | None = No
     if write:
         if problems: raise ValueError("the scoreboard has problems:\n" + "\n".join(problems))
         out.mkdir(parents=True, exist_ok=True)
-        (out / "scoreboard.md").write_text(res["page"]); (out / "summary.md").write_text(res["summary"])
-        board.to_csv(out / "scoreboard.csv", index=False); status_figure(board, out / "status_by_table.png")
+        (out / "scoreboard.md").write_text(res["page"])
+        (out / "summary.md").write_text(res["summary"])
+        board.to_csv(out / "scoreboard.csv", index=False)
+        status_figure(board, out / "status_by_table.png")
     return res

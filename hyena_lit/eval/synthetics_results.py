@@ -14,12 +14,15 @@ __all__ = ['PAPER_TABLE_4_2', 'PAPER_TABLE_C_1', 'PAPER_TABLE_A_2', 'PAPER_TABLE
            'collect_synthetics', 'query_variants', 'answer_probes', 'nyquist_density', 'probe_checkpoint']
 
 # %% ../../nbs/eval/34_synthetics_results.ipynb #c008
-PAPER_TABLE_4_2 = pd.DataFrame(  # associative recall, vocabulary 30, test accuracy %; None = "does not fit in memory" (X)
+# associative recall, vocabulary 30, test accuracy %; None = "does not fit in memory" (X)
+PAPER_TABLE_4_2 = pd.DataFrame(
     {"hyena": [100.0, 100.0, 97.2], "FlashTransformer": [32.4, 26.7, None], "Transformer": [None, None, None],
      "gss": [5.3, 2.1, 0.1], "h3": [8.4, 4.3, 0.6], "aft": [2.3, 1.2, 0.8], "rwkv": [12.4, 6.5, 2.3]},
     index=pd.Index([30_000, 65_536, 131_072], name="seq_len"))
-PAPER_TABLE_C_1 = {10: 100.0, 20: 100.0, 30: 98.0, 40: 85.0}  # Hyena, associative recall at L=2048, by vocabulary
-PAPER_TABLE_A_2 = {"hyena": 97.2, "ckconv": 14.3, "transferfunc": 0.5, "h3": 0.6, "fno": 0.3, "conv1d": 0.5}  # L=131k, V=30
+# Hyena, associative recall at L=2048, by vocabulary
+PAPER_TABLE_C_1 = {10: 100.0, 20: 100.0, 30: 98.0, 40: 85.0}
+# L=131k, V=30
+PAPER_TABLE_A_2 = {"hyena": 97.2, "ckconv": 14.3, "transferfunc": 0.5, "h3": 0.6, "fno": 0.3, "conv1d": 0.5}
 _T11_LENS = [2 ** i for i in range(6, 21)]
 _ok = 100.0  # the table's check mark: perfect generalization
 PAPER_TABLE_11 = pd.DataFrame(  # Mamba paper: induction heads, trained at 256; None = out of memory
@@ -29,11 +32,14 @@ PAPER_TABLE_11 = pd.DataFrame(  # Mamba paper: induction heads, trained at 256; 
      "h3": [_ok, _ok, 100.0, 80.9, 39.5, 23.8, 14.8, 8.2, 5.9, 6.6, 8.2, 4.7, 8.2, 6.3, 7.4],
      "hyena": [97.7, 100.0, _ok, 44.1, 12.5, 6.6, 5.1, 7.0, 5.9, 6.6, 6.6, 5.9, 6.3, 9.8, None],
      "mamba": [_ok] * 2 + [100.0] + [_ok] * 12}, index=pd.Index(_T11_LENS, name="test_len"))
-PAPER_TABLE_11_PARAMS = {"attention": "137K", "attention:rope": "137K", "attention:xpos": "137K", "h3": "153K", "hyena": "69M", "mamba": "74K"}  # "69M": mostly learnable positional encodings
+PAPER_TABLE_11_PARAMS = {"attention": "137K", "attention:rope": "137K", "attention:xpos": "137K",
+                         "h3": "153K", "hyena": "69M",
+                         "mamba": "74K"}  # "69M": mostly learnable positional encodings
 
 # %% ../../nbs/eval/34_synthetics_results.ipynb #c010
 def recipe_change(p: dict) -> str:
-    "What a recall run's params.json changed on purpose from the sweep's defaults ('' for none): the controls of `31_associative_recall`."
+    """What a recall run's params.json changed on purpose from the sweep's defaults ('' for none): the
+    controls of `31_associative_recall`."""
     if p.get("ablation_step"): return f"ablation step {p['ablation_step']}"
     r = p.get("recipe")
     parts = [f"recipe {r['name']}"] if isinstance(r, dict) and r.get("name") != "paper-synthetics" else []
@@ -45,54 +51,78 @@ def recipe_change(p: dict) -> str:
     return ", ".join(parts)
 
 def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
-    "Every finished synthetic run under runs_root (associative_recall/<sweep>/<run>, mechanistic/<sweep>/<run>) as one row."
+    """Every finished synthetic run under runs_root (associative_recall/<sweep>/<run>,
+    mechanistic/<sweep>/<run>) as one row."""
     rows = []
     for exp in ("associative_recall", "mechanistic"):
         for m in (d / "metrics.json" for d in run_folders(Path(runs_root) / exp)):
             r = json.loads(m.read_text())
-            p = json.loads((m.parent / "params.json").read_text()) if (m.parent / "params.json").exists() else {}
-            rows.append(dict(experiment=exp, sweep=m.parent.parent.name, run=m.parent.name, task=r.get("task", "associative_recall"),
-                             operator=r.get("mixer", r.get("parametrization")), seq_len=r["seq_len"], vocab_size=r["vocab_size"],
-                             n_layer=r.get("n_layer", p.get("n_layer", 2)), seed=r["seed"], metric=r.get("metric", "accuracy"),
-                             best=r["best_test_acc"], final=r["final_test_acc"], solved_epoch=r.get("solved_epoch"),
-                             epochs_run=r["epochs_run"], epochs_planned=r["epochs_planned"], seconds=r["seconds"], tokens_per_second=r.get("tokens_per_second"), device=p.get("device", "cpu"), params=r.get("params"),
-                             max_minutes_per_run=p.get("max_minutes_per_run"), recipe=recipe_change(p), test_len_acc=r.get("test_len_acc")))
-    cols = ["experiment", "sweep", "run", "task", "operator", "seq_len", "vocab_size", "n_layer", "seed", "metric", "best", "final",
-            "solved_epoch", "epochs_run", "epochs_planned", "seconds", "tokens_per_second", "device", "params", "max_minutes_per_run", "recipe", "test_len_acc"]
+            p = (
+                json.loads((m.parent / "params.json").read_text())
+                if (m.parent / "params.json").exists()
+                else {}
+            )
+            rows.append(
+                dict(experiment=exp, sweep=m.parent.parent.name, run=m.parent.name,
+                     task=r.get("task", "associative_recall"),
+                     operator=r.get("mixer", r.get("parametrization")), seq_len=r["seq_len"],
+                     vocab_size=r["vocab_size"], n_layer=r.get("n_layer", p.get("n_layer", 2)),
+                     seed=r["seed"], metric=r.get("metric", "accuracy"), best=r["best_test_acc"],
+                     final=r["final_test_acc"], solved_epoch=r.get("solved_epoch"),
+                     epochs_run=r["epochs_run"], epochs_planned=r["epochs_planned"], seconds=r["seconds"],
+                     tokens_per_second=r.get("tokens_per_second"), device=p.get("device", "cpu"),
+                     params=r.get("params"), max_minutes_per_run=p.get("max_minutes_per_run"),
+                     recipe=recipe_change(p), test_len_acc=r.get("test_len_acc"))
+            )
+    cols = ["experiment", "sweep", "run", "task", "operator", "seq_len", "vocab_size", "n_layer", "seed",
+            "metric", "best", "final", "solved_epoch", "epochs_run", "epochs_planned", "seconds",
+            "tokens_per_second", "device", "params", "max_minutes_per_run", "recipe", "test_len_acc"]
     return pd.DataFrame(rows, columns=cols)
 
 # %% ../../nbs/eval/34_synthetics_results.ipynb #c017g16
 def query_variants(x, sep_id: int) -> dict:
-    """Four endings of associative-recall inputs `x` (B, 2n + 2: n pairs, '=>', the query), each answered by the same
-    value: the task's (`sep_off`), and three that pull apart the separator and the query's phase (is the query where
-    keys sit, at even positions, or one off). The two endings that need one more token repeat the last value, a token
-    every pair has (`sep_on` drops the first pair to stay within the task's length); convolutions see only the phase
-    relative to the pairs, not the absolute position."""
+    """Four endings of associative-recall inputs `x` (B, 2n + 2: n pairs, '=>', the query), each answered by
+    the same value: the task's (`sep_off`), and three that pull apart the separator and the query's phase (is
+    the query where keys sit, at even positions, or one off). The two endings that need one more token repeat
+    the last value, a token every pair has (`sep_on` drops the first pair to stay within the task's length);
+    convolutions see only the phase relative to the pairs, not the absolute position."""
     import torch
     if x.dim() != 2 or x.shape[1] < 4 or x.shape[1] % 2 or not (x[:, -2] == sep_id).all():
-        raise ValueError(f"x must be associative-recall inputs (B, 2n + 2) with the separator {sep_id} before the query, got shape {tuple(x.shape)}")
+        raise ValueError(
+            f"x must be associative-recall inputs (B, 2n + 2) with the separator {sep_id} before the query,"
+            f" got shape {tuple(x.shape)}"
+        )
     n = (x.shape[1] - 2) // 2
     pairs, q, sep = x[:, :2 * n], x[:, -1:], torch.full_like(x[:, -1:], sep_id)
-    return {"sep_off": x,                                                  # ... k v => q  (the task: the query one off the keys' phase)
-            "nosep_on": torch.cat([pairs, q], 1),                          # ... k v q     (the query where a key would be)
-            "sep_on": torch.cat([pairs[:, 2:], pairs[:, -1:], sep, q], 1),  # ... k v v => q (the first pair dropped: the length stays)
-            "nosep_off": torch.cat([pairs, pairs[:, -1:], q], 1)}          # ... k v v q    (the last value repeated: one off, no separator)
+    # ... k v => q  (the task: the query one off the keys' phase)
+    return {"sep_off": x,
+            # ... k v q     (the query where a key would be)
+            "nosep_on": torch.cat([pairs, q], 1),
+            # ... k v v => q (the first pair dropped: the length stays)
+            "sep_on": torch.cat([pairs[:, 2:], pairs[:, -1:], sep, q], 1),
+            # ... k v v q    (the last value repeated: one off, no separator)
+            "nosep_off": torch.cat([pairs, pairs[:, -1:], q], 1)}
 
 def answer_probes(model, x, y, sep_id: int, batch_size: int = 100) -> dict:
-    "Accuracy (%) of `model` at the answer of each `query_variants` ending, and at the in-context lookups of the task's inputs."
+    """Accuracy (%) of `model` at the answer of each `query_variants` ending, and at the in-context lookups of
+    the task's inputs."""
     import torch
     from hyena_lit.data.synthetics import IGNORE, evaluate_recall, evaluate_scored
-    _, answer, context = evaluate_recall(model, x, y, batch_size)  # the task: the answer and the lookups, in one pass
+    # the task: the answer and the lookups, in one pass
+    _, answer, context = evaluate_recall(model, x, y, batch_size)
     acc = {"sep_off": float(answer)}
     for k, xv in query_variants(x, sep_id).items():
         if k == "sep_off": continue
-        last = torch.full_like(xv, IGNORE); last[:, -1] = y[:, -1]  # the same answer, scored at the ending's last position
+        # the same answer, scored at the ending's last position
+        last = torch.full_like(xv, IGNORE)
+        last[:, -1] = y[:, -1]
         acc[k] = float(evaluate_scored(model, xv, last, batch_size)[1])
     return {k: round(100 * v, 1) for k, v in {**acc, "context": float(context)}.items()}
 
 def nyquist_density(model, L: int) -> float:
-    """Power of the model's long filters at 0.45-0.5 cycles per step (an alternating sign from one lag to the next)
-    over their mean power, averaged over channels and layers: 1 for white noise, 0 for filters that cannot alternate."""
+    """Power of the model's long filters at 0.45-0.5 cycles per step (an alternating sign from one lag to the
+    next) over their mean power, averaged over channels and layers: 1 for white noise, 0 for filters that
+    cannot alternate."""
     import torch
     dens = []
     with torch.no_grad():
@@ -105,24 +135,31 @@ def nyquist_density(model, L: int) -> float:
     return round(sum(dens) / len(dens), 2)
 
 def probe_checkpoint(run_dir: str | Path) -> dict:
-    """`answer_probes` and `nyquist_density` of an associative-recall run's checkpoint (`run_dir/checkpoint`, the weights
-    of its `state.pt` epoch) on the run's own test set, beside the accuracies its history recorded at that epoch and the
-    filters' density at the run's initialization (`run_setting` seeds the model with the run's seed)."""
+    """`answer_probes` and `nyquist_density` of an associative-recall run's checkpoint (`run_dir/checkpoint`,
+    the weights of its `state.pt` epoch) on the run's own test set, beside the accuracies its history recorded
+    at that epoch and the filters' density at the run's initialization (`run_setting` seeds the model with the
+    run's seed)."""
     import torch
     from hyena_lit.experiments.associative_recall import setting_model
     from hyena_lit.train.engine import load_weights
     from hyena_lit.models.model import HyenaLM
     from hyena_lit.data.synthetics import generate, recall_vocab
-    run = Path(run_dir); ck = run / "checkpoint"
-    if not (ck / "model.safetensors").exists(): raise FileNotFoundError(f"{run} has no checkpoint/model.safetensors to probe")
+    run = Path(run_dir)
+    ck = run / "checkpoint"
+    if not (ck / "model.safetensors").exists():
+        raise FileNotFoundError(f"{run} has no checkpoint/model.safetensors to probe")
     cfg = json.loads((run / "params.json").read_text())
     L, V, seed = cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
-    x, y = generate("associative_recall", cfg["num_test"], L, V, seed=10_000 + seed, score="last")  # run_setting's test set
-    torch.manual_seed(seed); model = HyenaLM(setting_model(cfg, l_max=x.shape[1]))
+    # run_setting's test set
+    x, y = generate("associative_recall", cfg["num_test"], L, V, seed=10_000 + seed, score="last")
+    torch.manual_seed(seed)
+    model = HyenaLM(setting_model(cfg, l_max=x.shape[1]))
     init = nyquist_density(model, x.shape[1])
     load_weights(model, ck)
     epoch = int(torch.load(ck / "state.pt", map_location="cpu", weights_only=False)["epoch"])
     hist = pd.read_csv(run / "history.csv").set_index("epoch").loc[epoch]
-    return dict(run=run.name, parametrization=cfg["parametrization"], seq_len=L, vocab_size=V, seed=seed, checkpoint_epoch=epoch,
-                **answer_probes(model, x, y, recall_vocab(V)[3]["=>"]), history_answer=round(100 * hist.test_acc, 1),
-                history_context=round(100 * hist.test_acc_context, 1), nyquist_init=init, nyquist_trained=nyquist_density(model, x.shape[1]))
+    return dict(run=run.name, parametrization=cfg["parametrization"], seq_len=L, vocab_size=V, seed=seed,
+                checkpoint_epoch=epoch, **answer_probes(model, x, y, recall_vocab(V)[3]["=>"]),
+                history_answer=round(100 * hist.test_acc, 1),
+                history_context=round(100 * hist.test_acc_context, 1), nyquist_init=init,
+                nyquist_trained=nyquist_density(model, x.shape[1]))

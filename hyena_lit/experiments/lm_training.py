@@ -11,11 +11,13 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 from ..models.model import HyenaConfig, HyenaLM
-from ..train.engine import Recipe, get_recipe, param_groups, fit, lr_multiplier, budget, save_checkpoint, load_checkpoint, load_weights, _dist
+from ..train.engine import (Recipe, get_recipe, param_groups, fit, lr_multiplier, budget,
+                                    save_checkpoint, load_checkpoint, load_weights, _dist)
 from ..data.lm_data import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
 from ..models.flops import forward_flops, training_flops
 from ..train.runs import project_root, save_json
-from ..train.runs import relative, is_finished, params_conflicts, conflicts_text, extend_run, budget_estimate, describe_budget, check_budget
+from ..train.runs import (relative, is_finished, params_conflicts, conflicts_text, extend_run,
+                                  budget_estimate, describe_budget, check_budget)
 from ..train.runs import RunFolder, RunInUse
 from contextlib import nullcontext
 
@@ -24,8 +26,19 @@ __all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'eva
            'train', 'main']
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c004
-PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 2.2e-4, "gpt-125M": 6e-4, "gpt-355M": 4e-4,
-           "mini": 1e-3, "mini-base": 1e-3, "gpt-mini": 1e-3}  # the CPU pair: GPT-3's rule (smaller models, larger peak), the same for both
+PEAK_LR = {
+    "125M": 6e-4,
+    "125M-slim": 6e-4,
+    "153M": 6e-4,
+    "355M": 4e-4,
+    "1.3B": 2.2e-4,
+    "gpt-125M": 6e-4,
+    "gpt-355M": 4e-4,
+    # the CPU pair: GPT-3's rule (smaller models, larger peak), the same for both
+    "mini": 1e-3,
+    "mini-base": 1e-3,
+    "gpt-mini": 1e-3,
+}
 
 @dataclass
 class TrainConfig:
@@ -36,7 +49,8 @@ class TrainConfig:
     tokens: int = 500_000         # training tokens in total
     global_batch: int = 16        # sequences per optimizer step, over all processes (paper: 256)
     micro_batch: int = 8          # sequences per forward pass per process
-    val_split: str = ""           # "": the stream's last 5%; else the corpus's own split ("validation", "test")
+    # "": the stream's last 5%; else the corpus's own split ("validation", "test")
+    val_split: str = ""
     lr: float = 0.0               # 0: Table A.3's peak for the size (6e-4 for sizes it does not name)
     min_lr: float = 6e-5
     warmup_init_lr: float = 1e-6
@@ -50,48 +64,70 @@ class TrainConfig:
     out_dir: str = ""             # "" -> the project runs folder, lm/<size>-<dataset>
     seed: int = 0
     device: str = "cpu"
-    fsdp: bool = False            # with several processes: shard weights, gradients and optimizer state (FSDP2) instead of DDP
+    # with several processes: shard weights, gradients and optimizer state (FSDP2) instead of DDP
+    fsdp: bool = False
     final_eval_windows: int = 512 # validation windows for the final perplexity (0: all of them)
-    max_steps: int = 0            # stop early after this many steps in this call (0: run to the end); for tests and time slices
+    # stop early after this many steps in this call (0: run to the end); for tests and time slices
+    max_steps: int = 0
     force: bool = False           # start a run above the CPU limits (runs.CPU_LIMITS) on a CPU anyway
-    extend: bool = False          # continue a finished run to a larger --tokens (a new segment; see runs.extend_run)
+    # continue a finished run to a larger --tokens (a new segment; see runs.extend_run)
+    extend: bool = False
 
     def __post_init__(self):
-        if self.recipe not in ("paper", "improved"): raise ValueError(f"recipe must be 'paper' or 'improved', got {self.recipe!r}")
-        for f in ("seq_len", "tokens", "global_batch", "micro_batch", "eval_every", "eval_batches", "ckpt_every"):
-            if not isinstance(getattr(self, f), int) or getattr(self, f) < 1: raise ValueError(f"{f} must be a positive integer, got {getattr(self, f)!r}")
-        if self.tokens < self.global_batch * self.seq_len:  # a budget means what it says: never rounded up to a step
-            raise ValueError(f"tokens={self.tokens} is less than one optimizer step (global_batch x seq_len = "
-                             f"{self.global_batch * self.seq_len} tokens): raise tokens or lower global_batch or seq_len")
-        if self.order < 0 or self.order == 1: raise ValueError(f"order must be 0 (the size's) or >= 2, got {self.order!r}")
-        if self.final_eval_windows < 0: raise ValueError(f"final_eval_windows must be >= 0, got {self.final_eval_windows!r}")
+        if self.recipe not in ("paper", "improved"):
+            raise ValueError(f"recipe must be 'paper' or 'improved', got {self.recipe!r}")
+        for f in ("seq_len", "tokens", "global_batch", "micro_batch", "eval_every", "eval_batches",
+                  "ckpt_every"):
+            if not isinstance(getattr(self, f), int) or getattr(self, f) < 1:
+                raise ValueError(f"{f} must be a positive integer, got {getattr(self, f)!r}")
+        # a budget means what it says: never rounded up to a step
+        if self.tokens < self.global_batch * self.seq_len:
+            raise ValueError(
+                f"tokens={self.tokens} is less than one optimizer step (global_batch x seq_len = "
+                f"{self.global_batch * self.seq_len} tokens): raise tokens or lower global_batch or seq_len"
+            )
+        if self.order < 0 or self.order == 1:
+            raise ValueError(f"order must be 0 (the size's) or >= 2, got {self.order!r}")
+        if self.final_eval_windows < 0:
+            raise ValueError(f"final_eval_windows must be >= 0, got {self.final_eval_windows!r}")
         from hyena_lit.train.runs import number, positive_int, one_of, pick_device
         from hyena_lit.models.model import SIZES
         one_of("size", self.size, list(SIZES))
-        for f in ("lr", "min_lr", "warmup_init_lr", "weight_decay", "grad_clip"): number(f, getattr(self, f), 0)
-        number("warmup_frac", self.warmup_frac, 0, 1); positive_int("max_steps", self.max_steps, 0); positive_int("seed", self.seed, 0)
+        for f in ("lr", "min_lr", "warmup_init_lr", "weight_decay", "grad_clip"):
+            number(f, getattr(self, f), 0)
+        number("warmup_frac", self.warmup_frac, 0, 1)
+        positive_int("max_steps", self.max_steps, 0)
+        positive_int("seed", self.seed, 0)
         pick_device(self.device)
         self.to_recipe()  # the recipe checks what is left (a negative peak, a final lr above it, ...)
 
     @property
-    def steps(self) -> int: return max(1, self.tokens // (self.global_batch * self.seq_len))
+    def steps(self) -> int:
+        return max(1, self.tokens // (self.global_batch * self.seq_len))
+
     @property
     def peak_lr(self) -> float:
         lr = self.lr or PEAK_LR.get(self.size, 6e-4)
         return 5 * lr if self.recipe == "improved" else lr
     @property
-    def betas(self) -> tuple[float, float]: return (0.9, 0.95) if self.recipe == "improved" else (0.9, 0.98)
+    def betas(self) -> tuple[float, float]:
+        return (0.9, 0.95) if self.recipe == "improved" else (0.9, 0.98)
+
     @property
-    def final_lr(self) -> float: return 1e-5 if self.recipe == "improved" else self.min_lr
+    def final_lr(self) -> float:
+        return 1e-5 if self.recipe == "improved" else self.min_lr
 
     def to_recipe(self) -> Recipe:
         "The engine's recipe for this run: `paper-lm` (Table A.3) or `improved`, with this run's numbers."
-        return get_recipe("paper-lm" if self.recipe == "paper" else "improved", lr=self.peak_lr, final_lr=self.final_lr, init_lr=self.warmup_init_lr,
-                          warmup_frac=self.warmup_frac, weight_decay=self.weight_decay, betas=self.betas, steps=self.steps,
-                          batch_size=self.global_batch, micro_batch=self.micro_batch, grad_clip=self.grad_clip, eval_every=self.eval_every)
+        return get_recipe("paper-lm" if self.recipe == "paper" else "improved", lr=self.peak_lr,
+                          final_lr=self.final_lr, init_lr=self.warmup_init_lr, warmup_frac=self.warmup_frac,
+                          weight_decay=self.weight_decay, betas=self.betas, steps=self.steps,
+                          batch_size=self.global_batch, micro_batch=self.micro_batch,
+                          grad_clip=self.grad_clip, eval_every=self.eval_every)
 
 def lr_at(cfg: TrainConfig, step: int) -> float:
-    "The learning rate at `step`: linear warmup from warmup_init_lr to the peak, then cosine decay to the final lr."
+    """The learning rate at `step`: linear warmup from warmup_init_lr to the peak, then cosine decay to the
+    final lr."""
     r = cfg.to_recipe()
     return r.lr * lr_multiplier(r, step, *budget(r))
 
@@ -99,7 +135,8 @@ def lr_at(cfg: TrainConfig, step: int) -> float:
 def _is_local(name: str) -> bool: return name == "shakespeare" or Path(name).exists()
 
 def _tokens(cfg: TrainConfig, split: str, max_tokens: int):
-    docs = load_corpus(cfg.dataset, split) if _is_local(cfg.dataset) else iter_corpus(cfg.dataset, split, streaming=True)
+    docs = load_corpus(cfg.dataset, split) if _is_local(cfg.dataset) else iter_corpus(
+        cfg.dataset, split, streaming=True)
     return token_cache(cfg.dataset if split == "train" else f"{cfg.dataset}-{split}", docs, gpt2_tokenizer(),
                        max_tokens=0 if _is_local(cfg.dataset) else max_tokens)
 
@@ -117,7 +154,8 @@ def load_data(cfg: TrainConfig) -> tuple[Windows, Windows]:
     return data
 
 def batch_indices(cfg: TrainConfig, step: int, n: int) -> torch.Tensor:
-    "This process's sequence indices for optimizer step `step` (the global batch depends only on seed and step)."
+    """This process's sequence indices for optimizer step `step` (the global batch depends only on seed and
+    step)."""
     rank, world = _dist()
     g = torch.Generator().manual_seed(cfg.seed * 1_000_003 + step)
     return torch.randint(n, (cfg.global_batch,), generator=g)[rank::world]
@@ -125,8 +163,10 @@ def batch_indices(cfg: TrainConfig, step: int, n: int) -> torch.Tensor:
 # %% ../../nbs/experiments/44_lm_training.ipynb #c011
 @torch.no_grad()
 def eval_loss(model, val: Windows, cfg: TrainConfig, dev) -> float:
-    "Mean loss on a fixed random sample of `eval_batches` micro-batches of validation windows (the curve during training)."
-    was = model.training; model.eval()
+    """Mean loss on a fixed random sample of `eval_batches` micro-batches of validation windows (the curve
+    during training)."""
+    was = model.training
+    model.eval()
     g = torch.Generator().manual_seed(12345)
     idx = torch.randint(len(val), (cfg.eval_batches * cfg.micro_batch,), generator=g)
     losses = [F.cross_entropy(model(w[:, :-1].to(dev)).flatten(0, 1), w[:, 1:].to(dev).flatten()).item()
@@ -136,22 +176,27 @@ def eval_loss(model, val: Windows, cfg: TrainConfig, dev) -> float:
 
 @torch.no_grad()
 def final_eval_loss(model, val: Windows, cfg: TrainConfig, dev) -> tuple[float, int]:
-    "Mean next-token loss over the first `final_eval_windows` validation windows (all if 0), shared over the processes; (loss, windows)."
+    """Mean next-token loss over the first `final_eval_windows` validation windows (all if 0), shared over the
+    processes; (loss, windows)."""
     rank, world = _dist()
     n = len(val) if not cfg.final_eval_windows else min(len(val), cfg.final_eval_windows)
-    n = max(world, n // world * world)  # the same number of forward passes on every process (FSDP gathers in each)
-    was = model.training; model.eval()
+    # the same number of forward passes on every process (FSDP gathers in each)
+    n = max(world, n // world * world)
+    was = model.training
+    model.eval()
     tot = torch.zeros(2, dtype=torch.float64)
     for rows in torch.arange(rank, n, world).remainder(len(val)).split(cfg.micro_batch):
         w = val[rows].to(dev)
-        tot[0] += F.cross_entropy(model(w[:, :-1]).flatten(0, 1).float(), w[:, 1:].flatten(), reduction="sum").item()
+        tot[0] += F.cross_entropy(model(w[:, :-1]).flatten(0, 1).float(), w[:, 1:].flatten(),
+                                  reduction="sum").item()
         tot[1] += w[:, 1:].numel()
     if world > 1: dist.all_reduce(tot)
     model.train(was)
     return (tot[0] / tot[1]).item(), n
 
 def _shard(model: HyenaLM, groups: list[dict]) -> list[dict]:
-    "FSDP2: shard each block and the rest; the optimizer groups (built by name before) get the sharded parameters."
+    """FSDP2: shard each block and the rest; the optimizer groups (built by name before) get the sharded
+    parameters."""
     from torch.distributed.fsdp import fully_shard
     for blk in model.blocks: fully_shard(blk)
     fully_shard(model)
@@ -160,28 +205,41 @@ def _shard(model: HyenaLM, groups: list[dict]) -> list[dict]:
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c011s1
 def plan_budget(cfg: TrainConfig, mcfg: HyenaConfig | None = None) -> dict:
-    "The run's size and cost before any work (runs.budget_estimate): the model is built on the meta device, which takes no memory."
-    mcfg = mcfg or HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max))
+    """The run's size and cost before any work (runs.budget_estimate): the model is built on the meta device,
+    which takes no memory."""
+    mcfg = mcfg or HyenaConfig.from_size(cfg.size,
+                                         l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max))
     with torch.device("meta"): n = HyenaLM(mcfg).num_params()
     tokens = cfg.steps * cfg.global_batch * cfg.seq_len
-    return budget_estimate(n, training_flops(forward_flops(mcfg, cfg.seq_len), tokens, cfg.seq_len), cfg.steps, tokens, cfg.device)
+    return budget_estimate(n, training_flops(forward_flops(mcfg, cfg.seq_len), tokens, cfg.seq_len),
+                           cfg.steps, tokens, cfg.device)
 
 def train(cfg: TrainConfig) -> list[dict]:
     "Train (or resume) one language model through the engine; returns the history (one dict per step)."
     rank, world = _dist()
     dev = torch.device(cfg.device)
-    out = Path(cfg.out_dir) if cfg.out_dir else project_root() / "runs" / "lm" / f"{cfg.size}-{Path(cfg.dataset).name}"
-    if cfg.global_batch % world: raise ValueError(f"global_batch={cfg.global_batch} must be divisible by the number of processes {world}")
+    out = (
+        Path(cfg.out_dir)
+        if cfg.out_dir
+        else project_root() / "runs" / "lm" / f"{cfg.size}-{Path(cfg.dataset).name}"
+    )
+    if cfg.global_batch % world:
+        raise ValueError(
+            f"global_batch={cfg.global_batch} must be divisible by the number of processes {world}")
     if is_finished(out) and not cfg.extend:
-        raise FileExistsError(f"{relative(out)} is a finished run (metrics.json): it is never trained again; choose another out_dir "
-                              "(or pass --extend true with a larger --tokens to continue it as a new segment)")
+        raise FileExistsError(
+            f"{relative(out)} is a finished run (metrics.json): it is never trained again; choose another"
+            " out_dir (or pass --extend true with a larger --tokens to continue it as a new segment)"
+        )
     if is_finished(out):
         if rank == 0: print("extending:", extend_run(out, asdict(cfg), key="train", allowed=("tokens",)))
         if world > 1: dist.barrier()
     settings = {**asdict(cfg), "out_dir": relative(out)}  # only rank 0 owns the folder; every rank trains
-    run = RunFolder(out, settings, key="train", keep_checkpoint=True, device=cfg.device) if rank == 0 else None
+    run = (
+        RunFolder(out, settings, key="train", keep_checkpoint=True, device=cfg.device) if rank == 0 else None)
     with run or nullcontext():
-        mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max), **({"order": cfg.order} if cfg.order else {}))
+        mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max),
+                                     **({"order": cfg.order} if cfg.order else {}))
         est = plan_budget(cfg, mcfg)
         if rank == 0: print(f"{relative(out)}: {describe_budget(est)}")
         check_budget(est, cfg.force)   # before any data is read or memory is taken
@@ -194,21 +252,40 @@ def train(cfg: TrainConfig) -> list[dict]:
         fsdp = cfg.fsdp and world > 1
         if fsdp: groups = _shard(model, groups)
         wrapped = torch.nn.parallel.DistributedDataParallel(model) if world > 1 and not fsdp else model
-        if run: run.start(model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world, steps=cfg.steps)
+        if run:
+            run.start(model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world,
+                      steps=cfg.steps)
         def batch_at(step: int):
             w = train_w[batch_indices(cfg, step, len(train_w))]
             return w[:, :-1], w[:, 1:]
-        history = fit(model, batch_at, recipe, out, evaluate=lambda m: {"val_loss": eval_loss(m, val_w, cfg, dev)}, device=dev,
-                      stop_after=cfg.max_steps or None, progress=rank == 0, wrapped=wrapped, groups=groups, ckpt_every=cfg.ckpt_every)
+        history = fit(model, batch_at, recipe, out,
+                      evaluate=lambda m: {"val_loss": eval_loss(m, val_w, cfg, dev)}, device=dev,
+                      stop_after=cfg.max_steps or None, progress=rank == 0, wrapped=wrapped, groups=groups,
+                      ckpt_every=cfg.ckpt_every)
         if history and history[-1]["step"] == cfg.steps:
             val_loss, n_val = final_eval_loss(model, val_w, cfg, dev)
             if run:
                 secs = sum(cfg.global_batch * cfg.seq_len / r["tokens_per_second"] for r in history)
-                run.finish(dict(steps=cfg.steps, tokens=history[-1]["tokens"], final_loss=history[-1]["loss"],
-                               val_loss=val_loss, val_ppl=math.exp(val_loss), val_windows=n_val, val_tokens=n_val * cfg.seq_len,
-                               params=n_params, train_flops=training_flops(forward_flops(mcfg, cfg.seq_len), history[-1]["tokens"], cfg.seq_len),
-                               train_seconds=secs, tokens_per_second=history[-1]["tokens"] / secs, world=world), history)
-        elif run: run.write_history(history)  # a slice of the run (max_steps): the rest later
+                run.finish(
+                    dict(
+                        steps=cfg.steps,
+                        tokens=history[-1]["tokens"],
+                        final_loss=history[-1]["loss"],
+                        val_loss=val_loss,
+                        val_ppl=math.exp(val_loss),
+                        val_windows=n_val,
+                        val_tokens=n_val * cfg.seq_len,
+                        params=n_params,
+                        train_flops=training_flops(
+                            forward_flops(mcfg, cfg.seq_len), history[-1]["tokens"], cfg.seq_len),
+                        train_seconds=secs,
+                        tokens_per_second=history[-1]["tokens"] / secs,
+                        world=world,
+                    ),
+                    history,
+                )
+        elif run:
+            run.write_history(history)  # a slice of the run (max_steps): the rest later
         return history
 
 def _flag(s: str) -> bool:
@@ -217,24 +294,34 @@ def _flag(s: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true or false, got {s!r}")
 
 def main(argv=None):
-    "Command line: every TrainConfig field is a flag. Under torchrun, starts a process group (gloo on CPU, nccl on CUDA)."
+    """Command line: every TrainConfig field is a flag.
+
+    Under torchrun, starts a process group (gloo on CPU, nccl on CUDA)."""
     ap = argparse.ArgumentParser(description="Train a HyenaLM or GPT baseline")
-    for f in fields(TrainConfig): ap.add_argument(f"--{f.name}", type=_flag if f.type in (bool, "bool") else type(f.default), default=f.default)
+    for f in fields(TrainConfig):
+        ap.add_argument(f"--{f.name}", type=_flag if f.type in (bool, "bool") else type(f.default),
+                        default=f.default)
     try: cfg = TrainConfig(**vars(ap.parse_args(argv)))
-    except ValueError as e: ap.error(str(e))  # argparse's convention: "error: ...", exit status 2, no traceback
+    # argparse's convention: "error: ...", exit status 2, no traceback
+    except ValueError as e: ap.error(str(e))
     if int(os.environ.get("WORLD_SIZE", "1")) > 1:
         dist.init_process_group("nccl" if cfg.device.startswith("cuda") else "gloo")
-        if cfg.device.startswith("cuda"): cfg.device = f"cuda:{int(os.environ['LOCAL_RANK'])}"; torch.cuda.set_device(cfg.device)
+        if cfg.device.startswith("cuda"):
+            cfg.device = f"cuda:{int(os.environ['LOCAL_RANK'])}"
+            torch.cuda.set_device(cfg.device)
     try:
         try: train(cfg)
         except (ValueError, FileExistsError, RunInUse) as e: ap.error(str(e))  # refused before any work
-        if dist.is_initialized(): dist.barrier()  # ranks leave together: gloo can abort a rank whose peer tears down first
+        # ranks leave together: gloo can abort a rank whose peer tears down first
+        if dist.is_initialized(): dist.barrier()
     finally:
         if dist.is_initialized(): dist.destroy_process_group()
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c011s2
 def _in_ipython() -> bool:
-    try: get_ipython; return True  # noqa: F821
+    try:
+        get_ipython
+        return True  # noqa: F821
     except NameError: return False
 
 if __name__ == "__main__" and not _in_ipython(): main()

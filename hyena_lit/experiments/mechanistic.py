@@ -8,7 +8,8 @@ import json, math, shutil, time
 from pathlib import Path
 import torch
 from ..models.model import HyenaConfig, HyenaLM
-from ..data.synthetics import generate, assert_disjoint, evaluate_scored, test_metrics, selected, IGNORE
+from ..data.synthetics import (generate, assert_disjoint, evaluate_scored, test_metrics, selected,
+                                       IGNORE)
 from ..train.engine import Recipe, RECIPES, fit, get_recipe, seconds_per_step
 from ..data.tasks import model_vocab, regression_loss, evaluate_regression
 from ..models.model import VectorLM
@@ -26,22 +27,39 @@ __all__ = ['MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 'RUN_DEFAULTS', 'set
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c008
 MIXERS = ("hyena", "attention", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv", "mamba")
 PRESETS = {
-    "tasks": dict(tasks=["majority", "counting", "icl_linear"], mixers=["hyena", "attention", "mamba"], seq_lens=[64], vocab_size=10),
-    "table4.2": dict(tasks=["associative_recall"], mixers=["hyena", "attention", "gss", "h3", "aft", "rwkv", "mamba"], seq_lens=[1024], vocab_size=30),
+    "tasks": dict(tasks=["majority", "counting", "icl_linear"], mixers=["hyena", "attention", "mamba"],
+                  seq_lens=[64], vocab_size=10),
+    "table4.2": dict(tasks=["associative_recall"],
+                     mixers=["hyena", "attention", "gss", "h3", "aft", "rwkv", "mamba"], seq_lens=[1024],
+                     vocab_size=30),
     "arithmetic": dict(tasks=["addition"], mixers=["hyena"], seq_lens=[], vocab_size=10),
-    "table11": dict(tasks=["induction_heads"], mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"], seq_lens=[256], vocab_size=16,
-                    fresh_data=True),
-    "table11-mamba": dict(tasks=["induction_heads"], mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"], seq_lens=[256],
-                          vocab_size=16, protocol="mamba"),
-    "selective-copying": dict(tasks=["selective_copying"], mixers=["hyena", "h3", "attention", "mamba"], seq_lens=[256, 1024], vocab_size=16,
-                              protocol="mamba", epochs=49, lr=1e-4, batch_size=64),  # Mamba E.1: 400K steps (49 x 8192), lr 1e-4, batch 64
+    "table11": dict(tasks=["induction_heads"],
+                    mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"],
+                    seq_lens=[256], vocab_size=16, fresh_data=True),
+    "table11-mamba": dict(tasks=["induction_heads"],
+                          mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"],
+                          seq_lens=[256], vocab_size=16, protocol="mamba"),
+    "selective-copying": dict(
+        tasks=["selective_copying"],
+        mixers=["hyena", "h3", "attention", "mamba"],
+        seq_lens=[256, 1024],
+        vocab_size=16,
+        # Mamba E.1: 400K steps (49 x 8192), lr 1e-4, batch 64
+        protocol="mamba",
+        epochs=49,
+        lr=1e-4,
+        batch_size=64,
+    ),
 }
-MAMBA_EPOCHS = {"hyena": 10, "h3": 10, "attention": 25, "mamba": 25, "attention:rope": 50, "attention:xpos": 50}  # 8192-step epochs, Mamba App. E.1
+MAMBA_EPOCHS = {"hyena": 10, "h3": 10, "attention": 25, "mamba": 25, "attention:rope": 50,
+                "attention:xpos": 50}  # 8192-step epochs, Mamba App. E.1
 MAMBA_LR = {"mamba": 1e-3}  # the better of 2e-4 and 1e-3 per model in the paper: 2e-4 for all but Mamba
 
-def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, seeds: list, digits: list, layers: list, n_layer: int,
-                 test_lens: list, icl_dims: list = (2, 4, 8)) -> list[dict]:
-    "One dict per run: task, mixer, seq_len, vocab_size, n_layer, seed (+ test_lens for table11); icl_linear's vocab_size is n_o."
+
+def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, seeds: list, digits: list,
+                 layers: list, n_layer: int, test_lens: list, icl_dims: list = (2, 4, 8)) -> list[dict]:
+    """One dict per run: task, mixer, seq_len, vocab_size, n_layer, seed (+ test_lens for table11);
+    icl_linear's vocab_size is n_o."""
     if preset not in PRESETS: raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
     p = PRESETS[preset]
     mixers, seq_lens, V = mixers or p["mixers"], seq_lens or p["seq_lens"], vocab_size or p["vocab_size"]
@@ -52,67 +70,123 @@ def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, see
         for m in mixers:
             for s in seeds:
                 if task == "icl_linear":  # an odd length (x_1, y_1, ..., x_n) and one run per dimension n_o
-                    out += [dict(task=task, mixer=m, seq_len=L - 1 + L % 2, vocab_size=n_o, n_layer=n_layer, seed=s) for L in seq_lens for n_o in icl_dims]
+                    out += [dict(task=task, mixer=m, seq_len=L - 1 + L % 2, vocab_size=n_o, n_layer=n_layer,
+                                 seed=s) for L in seq_lens for n_o in icl_dims]
                 elif preset == "arithmetic":
-                    out += [dict(task=task, mixer=m, seq_len=3 * d, vocab_size=10, n_layer=nl, seed=s) for d in digits for nl in layers]
+                    out += [
+                        dict(task=task, mixer=m, seq_len=3 * d, vocab_size=10, n_layer=nl, seed=s)
+                        for d in digits
+                        for nl in layers
+                    ]
                 else:
-                    out += [dict(task=task, mixer=m, seq_len=L, vocab_size=V, n_layer=n_layer, seed=s,
-                                 **({"test_lens": sorted(test_lens)} if preset.startswith("table11") else {}),
-                                 **(dict(protocol="mamba", epochs=p.get("epochs") or MAMBA_EPOCHS[m], lr=p.get("lr") or MAMBA_LR.get(m, 2e-4),
-                                             batch_size=p.get("batch_size", 8), weight_decay=0.0)
-                                    if p.get("protocol") == "mamba" else {}),
-                                 **({"fresh_data": True} if p.get("fresh_data") else {})) for L in seq_lens]
+                    out += [
+                        dict(
+                            task=task,
+                            mixer=m,
+                            seq_len=L,
+                            vocab_size=V,
+                            n_layer=n_layer,
+                            seed=s,
+                            **({"test_lens": sorted(test_lens)} if preset.startswith("table11") else {}),
+                            **(
+                                dict(protocol="mamba", epochs=p.get("epochs") or MAMBA_EPOCHS[m],
+                                     lr=p.get("lr") or MAMBA_LR.get(m, 2e-4),
+                                     batch_size=p.get("batch_size", 8), weight_decay=0.0)
+                                if p.get("protocol") == "mamba"
+                                else {}
+                            ),
+                            **({"fresh_data": True} if p.get("fresh_data") else {}),
+                        )
+                        for L in seq_lens
+                    ]
     for c in out:  # every setting's generator checks its arguments now, before any run starts training
-        for L in [c["seq_len"], *c.get("test_lens", [])]: generate(c["task"], 2, seq_len=L, vocab_size=c["vocab_size"], seed=0)
+        for L in [c["seq_len"], *c.get("test_lens", [])]:
+            generate(c["task"], 2, seq_len=L, vocab_size=c["vocab_size"], seed=0)
     return out
 
+
 def run_name(c: dict) -> str:
-    return f"{c['task']}_{c['mixer'].replace(':', '-')}_L{c['seq_len']}_V{c['vocab_size']}_n{c['n_layer']}_s{c['seed']}"
+    return (
+        f"{c['task']}_{c['mixer'].replace(':', '-')}_L{c['seq_len']}_V{c['vocab_size']}_n{c['n_layer']}_s{c['seed']}"
+    )
 
 def model_config(c: dict) -> HyenaConfig:
     mixer, _, pos = c["mixer"].partition(":")
     l_max = max([c["seq_len"] + 64, *c.get("test_lens", [])])
-    return HyenaConfig(vocab_size=model_vocab(c["task"], max(c["seq_len"], *c.get("test_lens", [0])), c["vocab_size"]),
-                       d_model=c["d_model"], n_layer=c["n_layer"], d_inner=c["d_inner"], l_max=l_max, emb_dim=5, mixer=mixer,
-                       n_heads=4, pos=pos or "learned", embed_dropout=c.get("embed_dropout"))
+    return HyenaConfig(
+        vocab_size=model_vocab(c["task"], max(c["seq_len"], *c.get("test_lens", [0])), c["vocab_size"]),
+        d_model=c["d_model"],
+        n_layer=c["n_layer"],
+        d_inner=c["d_inner"],
+        l_max=l_max,
+        emb_dim=5,
+        mixer=mixer,
+        n_heads=4,
+        pos=pos or "learned",
+        embed_dropout=c.get("embed_dropout"),
+    )
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c009s
-RUN_DEFAULTS = {"embed_dropout": None, "recall_score": "all"}  # run options added after sweeps began, at the values those sweeps' runs had
+# run options added after sweeps began, at the values those sweeps' runs had
+RUN_DEFAULTS = {"embed_dropout": None, "recall_score": "all"}
 
-def sweep_recipe(preset: str, recipe: str = "", epochs=None, batch_size=None, lr=None, weight_decay=None, warmup_epochs=None) -> Recipe:
-    """The recipe every run of a sweep of `preset` trains under: the named `recipe` ("": Table A.1's, `paper-synthetics`, as the
-    sweeps made before the option) with each of the five numbers that is not None in place of the recipe's. Raises ValueError."""
+def sweep_recipe(preset: str, recipe: str = "", epochs=None, batch_size=None, lr=None, weight_decay=None,
+                 warmup_epochs=None) -> Recipe:
+    """The recipe every run of a sweep of `preset` trains under: the named `recipe` ("": Table A.1's,
+    `paper-synthetics`, as the sweeps made before the option) with each of the five numbers that is not None
+    in place of the recipe's. Raises ValueError."""
     if preset not in PRESETS: raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
     by_epochs = [n for n, r in RECIPES.items() if r.epochs]
     if not isinstance(recipe, str) or (recipe and recipe not in by_epochs):
-        raise ValueError(f"recipe must be '' (Table A.1's numbers) or a named recipe with an epoch budget, one of {by_epochs} "
-                         f"(known recipes: {list(RECIPES)}), got {recipe!r}")
+        raise ValueError(
+            "recipe must be '' (Table A.1's numbers) or a named recipe with an epoch budget, one of"
+            f" {by_epochs} (known recipes: {list(RECIPES)}), got {recipe!r}"
+        )
     if recipe and PRESETS[preset].get("protocol") == "mamba":
-        raise ValueError(f"preset {preset!r} follows the Mamba paper's protocol (its own lr and steps per model): recipe must be '', got {recipe!r}")
-    nums = dict(epochs=epochs, batch_size=batch_size, lr=lr, weight_decay=weight_decay, warmup_epochs=warmup_epochs)
+        raise ValueError(
+            f"preset {preset!r} follows the Mamba paper's protocol (its own lr and steps per model): recipe"
+            f" must be '', got {recipe!r}"
+        )
+    nums = dict(epochs=epochs, batch_size=batch_size, lr=lr, weight_decay=weight_decay,
+                warmup_epochs=warmup_epochs)
     return get_recipe(recipe or "paper-synthetics", **{k: v for k, v in nums.items() if v is not None})
 
 def recipe_numbers(r: Recipe, recipe: str = "") -> dict:
-    "What a run's settings keep of its sweep's recipe `r`: the five numbers `run_task` rebuilds it from, and its name if one was given."
-    return dict(epochs=r.epochs, batch_size=r.batch_size, lr=r.lr, weight_decay=r.weight_decay, warmup_epochs=r.warmup_epochs,
-                **({"recipe": recipe} if recipe else {}))
+    """What a run's settings keep of its sweep's recipe `r`: the five numbers `run_task` rebuilds it from, and
+    its name if one was given."""
+    return dict(epochs=r.epochs, batch_size=r.batch_size, lr=r.lr, weight_decay=r.weight_decay,
+                warmup_epochs=r.warmup_epochs, **({"recipe": recipe} if recipe else {}))
 
 def run_recipe(cfg: dict, epochs: int, warmup_epochs: int) -> Recipe:
-    "Run `cfg`'s recipe at its (time-capped) `epochs`: the sweep's named recipe (Table A.1's where the run names none) with the run's numbers."
-    return get_recipe(cfg.get("recipe") or "paper-synthetics", epochs=epochs, warmup_epochs=warmup_epochs, lr=cfg["lr"],
-                      weight_decay=cfg["weight_decay"], batch_size=cfg["batch_size"])
+    """Run `cfg`'s recipe at its (time-capped) `epochs`: the sweep's named recipe (Table A.1's where the run
+    names none) with the run's numbers."""
+    return get_recipe(cfg.get("recipe") or "paper-synthetics", epochs=epochs, warmup_epochs=warmup_epochs,
+                      lr=cfg["lr"], weight_decay=cfg["weight_decay"], batch_size=cfg["batch_size"])
 
 def run_options(preset: str, embed_dropout=None, recall_score: str = "all") -> dict:
-    "The model and test options of every run of a sweep of `preset`, checked; those at RUN_DEFAULTS are left out, as the runs before them had none."
-    if embed_dropout is not None and (isinstance(embed_dropout, bool) or not isinstance(embed_dropout, (int, float)) or not 0 <= embed_dropout < 1):
-        raise ValueError(f"embed_dropout must be None (the model's: none) or a number in [0, 1), got {embed_dropout!r}")
-    if recall_score not in ("all", "last"): raise ValueError(f"recall_score must be 'all' (every position) or 'last' (the answer alone), got {recall_score!r}")
+    """The model and test options of every run of a sweep of `preset`, checked; those at RUN_DEFAULTS are left
+    out, as the runs before them had none."""
+    if embed_dropout is not None and (isinstance(embed_dropout, bool) or not isinstance(
+        embed_dropout, (int, float)) or not 0 <= embed_dropout < 1):
+        raise ValueError(
+            f"embed_dropout must be None (the model's: none) or a number in [0, 1), got {embed_dropout!r}")
+    if recall_score not in ("all", "last"):
+        raise ValueError(
+            f"recall_score must be 'all' (every position) or 'last' (the answer alone), got {recall_score!r}")
     if recall_score == "last" and "associative_recall" not in PRESETS[preset]["tasks"]:
-        raise ValueError(f"recall_score 'last' scores associative recall's answer, and preset {preset!r} trains {PRESETS[preset]['tasks']}: leave it 'all'")
-    return {k: v for k, v in dict(embed_dropout=embed_dropout, recall_score=recall_score).items() if v != RUN_DEFAULTS[k]}
+        raise ValueError(
+            f"recall_score 'last' scores associative recall's answer, and preset {preset!r} trains"
+            f" {PRESETS[preset]['tasks']}: leave it 'all'"
+        )
+    return {
+        k: v
+        for k, v in dict(embed_dropout=embed_dropout, recall_score=recall_score).items()
+        if v != RUN_DEFAULTS[k]
+    }
 
 def shared_settings(common: dict, preset: str) -> dict:
-    "What every run of a sweep shares, for check_sweep: `common` less the machine, the run options in full, the recipe's name (Table A.1's if none), the preset."
+    """What every run of a sweep shares, for check_sweep: `common` less the machine, the run options in full,
+    the recipe's name (Table A.1's if none), the preset."""
     out = {k: v for k, v in common.items() if k not in ("device", "threads")}
     for k, v in RUN_DEFAULTS.items(): out.setdefault(k, v)
     if PRESETS[preset].get("protocol") != "mamba": out.setdefault("recipe", "paper-synthetics")
@@ -120,36 +194,48 @@ def shared_settings(common: dict, preset: str) -> dict:
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c011
 def _epochs_for(model, train, cfg, loss_fn=None) -> tuple[int, int]:
-    "Epochs (and warmup epochs) that fit in max_minutes_per_run, from the time of a few steps (the recall sweep's timer)."
+    """Epochs (and warmup epochs) that fit in max_minutes_per_run, from the time of a few steps (the recall
+    sweep's timer)."""
     if cfg["max_minutes_per_run"] <= 0: return cfg["epochs"], cfg["warmup_epochs"]
-    epoch_s = seconds_per_step(model, (train[0][:cfg["batch_size"]], train[1][:cfg["batch_size"]]), loss_fn=loss_fn) * math.ceil(cfg["num_train"] / cfg["batch_size"])
+    epoch_s = seconds_per_step(model, (train[0][:cfg["batch_size"]], train[1][:cfg["batch_size"]]),
+                               loss_fn=loss_fn) * math.ceil(cfg["num_train"] / cfg["batch_size"])
     ep = max(2, min(cfg["epochs"], int(60 * cfg["max_minutes_per_run"] / epoch_s)))
     return ep, max(1, round(cfg["warmup_epochs"] * ep / cfg["epochs"]))
 
-def disjoint_test(task: str, n: int, train_x: torch.Tensor, seed: int, **kw) -> tuple[torch.Tensor, torch.Tensor]:
-    "n test examples none of which is a training input (small spaces, e.g. 2-digit addition, repeat otherwise)."
+def disjoint_test(task: str, n: int, train_x: torch.Tensor, seed: int, **kw) -> tuple[
+    torch.Tensor, torch.Tensor]:
+    """n test examples none of which is a training input (small spaces, e.g.
+
+    2-digit addition, repeat otherwise)."""
     seen = {r.numpy().tobytes() for r in train_x.to(torch.int64)}
     xs, ys = [], []
     for attempt in range(20):
         x, y = generate(task, 2 * n, seed=seed + 1_000_003 * attempt, **kw)
         keep = [i for i, r in enumerate(x.to(torch.int64)) if r.numpy().tobytes() not in seen]
-        xs.append(x[keep]); ys.append(y[keep])
+        xs.append(x[keep])
+        ys.append(y[keep])
         if sum(map(len, xs)) >= n: return torch.cat(xs)[:n], torch.cat(ys)[:n]
-    raise ValueError(f"could not draw {n} test examples of {task} {kw} unseen in training: the task's space is too small")
+    raise ValueError(
+        f"could not draw {n} test examples of {task} {kw} unseen in training: the task's space is too small")
 
 def run_val_set(cfg: dict, train_x: torch.Tensor, test_x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     "`cfg['num_val']` validation examples, none of them a training or test input, scored as the test set is."
-    kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], **({"score": "last"} if cfg.get("recall_score") == "last" else {}))
-    return disjoint_test(cfg["task"], cfg["num_val"], torch.cat([train_x, test_x]), seed=20_000 + cfg["seed"], **kw)
+    kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"],
+              **({"score": "last"} if cfg.get("recall_score") == "last" else {}))
+    return disjoint_test(cfg["task"], cfg["num_val"], torch.cat([train_x, test_x]), seed=20_000 + cfg["seed"],
+                         **kw)
 
 def run_test_set(cfg: dict, train_x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    "Run `cfg`'s test set, none of it in training; associative recall scored at every position, or with recall_score 'last' at the answer alone."
-    kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], **({"score": "last"} if cfg.get("recall_score") == "last" else {}))
+    """Run `cfg`'s test set, none of it in training; associative recall scored at every position, or with
+    recall_score 'last' at the answer alone."""
+    kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"],
+              **({"score": "last"} if cfg.get("recall_score") == "last" else {}))
     return disjoint_test(cfg["task"], cfg["num_test"], train_x, seed=10_000 + cfg["seed"], **kw)
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c011s1
 def run_task(cfg: dict) -> dict:
-    "Train one setting in the run folder cfg['dir'] (a `RunFolder`: params.json, history.csv, metrics.json last)."
+    """Train one setting in the run folder cfg['dir'] (a `RunFolder`: params.json, history.csv, metrics.json
+    last)."""
     if cfg.get("protocol") == "mamba": return run_task_steps(cfg)
     with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu")) as run:
         if run.finished: return run.metrics
@@ -158,32 +244,50 @@ def run_task(cfg: dict) -> dict:
         train = generate(cfg["task"], cfg["num_train"], seed=cfg["seed"], **kw)
         test = run_test_set(cfg, train[0])
         assert_disjoint(train[0], test[0])
-        val = run_val_set(cfg, train[0], test[0]) if cfg.get("num_val") else None  # selects the epoch, stops early
+        # selects the epoch, stops early
+        val = run_val_set(cfg, train[0], test[0]) if cfg.get("num_val") else None
         torch.manual_seed(cfg["seed"])
         mcfg = model_config(cfg)
-        regression = cfg["task"] == "icl_linear"  # real-valued tokens: a linear embedding, a scalar head, mean squared error
+        # real-valued tokens: a linear embedding, a scalar head, mean squared error
+        regression = cfg["task"] == "icl_linear"
         make = (lambda: VectorLM(mcfg, in_dim=cfg["vocab_size"])) if regression else (lambda: HyenaLM(mcfg))
         model = make()
         n_params = sum(p.numel() for p in model.parameters())
         saved = run.saved
-        if saved: ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
+        if saved:ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
         else: ep, wu = _epochs_for(make(), train, cfg, loss_fn=regression_loss if regression else None)
         recipe = run_recipe(cfg, ep, wu)
-        run.start(epochs_used=ep, warmup_epochs_used=wu, params=n_params, model=mcfg.to_dict(), recipe=recipe.to_dict())
+        run.start(epochs_used=ep, warmup_epochs_used=wu, params=n_params, model=mcfg.to_dict(),
+                  recipe=recipe.to_dict())
         score = evaluate_regression if regression else evaluate_scored
-        hist = fit(model, train, recipe, run.dir, evaluate=test_metrics(score, *test, val=val),
-                   loss_fn=regression_loss if regression else None, seed=cfg["seed"], progress=False,
-                   resample=(lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw)) if cfg.get("fresh_data") else None)
+        hist = fit(
+            model,
+            train,
+            recipe,
+            run.dir,
+            evaluate=test_metrics(score, *test, val=val),
+            loss_fn=regression_loss if regression else None,
+            seed=cfg["seed"],
+            progress=False,
+            resample=(
+                (lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw))
+                if cfg.get("fresh_data")
+                else None
+            ),
+        )
         best = max(hist, key=lambda r: r["test_acc"])
-        m = dict(task=cfg["task"], mixer=cfg["mixer"], seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"],
-                 seed=cfg["seed"], final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"], best_epoch=best["epoch"],
-                 solved_epoch=next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None), epochs_run=len(hist), epochs_planned=ep,
-                 seconds=hist[-1]["seconds"], params=n_params, metric="r2" if regression else "accuracy", **selected(hist))
+        m = dict(task=cfg["task"], mixer=cfg["mixer"], seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"],
+                 n_layer=cfg["n_layer"], seed=cfg["seed"], final_test_acc=hist[-1]["test_acc"],
+                 best_test_acc=best["test_acc"], best_epoch=best["epoch"],
+                 solved_epoch=next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None),
+                 epochs_run=len(hist), epochs_planned=ep, seconds=hist[-1]["seconds"], params=n_params,
+                 metric="r2" if regression else "accuracy", **selected(hist))
         if cfg.get("test_lens"):
             accs = {}
             for L in cfg["test_lens"]:
                 try:
-                    xt, yt = generate(cfg["task"], cfg["num_test"], seed=20_000 + L, seq_len=L, vocab_size=cfg["vocab_size"])
+                    xt, yt = generate(cfg["task"], cfg["num_test"], seed=20_000 + L, seq_len=L,
+                                      vocab_size=cfg["vocab_size"])
                     accs[str(L)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
                 except (RuntimeError, MemoryError) as e:  # out of memory at this length
                     accs[str(L)] = f"does not fit ({type(e).__name__})"
@@ -193,44 +297,70 @@ def run_task(cfg: dict) -> dict:
 def load_task_runs(sweep_dir: str | Path) -> "pd.DataFrame":
     "One row per finished run under `sweep_dir`."
     import pandas as pd
-    return pd.DataFrame([json.loads(m.read_text()) for m in (d / "metrics.json" for d in finished_in(sweep_dir))])
+    return pd.DataFrame(
+        [json.loads(m.read_text()) for m in (d / "metrics.json" for d in finished_in(sweep_dir))])
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c011t
 def run_task_steps(cfg: dict) -> dict:
-    "A run of the Mamba paper's protocol: fresh batches every step, constant lr, evaluation every 8192-step epoch, then every test length."
+    """A run of the Mamba paper's protocol: fresh batches every step, constant lr, evaluation every 8192-step
+    epoch, then every test length."""
     with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu")) as run:
         if run.finished: return run.metrics
         torch.set_num_threads(cfg.get("threads", 1))
         task, L, V, seed = cfg["task"], cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
-        val = {T: generate(task, cfg["num_test"], seed=20_000 + T, seq_len=T, vocab_size=V) for T in sorted({L, *cfg.get("test_lens", [])})}
-        batch_at = lambda step: generate(task, cfg["batch_size"], seed=10**9 + seed * 10**7 + step, seq_len=L, vocab_size=V)  # never a validation seed
+        val = {
+            T: generate(task, cfg["num_test"], seed=20_000 + T, seq_len=T, vocab_size=V)
+            for T in sorted({L, *cfg.get("test_lens", [])})
+        }
+        batch_at = lambda step: generate(task, cfg["batch_size"], seed=10**9 + seed * 10**7 + step, seq_len=L,
+                                         vocab_size=V)  # never a validation seed
         torch.manual_seed(seed)
         mcfg = model_config(cfg)
         model = HyenaLM(mcfg)
         steps = cfg["epochs"] * cfg["steps_per_epoch"]
         if run.saved: steps = run.saved["steps_used"]
         elif cfg.get("max_minutes_per_run", 0) > 0:
-            steps = max(1, min(steps, int(60 * cfg["max_minutes_per_run"] / seconds_per_step(HyenaLM(mcfg), batch_at(0)))))
-        recipe = get_recipe("mamba-synthetics", lr=cfg["lr"], batch_size=cfg["batch_size"], steps=steps, eval_every=min(cfg["steps_per_epoch"] // cfg.get("evals_per_epoch", 1), steps), early_stop=cfg.get("solved_at"))
-        run.start(steps_used=steps, params=sum(p.numel() for p in model.parameters()), model=mcfg.to_dict(), recipe=recipe.to_dict())
-        hist = fit(model, batch_at, recipe, run.dir, evaluate=test_metrics(evaluate_scored, *val[L]), ckpt_every=recipe.eval_every, progress=False)
+            steps = max(1, min(
+                steps, int(60 * cfg["max_minutes_per_run"] / seconds_per_step(HyenaLM(mcfg), batch_at(0)))))
+        recipe = get_recipe("mamba-synthetics", lr=cfg["lr"], batch_size=cfg["batch_size"], steps=steps,
+                            eval_every=min(cfg["steps_per_epoch"] // cfg.get("evals_per_epoch", 1), steps),
+                            early_stop=cfg.get("solved_at"))
+        run.start(steps_used=steps, params=sum(p.numel() for p in model.parameters()), model=mcfg.to_dict(),
+                  recipe=recipe.to_dict())
+        hist = fit(model, batch_at, recipe, run.dir, evaluate=test_metrics(evaluate_scored, *val[L]),
+                   ckpt_every=recipe.eval_every, progress=False)
         evals = [r for r in hist if "test_acc" in r]
         best = max(evals, key=lambda r: r["test_acc"])
         accs = {}
         for T, (xt, yt) in val.items():
             try: accs[str(T)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
             except (RuntimeError, MemoryError) as e: accs[str(T)] = f"does not fit ({type(e).__name__})"
-        m = dict(task=task, mixer=cfg["mixer"], seq_len=L, vocab_size=V, n_layer=cfg["n_layer"], seed=seed, final_test_acc=evals[-1]["test_acc"],
-                 best_test_acc=best["test_acc"], best_epoch=best["step"] / cfg["steps_per_epoch"],
-                 solved_epoch=next((r["step"] / cfg["steps_per_epoch"] for r in evals if r["test_acc"] >= 1.0), None),
-                 epochs_run=hist[-1]["step"] / cfg["steps_per_epoch"], epochs_planned=cfg["epochs"], steps_run=hist[-1]["step"],
-                 seconds=sum(cfg["batch_size"] * L / r["tokens_per_second"] for r in hist), params=sum(p.numel() for p in model.parameters()),
-                 metric="accuracy", test_len_acc=accs)
+        m = dict(
+            task=task,
+            mixer=cfg["mixer"],
+            seq_len=L,
+            vocab_size=V,
+            n_layer=cfg["n_layer"],
+            seed=seed,
+            final_test_acc=evals[-1]["test_acc"],
+            best_test_acc=best["test_acc"],
+            best_epoch=best["step"] / cfg["steps_per_epoch"],
+            solved_epoch=next(
+                (r["step"] / cfg["steps_per_epoch"] for r in evals if r["test_acc"] >= 1.0), None),
+            epochs_run=hist[-1]["step"] / cfg["steps_per_epoch"],
+            epochs_planned=cfg["epochs"],
+            steps_run=hist[-1]["step"],
+            seconds=sum(cfg["batch_size"] * L / r["tokens_per_second"] for r in hist),
+            params=sum(p.numel() for p in model.parameters()),
+            metric="accuracy",
+            test_len_acc=accs,
+        )
         return run.finish(m, hist)
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c013
 def training_memory_gib(c: dict, seq_len: int, batch_size: int = 32, flash: bool = False) -> float:
-    "Lower bound (GiB) on one float32 AdamW training step of run setting `c` at `seq_len`: stored activations + 16 bytes per parameter."
+    """Lower bound (GiB) on one float32 AdamW training step of run setting `c` at `seq_len`: stored
+    activations + 16 bytes per parameter."""
     from torch.nn.attention import sdpa_kernel, SDPBackend
     c = {k: v for k, v in c.items() if k != "test_lens"}
     def stored(L):
@@ -242,20 +372,27 @@ def training_memory_gib(c: dict, seq_len: int, batch_size: int = 32, flash: bool
                 act = saved_activation_bytes(model, x, skip=square if flash else None)
         if flash: act += c["n_layer"] * batch_size * model.cfg.n_heads * L * 4  # log-sum-exp per row and head
         return act, sum(p.numel() for p in model.parameters())
-    if c["mixer"] in _SCANS and seq_len > 4096:  # a Python loop over L, even on the meta device: measure at 2048 and 4096, extend the line
+    # a Python loop over L, even on the meta device: measure at 2048 and 4096, extend the line
+    if c["mixer"] in _SCANS and seq_len > 4096:
         (a2, _), (a4, _) = stored(2048), stored(4096)
-        act, n = a4 + (a4 - a2) * (seq_len - 4096) / 2048, stored(64)[1]  # their parameters do not depend on L
+        # their parameters do not depend on L
+        act, n = a4 + (a4 - a2) * (seq_len - 4096) / 2048, stored(64)[1]
     else: act, n = stored(seq_len)
     return (act + 16 * n) / 2**30
 
-_SCANS = ("rwkv", "mamba")  # mixers whose stored activations are affine in L (checked below) and slow to trace at 131k
+# mixers whose stored activations are affine in L (checked below) and slow to trace at 131k
+_SCANS = ("rwkv", "mamba")
 
 def memory_table(mixers: list, seq_lens: list, gpu_gib: float = 80.0, **c) -> "pd.DataFrame":
     "GiB per (operator, length) and whether it fits in gpu_gib; attention twice: plain and FlashAttention."
     import pandas as pd
     rows = []
     for m in mixers:
-        for name, flash in ((("FlashTransformer", True), ("Transformer", False)) if m.startswith("attention") else ((m, False),)):
+        for name, flash in (
+            (("FlashTransformer", True), ("Transformer", False))
+            if m.startswith("attention")
+            else ((m, False),)
+        ):
             for L in seq_lens:
                 gib = training_memory_gib(dict(c, mixer=m), L, flash=flash)
                 rows.append(dict(operator=name, seq_len=L, gib=round(gib, 2), fits=gib <= gpu_gib))

@@ -15,7 +15,8 @@ from ..models.model import HyenaConfig, HyenaLM
 from ..data.synthetics import generate, assert_disjoint, evaluate_sums, test_metrics, IGNORE
 from ..train.engine import Recipe, fit, get_recipe, register_recipe, seconds_per_step
 from .mechanistic import MIXERS, model_config, disjoint_test, load_task_runs
-from ..train.runs import project_root, save_json, relative, check_run, check_sweep, int_list, number, positive_int, pick_device, RunFolder, is_finished
+from ..train.runs import (project_root, save_json, relative, check_run, check_sweep, int_list, number,
+                                  positive_int, pick_device, RunFolder, is_finished)
 
 # %% auto #0
 __all__ = ['ZOOLOGY_SETTINGS', 'ZOOLOGY_D_MODELS', 'ZOOLOGY_LRS', 'ZOOLOGY_MQAR', 'MODEL_DEFAULTS', 'ZOOLOGY_FIG2',
@@ -24,78 +25,134 @@ __all__ = ['ZOOLOGY_SETTINGS', 'ZOOLOGY_D_MODELS', 'ZOOLOGY_LRS', 'ZOOLOGY_MQAR'
            'campaign_hours', 'load_mqar_runs', 'plot_figure2']
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c008
-ZOOLOGY_SETTINGS = ((64, 4), (128, 8), (256, 16))      # (seq_len, num_kv) of figure 2 (configs.py; (512, 64) is commented out there)
+# (seq_len, num_kv) of figure 2 (configs.py; (512, 64) is commented out there)
+ZOOLOGY_SETTINGS = ((64, 4), (128, 8), (256, 16))
 ZOOLOGY_D_MODELS = (64, 128, 256, 512)
-ZOOLOGY_LRS = tuple(float(v) for v in np.logspace(-4, -2, 4))  # np.logspace(-4, -2, 4): 1e-4, 4.6e-4, 2.2e-3, 1e-2
+# np.logspace(-4, -2, 4): 1e-4, 4.6e-4, 2.2e-3, 1e-2
+ZOOLOGY_LRS = tuple(float(v) for v in np.logspace(-4, -2, 4))
 
 ZOOLOGY_MQAR = register_recipe(Recipe(
-    "zoology-mqar", lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.1, decay_all=True,  # torch AdamW defaults, decay on every parameter
-    schedule="cosine", warmup_epochs=0, final_lr=0.0,  # CosineAnnealingLR(T_max=max_epochs, eta_min=0), no warmup
-    epochs=64, batch_size=512, early_stop=0.99))       # max_epochs 64; stop once validation accuracy passes 0.99
+    # torch AdamW defaults, decay on every parameter
+    "zoology-mqar", lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.1, decay_all=True,
+    # CosineAnnealingLR(T_max=max_epochs, eta_min=0), no warmup
+    schedule="cosine", warmup_epochs=0, final_lr=0.0,
+    # max_epochs 64; stop once validation accuracy passes 0.99
+    epochs=64, batch_size=512, early_stop=0.99))
 
 def zoology_batch_size(seq_len: int) -> int:
     "Figure 2's batch size at `seq_len` (configs.py): 64 at 1024, 128 at 512, 256 at 256, else 512."
     return {1024: 64, 512: 128, 256: 256}.get(seq_len, 512)
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c011
-MODEL_DEFAULTS = dict(mlp_ratio=2, emb_dim=5, l_max_pad=64, param_hints=True, mlp_activation="gelu", weight_decay=0.1)  # what the sweeps made before these options used
+MODEL_DEFAULTS = dict(mlp_ratio=2, emb_dim=5, l_max_pad=64, param_hints=True, mlp_activation="gelu",
+                      weight_decay=0.1)  # what the sweeps made before these options used
 
-def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: list, vocab_size: int, num_train: int, num_test: int,
-              epochs: int, early_stop: float | None, batch_size: int, max_minutes_per_run: float, device: str = "cpu", n_layer: int = 2,
-              mlp_ratio: int = 2, emb_dim: int = 5, l_max_pad: int = 64, param_hints: bool = True, mlp_activation: str = "gelu",
+
+def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: list, vocab_size: int,
+              num_train: int, num_test: int, epochs: int, early_stop: float | None, batch_size: int,
+              max_minutes_per_run: float, device: str = "cpu", n_layer: int = 2, mlp_ratio: int = 2,
+              emb_dim: int = 5, l_max_pad: int = 64, param_hints: bool = True, mlp_activation: str = "gelu",
               weight_decay: float = 0.1) -> list[dict]:
-    """Check every parameter (Zoology's bounds: L even, V > L, 4 kv <= L) and expand them into one dict per run: mixer x (L, kv) x d_model x lr x seed.
-    The model options (MODEL_DEFAULTS) are the same for every run: MLP width mlp_ratio * d (0: none), Hyena's filter features
-    `emb_dim` and length L + `l_max_pad`, the MLP's `mlp_activation`, whether the filter's optimizer hints count (`param_hints`)
-    and AdamW's `weight_decay`."""
+    """Check every parameter (Zoology's bounds: L even, V > L, 4 kv <= L) and expand them into one dict per
+    run: mixer x (L, kv) x d_model x lr x seed. The model options (MODEL_DEFAULTS) are the same for every run:
+    MLP width mlp_ratio * d (0: none), Hyena's filter features `emb_dim` and length L + `l_max_pad`, the MLP's
+    `mlp_activation`, whether the filter's optimizer hints count (`param_hints`) and AdamW's `weight_decay`.
+    """
     def distinct(name, vals):
-        if len(set(map(json.dumps, vals))) != len(vals): raise ValueError(f"{name} has repeated entries (two runs would share a folder): {vals!r}")
-    if not isinstance(mixers, (list, tuple)) or not mixers: raise ValueError(f"mixers must be a non-empty list of names among {MIXERS}, got {mixers!r}")
+        if len(set(map(json.dumps, vals))) != len(vals):
+            raise ValueError(f"{name} has repeated entries (two runs would share a folder): {vals!r}")
+    if not isinstance(mixers, (list, tuple)) or not mixers:
+        raise ValueError(f"mixers must be a non-empty list of names among {MIXERS}, got {mixers!r}")
     bad = [m for m in mixers if m not in MIXERS]
     if bad: raise ValueError(f"mixers must be among {MIXERS}, got {bad}")
     positive_int("vocab_size", vocab_size, 3)
-    if not isinstance(settings, (list, tuple)) or not settings: raise ValueError(f"settings must be a non-empty list of [seq_len, num_kv] pairs, got {settings!r}")
+    if not isinstance(settings, (list, tuple)) or not settings:
+        raise ValueError(f"settings must be a non-empty list of [seq_len, num_kv] pairs, got {settings!r}")
     for s in settings:
-        if not (isinstance(s, (list, tuple)) and len(s) == 2 and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in s)):
+        if not (
+            isinstance(s, (list, tuple))
+            and len(s) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in s)
+        ):
             raise ValueError(f"settings must be [seq_len, num_kv] pairs of positive integers, got {s!r}")
         L, kv = s
-        if L % 2: raise ValueError(f"settings {list(s)}: seq_len must be even (Zoology: queries sit at even offsets), got {L}")
-        if vocab_size <= L: raise ValueError(f"settings {list(s)}: vocab_size must exceed seq_len (Zoology: V > L), got vocab_size={vocab_size}")
-        if 4 * kv > L: raise ValueError(f"settings {list(s)}: 4 * num_kv must be <= seq_len (Zoology: 2 tokens per pair, 2 per query), got 4 * {kv} > {L}")
-        generate("mqar", 2, seq_len=L, vocab_size=vocab_size, seed=0, num_kv=kv)  # the generator's own checks (e.g. kv distinct keys in [1, V/2))
+        if L % 2:
+            raise ValueError(
+                f"settings {list(s)}: seq_len must be even (Zoology: queries sit at even offsets), got {L}"
+            )
+        if vocab_size <= L:
+            raise ValueError(
+                f"settings {list(s)}: vocab_size must exceed seq_len (Zoology: V > L), got"
+                f" vocab_size={vocab_size}"
+            )
+        if 4 * kv > L:
+            raise ValueError(
+                f"settings {list(s)}: 4 * num_kv must be <= seq_len (Zoology: 2 tokens per pair, 2 per"
+                f" query), got 4 * {kv} > {L}"
+            )
+        # the generator's own checks (e.g. kv distinct keys in [1, V/2))
+        generate("mqar", 2, seq_len=L, vocab_size=vocab_size, seed=0, num_kv=kv)
     int_list("d_models", d_models)
-    if max(d_models) >= vocab_size: raise ValueError(f"d_models must be below vocab_size={vocab_size} (the scored head), got {d_models}")
-    if not isinstance(lrs, (list, tuple)) or not lrs: raise ValueError(f"lrs must be a non-empty list of learning rates > 0, got {lrs!r}")
+    if max(d_models) >= vocab_size:
+        raise ValueError(f"d_models must be below vocab_size={vocab_size} (the scored head), got {d_models}")
+    if not isinstance(lrs, (list, tuple)) or not lrs:
+        raise ValueError(f"lrs must be a non-empty list of learning rates > 0, got {lrs!r}")
     for lr in lrs: number("lr", lr, 0, lo_open=True)
     int_list("seeds", seeds, 0)
-    for name, vals in (("mixers", mixers), ("settings", [list(s) for s in settings]), ("d_models", d_models), ("lrs", lrs), ("seeds", seeds)): distinct(name, vals)
-    positive_int("mlp_ratio", mlp_ratio, 0); positive_int("l_max_pad", l_max_pad, 0); positive_int("emb_dim", emb_dim, 3)
-    if emb_dim % 2 == 0: raise ValueError(f"emb_dim must be odd (time, then cosine and sine pairs), got {emb_dim}")
-    if not isinstance(param_hints, bool): raise ValueError(f"param_hints must be True or False, got {param_hints!r}")
-    if mlp_activation not in ("gelu", "tanh"): raise ValueError(f"mlp_activation must be 'gelu' or 'tanh', got {mlp_activation!r}")
+    for name, vals in (("mixers", mixers), ("settings", [list(s) for s in settings]), ("d_models", d_models),
+                       ("lrs", lrs), ("seeds", seeds)):
+        distinct(name, vals)
+    positive_int("mlp_ratio", mlp_ratio, 0)
+    positive_int("l_max_pad", l_max_pad, 0)
+    positive_int("emb_dim", emb_dim, 3)
+    if emb_dim % 2 == 0:
+        raise ValueError(f"emb_dim must be odd (time, then cosine and sine pairs), got {emb_dim}")
+    if not isinstance(param_hints, bool):
+        raise ValueError(f"param_hints must be True or False, got {param_hints!r}")
+    if mlp_activation not in ("gelu", "tanh"):
+        raise ValueError(f"mlp_activation must be 'gelu' or 'tanh', got {mlp_activation!r}")
     number("weight_decay", weight_decay, 0)
-    positive_int("num_train", num_train); positive_int("num_test", num_test); positive_int("epochs", epochs); positive_int("n_layer", n_layer)
+    positive_int("num_train", num_train)
+    positive_int("num_test", num_test)
+    positive_int("epochs", epochs)
+    positive_int("n_layer", n_layer)
     if early_stop is not None: number("early_stop", early_stop, 0, 1, lo_open=True)
     positive_int("batch_size", batch_size, 0)
     number("max_minutes_per_run", max_minutes_per_run, 0)
     pick_device(device)
-    return [dict(task="mqar", mixer=m, seq_len=L, num_kv=kv, vocab_size=vocab_size, d_model=d, d_inner=mlp_ratio * d, n_layer=n_layer, lr=float(lr), seed=s,
-                 emb_dim=emb_dim, l_max=L + l_max_pad, param_hints=param_hints, mlp_activation=mlp_activation, weight_decay=weight_decay, num_train=num_train, num_test=num_test, epochs=epochs, early_stop=early_stop, batch_size=batch_size or zoology_batch_size(L),
-                 max_minutes_per_run=max_minutes_per_run, device=device, threads=1)
-            for m in mixers for L, kv in settings for d in d_models for lr in lrs for s in seeds]
+    return [
+        dict(task="mqar", mixer=m, seq_len=L, num_kv=kv, vocab_size=vocab_size, d_model=d,
+             d_inner=mlp_ratio * d, n_layer=n_layer, lr=float(lr), seed=s, emb_dim=emb_dim,
+             l_max=L + l_max_pad, param_hints=param_hints, mlp_activation=mlp_activation,
+             weight_decay=weight_decay, num_train=num_train, num_test=num_test, epochs=epochs,
+             early_stop=early_stop, batch_size=batch_size or zoology_batch_size(L),
+             max_minutes_per_run=max_minutes_per_run, device=device, threads=1)
+        for m in mixers
+        for L, kv in settings
+        for d in d_models
+        for lr in lrs
+        for s in seeds
+    ]
+
 
 def run_name(c: dict) -> str:
     "The run folder's name: mqar_<mixer>_L<seq_len>_kv<num_kv>_d<d_model>_lr<lr>_s<seed>."
-    return f"mqar_{c['mixer'].replace(':', '-')}_L{c['seq_len']}_kv{c['num_kv']}_d{c['d_model']}_lr{c['lr']:.2e}_s{c['seed']}"
+    return (
+        f"mqar_{c['mixer'].replace(':', '-')}_L{c['seq_len']}_kv{c['num_kv']}_d{c['d_model']}_lr{c['lr']:.2e}_s{c['seed']}"
+    )
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c016
 def check_mqar(x: Tensor, y: Tensor, num_kv: int, vocab_size: int):
-    "Raise AssertionError unless (x, y) is MQAR as Zoology makes it: pairs first, keys in [1, V/2) and values in [V/2, V) without repeats, every key queried once, labels only there."
+    """Raise AssertionError unless (x, y) is MQAR as Zoology makes it: pairs first, keys in [1, V/2) and
+    values in [V/2, V) without repeats, every key queried once, labels only there."""
     N, L = x.shape
     kv, half, ctx = num_kv, vocab_size // 2, 2 * num_kv
-    assert L % 2 == 0 and vocab_size > L and 4 * kv <= L, f"Zoology's bounds: L={L} even, V={vocab_size} > L, 4 kv={4 * kv} <= L"
+    assert (
+        L % 2 == 0 and vocab_size > L and 4 * kv <= L
+    ), f"Zoology's bounds: L={L} even, V={vocab_size} > L, 4 kv={4 * kv} <= L"
     keys, vals = x[:, 0:ctx:2], x[:, 1:ctx:2]
-    assert ((keys >= 1) & (keys < half)).all() and ((vals >= half) & (vals < vocab_size)).all(), "keys in [1, V/2), values in [V/2, V)"
+    assert ((keys >= 1) & (keys < half)).all() and (
+        (vals >= half) & (vals < vocab_size)).all(), "keys in [1, V/2), values in [V/2, V)"
     for name, t in (("keys", keys), ("values", vals)):
         assert (t.sort(1).values.diff(dim=1) != 0).all(), f"{name} repeat within a sequence"
     scored = y != IGNORE
@@ -103,32 +160,43 @@ def check_mqar(x: Tensor, y: Tensor, num_kv: int, vocab_size: int):
     pos = scored.nonzero()[:, 1].view(N, kv)
     assert (pos >= ctx).all() and ((pos - ctx) % 2 == 0).all(), "queries sit after the pairs, at even offsets"
     q, a = x[scored].view(N, kv), y[scored].view(N, kv)
-    qs, i = q.sort(1); ks, j = keys.sort(1)
+    qs, i = q.sort(1)
+    ks, j = keys.sort(1)
     assert (qs == ks).all(), "every key is queried exactly once"
     assert (a.gather(1, i) == vals.gather(1, j)).all(), "the label at a query is its key's value"
-    filler = torch.ones_like(scored); filler[:, :ctx] = False; filler &= ~scored
-    assert (x[filler] == 0).all(), "everything else is the filler token 0 (Zoology's figure 2: random_non_queries=False)"
+    filler = torch.ones_like(scored)
+    filler[:, :ctx] = False
+    filler &= ~scored
+    assert (
+        x[filler] == 0
+    ).all(), "everything else is the filler token 0 (Zoology's figure 2: random_non_queries=False)"
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c019
 class ScoredLM(nn.Module):
-    "HyenaLM(cfg) whose forward stops before the head: ids (B, L) -> final hidden states (B, L, d_model); `logits(h)` is its tied head."
+    """HyenaLM(cfg) whose forward stops before the head: ids (B, L) -> final hidden states (B, L, d_model);
+    `logits(h)` is its tied head."""
     def __init__(self, cfg: HyenaConfig):
         super().__init__()
-        if cfg.d_model >= cfg.vocab_size: raise ValueError(f"d_model={cfg.d_model} must be below vocab_size={cfg.vocab_size}")
-        self.lm = HyenaLM(cfg)           # the same parameters and initialization as HyenaLM(cfg) under the same seed
-        self.lm.lm_head = nn.Identity()  # HyenaLM.forward returns lm_head(h)[..., :vocab_size]: now h itself (d_model < vocab_size)
+        if cfg.d_model >= cfg.vocab_size:
+            raise ValueError(f"d_model={cfg.d_model} must be below vocab_size={cfg.vocab_size}")
+        # the same parameters and initialization as HyenaLM(cfg) under the same seed
+        self.lm = HyenaLM(cfg)
+        # HyenaLM.forward returns lm_head(h)[..., :vocab_size]: now h itself (d_model < vocab_size)
+        self.lm.lm_head = nn.Identity()
     def forward(self, input_ids: Tensor) -> Tensor: return self.lm(input_ids)
     def logits(self, h: Tensor) -> Tensor: return F.linear(h, self.lm.embed.weight[:self.lm.cfg.vocab_size])
 
 def scored_loss(model: ScoredLM):
-    "The engine's loss for `model`: the tied head only at positions whose target is not -100, mean cross-entropy there (= scored_cross_entropy of the full logits)."
+    """The engine's loss for `model`: the tied head only at positions whose target is not -100, mean
+    cross-entropy there (= scored_cross_entropy of the full logits)."""
     def loss(h: Tensor, y: Tensor) -> Tensor:
         m = y != IGNORE
         return F.cross_entropy(model.logits(h[m]), y[m])
     return loss
 
 def evaluate_mqar(model: ScoredLM, x: Tensor, y: Tensor, batch_size: int = 256) -> tuple[float, float]:
-    "Test loss and accuracy over the queries (Zoology averages per sequence; every sequence has num_kv queries, so the two agree)."
+    """Test loss and accuracy over the queries (Zoology averages per sequence; every sequence has num_kv
+    queries, so the two agree)."""
     def sums(h, t):
         m = t != IGNORE
         logits = model.logits(h[m])
@@ -138,19 +206,28 @@ def evaluate_mqar(model: ScoredLM, x: Tensor, y: Tensor, batch_size: int = 256) 
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c020
 def mqar_model_config(c: dict) -> HyenaConfig:
-    "33_mechanistic's model for run `c`, with Zoology's attention (one head) and embedding dropout (0.1), and the run's Hyena filter features and length and MLP nonlinearity."
-    return dataclasses.replace(model_config(c), n_heads=1, embed_dropout=0.1, **{k: c[k] for k in ("emb_dim", "l_max", "mlp_activation") if k in c})
+    """33_mechanistic's model for run `c`, with Zoology's attention (one head) and embedding dropout (0.1),
+    and the run's Hyena filter features and length and MLP nonlinearity."""
+    return dataclasses.replace(model_config(c), n_heads=1, embed_dropout=0.1, **{k: c[k] for k in (
+        "emb_dim", "l_max", "mlp_activation") if k in c})
 
 def step_seconds(c: dict, batch: tuple[Tensor, Tensor], device: str = "cpu", repeats: int = 3) -> float:
-    "Seconds of one optimizer step of a fresh model of run `c` at c['batch_size'], timed on `batch` (64 sequences or fewer) and scaled linearly: the fastest of `repeats` timings."
+    """Seconds of one optimizer step of a fresh model of run `c` at c['batch_size'], timed on `batch` (64
+    sequences or fewer) and scaled linearly: the fastest of `repeats` timings."""
     model = ScoredLM(mqar_model_config(c)).to(device)
     xb, yb = batch[0][:64].to(device), batch[1][:64].to(device)
-    return min(seconds_per_step(model, (xb, yb), loss_fn=scored_loss(model)) for _ in range(repeats)) * c["batch_size"] / len(xb)
+    return (
+        min(seconds_per_step(model, (xb, yb), loss_fn=scored_loss(model)) for _ in range(repeats))
+        * c["batch_size"]
+        / len(xb)
+    )
 
 def planned_epochs(c: dict, step_s: float) -> int:
-    "The epochs of run `c` that fit in c['max_minutes_per_run'] (0: all of c['epochs']); a test pass counted as a third of a training pass."
+    """The epochs of run `c` that fit in c['max_minutes_per_run'] (0: all of c['epochs']); a test pass counted
+    as a third of a training pass."""
     if c["max_minutes_per_run"] <= 0: return c["epochs"]
-    epoch_s = step_s * (math.ceil(c["num_train"] / c["batch_size"]) + math.ceil(c["num_test"] / c["batch_size"]) / 3)
+    epoch_s = step_s * (
+        math.ceil(c["num_train"] / c["batch_size"]) + math.ceil(c["num_test"] / c["batch_size"]) / 3)
     return max(1, min(c["epochs"], int(60 * c["max_minutes_per_run"] / epoch_s)))
 
 def cell_name(c: dict) -> str:
@@ -158,8 +235,9 @@ def cell_name(c: dict) -> str:
     return run_name(c).replace(f"_lr{c['lr']:.2e}", "")
 
 def cell_epochs(c: dict, step_s: Callable[[], float]) -> int:
-    """The epochs of run `c`: all of c['epochs'] without a cap; under one, the epochs its cell's first run planned
-    (`planned_epochs` from `step_s()`), kept in <sweep>/plans/<cell>.json, so every learning rate of a cell trains as long."""
+    """The epochs of run `c`: all of c['epochs'] without a cap; under one, the epochs its cell's first run
+    planned (`planned_epochs` from `step_s()`), kept in <sweep>/plans/<cell>.json, so every learning rate of a
+    cell trains as long."""
     if c["max_minutes_per_run"] <= 0: return c["epochs"]
     f = Path(c["dir"]).parent / "plans" / f"{cell_name(c)}.json"
     if not f.exists():
@@ -167,17 +245,22 @@ def cell_epochs(c: dict, step_s: Callable[[], float]) -> int:
         tmp = f.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(dict(epochs=planned_epochs(c, step_s()), planned_by=Path(c["dir"]).name,
                                        max_minutes_per_run=c["max_minutes_per_run"]), indent=1))
-        try: os.link(tmp, f)             # atomic: if another worker planned the cell meanwhile, its plan stands
-        except FileExistsError: pass
+        # atomic: if another worker planned the cell meanwhile, its plan stands
+        try:os.link(tmp, f)
+        except FileExistsError:pass
         finally: tmp.unlink()
     plan = json.loads(f.read_text())
     if plan["max_minutes_per_run"] != c["max_minutes_per_run"]:
-        raise ValueError(f"{relative(f)} was planned for a {plan['max_minutes_per_run']}-minute cap, this run asks {c['max_minutes_per_run']}")
+        raise ValueError(
+            f"{relative(f)} was planned for a {plan['max_minutes_per_run']}-minute cap, this run asks"
+            f" {c['max_minutes_per_run']}"
+        )
     return plan["epochs"]
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c023
 def run_mqar(cfg: dict) -> dict:
-    "Train one MQAR run under `zoology-mqar`; params.json first, history.csv each epoch, metrics.json last, under cfg['dir']. Resumable, idempotent."
+    """Train one MQAR run under `zoology-mqar`; params.json first, history.csv each epoch, metrics.json last,
+    under cfg['dir']. Resumable, idempotent."""
     settings = {k: v for k, v in cfg.items() if k != "stop_after"}
     with RunFolder(cfg["dir"], settings, device=cfg.get("device", "cpu")) as run:
         if run.finished: return run.metrics
@@ -192,56 +275,75 @@ def run_mqar(cfg: dict) -> dict:
         mcfg = mqar_model_config(cfg)
         model = ScoredLM(mcfg).to(device)
         n_params = sum(p.numel() for p in model.parameters())
-        if run.saved: ep = run.saved["epochs_used"]  # a resumed run keeps its plan
+        if run.saved:ep = run.saved["epochs_used"]  # a resumed run keeps its plan
         else: ep = cell_epochs(cfg, lambda: step_seconds(cfg, train, device))
-        recipe = get_recipe("zoology-mqar", lr=cfg["lr"], epochs=ep, batch_size=cfg["batch_size"], early_stop=cfg["early_stop"],
-                            param_hints=cfg.get("param_hints", True), weight_decay=cfg.get("weight_decay", 0.1))
+        recipe = get_recipe("zoology-mqar", lr=cfg["lr"], epochs=ep, batch_size=cfg["batch_size"],
+                            early_stop=cfg["early_stop"], param_hints=cfg.get("param_hints", True),
+                            weight_decay=cfg.get("weight_decay", 0.1))
         run.start(epochs_used=ep, params=n_params, model=mcfg.to_dict(), recipe=recipe.to_dict())
-        cap = 2 * 60 * cfg["max_minutes_per_run"] if cfg["max_minutes_per_run"] > 0 else None  # a safety net: the plan above is the budget
-        hist = fit(model, train, recipe, run.dir, evaluate=test_metrics(evaluate_mqar, test[0].to(device), test[1].to(device)), loss_fn=scored_loss(model),
-                   seed=cfg["seed"], max_seconds=cap, stop_after=cfg.get("stop_after"), progress=False)
-        if len(hist) < ep and not hist[-1]["stop"]: return dict(unfinished=True, epochs_run=len(hist), epochs_planned=ep)  # stop_after: the rest later
+        # a safety net: the plan above is the budget
+        cap = 2 * 60 * cfg["max_minutes_per_run"] if cfg["max_minutes_per_run"] > 0 else None
+        hist = fit(model, train, recipe, run.dir,
+                   evaluate=test_metrics(evaluate_mqar, test[0].to(device), test[1].to(device)),
+                   loss_fn=scored_loss(model), seed=cfg["seed"], max_seconds=cap,
+                   stop_after=cfg.get("stop_after"), progress=False)
+        if len(hist) < ep and not hist[-1]["stop"]:
+            # stop_after: the rest later
+            return dict(unfinished=True, epochs_run=len(hist), epochs_planned=ep)
         best = max(hist, key=lambda r: r["test_acc"])
-        m = dict(task="mqar", mixer=cfg["mixer"], seq_len=cfg["seq_len"], num_kv=cfg["num_kv"], vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"],
-                 d_model=cfg["d_model"], lr=cfg["lr"], seed=cfg["seed"], batch_size=cfg["batch_size"], recipe=recipe.name,
-                 final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"], best_epoch=best["epoch"],
-                 solved_epoch=next((r["epoch"] for r in hist if r["stop"] == "solved"), None), stop=hist[-1]["stop"] or "schedule done",
-                 epochs_run=len(hist), epochs_planned=ep, seconds=hist[-1]["seconds"], tokens=len(hist) * cfg["num_train"] * cfg["seq_len"],
-                 tokens_per_second=statistics.median(r["tokens_per_second"] for r in hist), params=n_params, metric="accuracy")
+        m = dict(task="mqar", mixer=cfg["mixer"], seq_len=cfg["seq_len"], num_kv=cfg["num_kv"],
+                 vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"], d_model=cfg["d_model"], lr=cfg["lr"],
+                 seed=cfg["seed"], batch_size=cfg["batch_size"], recipe=recipe.name,
+                 final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"],
+                 best_epoch=best["epoch"],
+                 solved_epoch=next((r["epoch"] for r in hist if r["stop"] == "solved"), None),
+                 stop=hist[-1]["stop"] or "schedule done", epochs_run=len(hist), epochs_planned=ep,
+                 seconds=hist[-1]["seconds"], tokens=len(hist) * cfg["num_train"] * cfg["seq_len"],
+                 tokens_per_second=statistics.median(r["tokens_per_second"] for r in hist), params=n_params,
+                 metric="accuracy")
         return run.finish(m, hist)
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c026
-def throughput(mixers: list, settings: list, d_models: list, batch_size: int = 64, vocab_size: int = 8192, n_layer: int = 2) -> "pd.DataFrame":
-    "Training tokens per second of one `zoology-mqar` step (ScoredLM, AdamW; the engine's `seconds_per_step`) for each mixer x (L, kv) x d_model, at this process's threads."
+def throughput(mixers: list, settings: list, d_models: list, batch_size: int = 64, vocab_size: int = 8192,
+               n_layer: int = 2) -> "pd.DataFrame":
+    """Training tokens per second of one `zoology-mqar` step (ScoredLM, AdamW; the engine's
+    `seconds_per_step`) for each mixer x (L, kv) x d_model, at this process's threads."""
     import pandas as pd
     rows = []
     for m in mixers:
         for L, kv in settings:
             batch = generate("mqar", batch_size, seq_len=L, vocab_size=vocab_size, seed=0, num_kv=kv)
             for d in d_models:
-                c = dict(task="mqar", mixer=m, seq_len=L, num_kv=kv, vocab_size=vocab_size, d_model=d, d_inner=2 * d, n_layer=n_layer, batch_size=batch_size)
+                c = dict(task="mqar", mixer=m, seq_len=L, num_kv=kv, vocab_size=vocab_size, d_model=d,
+                         d_inner=2 * d, n_layer=n_layer, batch_size=batch_size)
                 torch.manual_seed(0)
-                rows.append(dict(mixer=m, seq_len=L, d_model=d, tokens_per_second=round(batch_size * L / step_seconds(c, batch))))
+                rows.append(dict(mixer=m, seq_len=L, d_model=d,
+                                 tokens_per_second=round(batch_size * L / step_seconds(c, batch))))
     return pd.DataFrame(rows)
 
 def campaign_hours(runs: list[dict], tps: "pd.DataFrame", workers: int = 1) -> dict:
-    """Hours a list of runs (`mqar_runs`) takes at the measured tokens/s `tps` (columns mixer, seq_len, d_model, tokens_per_second): every
-    epoch trained (early stopping can only shorten it), a test pass a third of a training pass, each run capped at its max_minutes_per_run,
-    the runs shared by `workers` single-thread processes. A (mixer, L, d) not measured is scaled from the smallest measured L0 and d0 as
-    tps(L, d0) * tps(L0, d) / tps(L0, d0)."""
+    """Hours a list of runs (`mqar_runs`) takes at the measured tokens/s `tps` (columns mixer, seq_len,
+    d_model, tokens_per_second): every epoch trained (early stopping can only shorten it), a test pass a third
+    of a training pass, each run capped at its max_minutes_per_run, the runs shared by `workers` single-thread
+    processes. A (mixer, L, d) not measured is scaled from the smallest measured L0 and d0 as tps(L, d0) *
+    tps(L0, d) / tps(L0, d0)."""
     t = {(r.mixer, r.seq_len, r.d_model): r.tokens_per_second for r in tps.itertuples()}
     L0, d0 = tps.seq_len.min(), tps.d_model.min()
     rate = lambda m, L, d: t[m, L, d] if (m, L, d) in t else t[m, L, d0] * t[m, L0, d] / t[m, L0, d0]
     secs, tokens = [], 0
     for c in runs:
-        full = c["epochs"] * (c["num_train"] + c["num_test"] / 3) * c["seq_len"] / rate(c["mixer"], c["seq_len"], c["d_model"])
+        full = c["epochs"] * (c["num_train"] + c["num_test"] / 3) * c["seq_len"] / rate(
+            c["mixer"], c["seq_len"], c["d_model"])
         s = min(full, 60 * c["max_minutes_per_run"]) if c["max_minutes_per_run"] > 0 else full
-        secs.append(s); tokens += c["epochs"] * c["num_train"] * c["seq_len"] * s / full
-    return dict(runs=len(runs), train_tokens=tokens, run_hours=sum(secs) / 3600, hours=sum(secs) / 3600 / workers, longest_run_hours=max(secs) / 3600)
+        secs.append(s)
+        tokens += c["epochs"] * c["num_train"] * c["seq_len"] * s / full
+    return dict(runs=len(runs), train_tokens=tokens, run_hours=sum(secs) / 3600,
+                hours=sum(secs) / 3600 / workers, longest_run_hours=max(secs) / 3600)
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c031
 def load_mqar_runs(sweep_dir: str | Path) -> "pd.DataFrame":
-    "One row per finished run under `sweep_dir` (its metrics.json), and `kept`: the learning rate Zoology keeps, the best final accuracy per (mixer, L, kv, d_model, seed)."
+    """One row per finished run under `sweep_dir` (its metrics.json), and `kept`: the learning rate Zoology
+    keeps, the best final accuracy per (mixer, L, kv, d_model, seed)."""
     res = load_task_runs(sweep_dir)
     if not len(res): return res
     keys = ["mixer", "seq_len", "num_kv", "d_model", "seed"]
@@ -249,28 +351,62 @@ def load_mqar_runs(sweep_dir: str | Path) -> "pd.DataFrame":
     res["kept"] = res.index.isin(res.groupby(keys)["final_test_acc"].idxmax())
     return res
 
-# Zoology's figure 2 read off its plot: final test accuracy (%), the best of its four learning rates, up to 64 epochs (early stop at 99%).
-ZOOLOGY_FIG2 = [dict(mixer=m, seq_len=L, d_model=d, zoology=v, approx=a) for m, L, d, v, a in [
-    *[("attention", L, d, 99.0, False) for L in (64, 128, 256) for d in (64, 128, 256, 512)],  # 99 or more everywhere
-    ("hyena", 64, 64, 52.0, False), ("hyena", 64, 128, 75.0, False), ("hyena", 64, 256, 84.0, False), ("hyena", 64, 512, 87.0, False),
-    ("hyena", 128, 64, 19.0, True), ("hyena", 128, 128, 64.0, True), ("hyena", 128, 256, 73.0, True), ("hyena", 128, 512, 84.0, False),
-    ("hyena", 256, 64, 6.0, True), ("hyena", 256, 128, 14.0, False), ("hyena", 256, 256, 53.0, False), ("hyena", 256, 512, 69.0, False)]]
+# Zoology's figure 2 read off its plot: final test accuracy (%), the best of its four learning rates, up to 64
+# epochs (early stop at 99%).
+ZOOLOGY_FIG2 = [
+    dict(mixer=m, seq_len=L, d_model=d, zoology=v, approx=a)
+    for m, L, d, v, a in [
+        # 99 or more everywhere
+        *[("attention", L, d, 99.0, False) for L in (64, 128, 256) for d in (64, 128, 256, 512)],
+        ("hyena", 64, 64, 52.0, False),
+        ("hyena", 64, 128, 75.0, False),
+        ("hyena", 64, 256, 84.0, False),
+        ("hyena", 64, 512, 87.0, False),
+        ("hyena", 128, 64, 19.0, True),
+        ("hyena", 128, 128, 64.0, True),
+        ("hyena", 128, 256, 73.0, True),
+        ("hyena", 128, 512, 84.0, False),
+        ("hyena", 256, 64, 6.0, True),
+        ("hyena", 256, 128, 14.0, False),
+        ("hyena", 256, 256, 53.0, False),
+        ("hyena", 256, 512, 69.0, False),
+    ]
+]
 
 def plot_figure2(res: "pd.DataFrame", path: str | Path | None = None, reference: list | None = None):
-    "Zoology's figure 2 from `load_mqar_runs`: accuracy (best lr, mean over seeds) against d_model, one panel per sequence length, one line per mixer; `reference` (records like ZOOLOGY_FIG2's) dashed, at the widths trained."
+    """Zoology's figure 2 from `load_mqar_runs`: accuracy (best lr, mean over seeds) against d_model, one
+    panel per sequence length, one line per mixer; `reference` (records like ZOOLOGY_FIG2's) dashed, at the
+    widths trained."""
     import matplotlib.pyplot as plt, pandas as pd
     reference = pd.DataFrame(reference) if reference is not None else None
-    best = res[res.kept].groupby(["seq_len", "num_kv", "mixer", "d_model"], as_index=False)["final_test_acc"].mean()
+    best = (
+        res[res.kept]
+        .groupby(["seq_len", "num_kv", "mixer", "d_model"], as_index=False)["final_test_acc"]
+        .mean()
+    )
     panels = sorted(set(zip(best.seq_len, best.num_kv)))
     fig, axs = plt.subplots(1, len(panels), figsize=(2.8 * len(panels), 2.6), squeeze=False, sharey=True)
     for ax, (L, kv) in zip(axs[0], panels):
         for m, g in best[(best.seq_len == L) & (best.num_kv == kv)].groupby("mixer"):
             line, = ax.plot(g.d_model, g.final_test_acc, marker="o", label=m)
-            r = reference[(reference.mixer == m) & (reference.seq_len == L) & reference.d_model.isin(best.d_model)] if reference is not None else []
-            if len(r): ax.plot(r.d_model, r.zoology / 100, ls="--", marker="x", color=line.get_color(), alpha=0.7, label=f"{m} (Zoology)")
-        ax.set_xscale("log", base=2); ax.set_xticks(sorted(set(best.d_model))); ax.get_xaxis().set_major_formatter(plt.ScalarFormatter())
-        ax.set_ylim(-0.02, 1.02); ax.set_title(f"L = {L}, {kv} pairs", fontsize=9); ax.set_xlabel("model dimension"); ax.grid(alpha=0.3)
-    axs[0, 0].set_ylabel("MQAR accuracy"); axs[0, -1].legend(fontsize=7)
+            r = (
+                reference[
+                    (reference.mixer == m) & (reference.seq_len == L) & reference.d_model.isin(best.d_model)]
+                if reference is not None
+                else []
+            )
+            if len(r):
+                ax.plot(r.d_model, r.zoology / 100, ls="--", marker="x", color=line.get_color(), alpha=0.7,
+                        label=f"{m} (Zoology)")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sorted(set(best.d_model)))
+        ax.get_xaxis().set_major_formatter(plt.ScalarFormatter())
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_title(f"L = {L}, {kv} pairs", fontsize=9)
+        ax.set_xlabel("model dimension")
+        ax.grid(alpha=0.3)
+    axs[0, 0].set_ylabel("MQAR accuracy")
+    axs[0, -1].legend(fontsize=7)
     fig.tight_layout()
     if path is not None: fig.savefig(path, dpi=100)
     return fig

@@ -11,24 +11,37 @@ import torch
 from ..models.model import HyenaConfig, HyenaLM, SIZES
 from .lm_training import TrainConfig, train, load_weights, load_data, plan_budget
 from ..data.lm_data import gpt2_tokenizer
-from ..train.runs import project_root, save_json, relative, check_sweep, check_budget, describe_budget, params_conflicts, conflicts_text, is_finished, finished_in
+from ..train.runs import (project_root, save_json, relative, check_sweep, check_budget,
+                                  describe_budget, params_conflicts, conflicts_text, is_finished, finished_in)
 
 # %% auto #0
 __all__ = ['GPT_PARTNER', 'CPU_SIZES', 'SWEEP_SHARED', 'PAPER_TABLE_4_4', 'parse_tokens', 'tokens_label', 'plan_runs',
            'check_plan', 'run_plan', 'collect', 'sample_run']
 
 # %% ../../nbs/experiments/40_pile.ipynb #c008
-GPT_PARTNER = {"mini": "gpt-mini", "mini-base": "gpt-mini", "tiny": "gpt-tiny", "125M": "gpt-125M", "125M-slim": "gpt-125M", "153M": "gpt-125M",
-               "355M": "gpt-355M", "1.3B": ""}  # Table 4.4 compares Hyena-153M with GPT-125M and the two 355M models
+GPT_PARTNER = {
+    "mini": "gpt-mini",
+    "mini-base": "gpt-mini",
+    "tiny": "gpt-tiny",
+    "125M": "gpt-125M",
+    "125M-slim": "gpt-125M",
+    "153M": "gpt-125M",
+    # Table 4.4 compares Hyena-153M with GPT-125M and the two 355M models
+    "355M": "gpt-355M",
+    "1.3B": "",
+}
 CPU_SIZES = ("mini", "mini-base", "tiny", "small")
 
 def parse_tokens(s: str) -> list[int]:
     "'5B,10B,15B' -> [5e9, 10e9, 15e9]; k, M, B suffixes."
     out = []
     for part in str(s).split(","):
-        part = part.strip(); mult = {"k": 1e3, "M": 1e6, "B": 1e9}.get(part[-1:], 1)
+        part = part.strip()
+        mult = {"k": 1e3, "M": 1e6, "B": 1e9}.get(part[-1:], 1)
         try: v = int(float(part[:-1] if mult != 1 else part) * mult)
-        except ValueError: raise ValueError(f"tokens must be a comma-separated list like '5B,10B,15B' or '0.5M', got {s!r}") from None
+        except ValueError:
+            raise ValueError(
+                f"tokens must be a comma-separated list like '5B,10B,15B' or '0.5M', got {s!r}") from None
         if v < 1: raise ValueError(f"token budgets must be positive, got {part!r}")
         out.append(v)
     return out
@@ -38,17 +51,25 @@ def tokens_label(n: int) -> str:
         if n >= m: return f"{n / m:g}{suffix}"
     return str(n)
 
-def plan_runs(size: str, gpt: str = "auto", dataset: str = "auto", tokens: str = "auto", seq_len: int = 0, global_batch: int = 0,
-              micro_batch: int = 0, recipe: str = "paper", device: str = "cpu", fsdp: str = "auto", eval_windows: int = 512,
-              out_dir: str | Path = "runs/pile/x", order: int = 0, val_split: str = "", tag: str = "",
-              force: bool = False) -> list[TrainConfig]:
-    "One TrainConfig per (model, token budget), Hyena first, smaller budgets first; `order` (0: the size's) applies to Hyena, `tag` marks folder names."
+def plan_runs(size: str, gpt: str = "auto", dataset: str = "auto", tokens: str = "auto", seq_len: int = 0,
+              global_batch: int = 0, micro_batch: int = 0, recipe: str = "paper", device: str = "cpu",
+              fsdp: str = "auto", eval_windows: int = 512, out_dir: str | Path = "runs/pile/x",
+              order: int = 0, val_split: str = "", tag: str = "", force: bool = False) -> list[TrainConfig]:
+    """One TrainConfig per (model, token budget), Hyena first, smaller budgets first; `order` (0: the size's)
+    applies to Hyena, `tag` marks folder names."""
     if size not in SIZES or SIZES[size].get("mixer", "hyena") != "hyena":
-        raise ValueError(f"size must name a Hyena size, one of {[s for s in SIZES if SIZES[s].get('mixer', 'hyena') == 'hyena']}, got {size!r}")
+        raise ValueError(
+            "size must name a Hyena size, one of"
+            f" {[s for s in SIZES if SIZES[s].get('mixer', 'hyena') == 'hyena']}, got {size!r}"
+        )
     partner = GPT_PARTNER.get(size, "") if gpt == "auto" else gpt
     if partner and SIZES.get(partner, {}).get("mixer") != "attention":
-        raise ValueError(f"gpt must name a GPT size, one of {[s for s in SIZES if SIZES[s].get('mixer') == 'attention']} (or '' for none), got {gpt!r}")
-    if fsdp not in ("auto", "true", "false", True, False): raise ValueError(f"fsdp must be 'auto', 'true' or 'false', got {fsdp!r}")
+        raise ValueError(
+            f"gpt must name a GPT size, one of {[s for s in SIZES if SIZES[s].get('mixer') == 'attention']}"
+            f" (or '' for none), got {gpt!r}"
+        )
+    if fsdp not in ("auto", "true", "false", True, False):
+        raise ValueError(f"fsdp must be 'auto', 'true' or 'false', got {fsdp!r}")
     cpu = size in CPU_SIZES
     dataset = dataset if dataset != "auto" else ("shakespeare" if cpu else "pile")
     budgets = parse_tokens(tokens if tokens != "auto" else ("0.5M" if cpu else "5B,10B,15B"))
@@ -58,22 +79,29 @@ def plan_runs(size: str, gpt: str = "auto", dataset: str = "auto", tokens: str =
     cfgs = []
     for n in sorted(budgets):
         for s in [size] + ([partner] if partner else []):
-            cfgs.append(TrainConfig(size=s, dataset=dataset, seq_len=seq_len, tokens=n, global_batch=global_batch,
-                                    micro_batch=micro_batch or min(8, global_batch), recipe=recipe, device=device, fsdp=use_fsdp,
-                                    final_eval_windows=eval_windows, eval_every=25 if cpu else 500, eval_batches=4 if cpu else 16,
-                                    ckpt_every=50 if cpu else 500, order=order if s == size else 0, val_split=val_split, force=force,
-                                    out_dir=str(Path(out_dir) / f"{s}{tag if s == size else ''}-{tokens_label(n)}")))
+            cfgs.append(
+                TrainConfig(size=s, dataset=dataset, seq_len=seq_len, tokens=n, global_batch=global_batch,
+                            micro_batch=micro_batch or min(8, global_batch), recipe=recipe, device=device,
+                            fsdp=use_fsdp, final_eval_windows=eval_windows, eval_every=25 if cpu else 500,
+                            eval_batches=4 if cpu else 16, ckpt_every=50 if cpu else 500,
+                            order=order if s == size else 0, val_split=val_split, force=force,
+                            out_dir=str(Path(out_dir) / f"{s}{tag if s == size else ''}-{tokens_label(n)}"))
+            )
     return cfgs
 
 # %% ../../nbs/experiments/40_pile.ipynb #c011
 _KEY = ("size", "dataset", "seq_len", "tokens", "global_batch", "recipe", "seed", "lr", "order", "val_split")
 
-SWEEP_SHARED = ("dataset", "seq_len", "global_batch", "micro_batch", "recipe", "seed", "val_split", "final_eval_windows")
+SWEEP_SHARED = ("dataset", "seq_len", "global_batch", "micro_batch", "recipe", "seed", "val_split",
+                "final_eval_windows")
 
 def check_plan(cfgs: list[TrainConfig], root: str | Path, shared=SWEEP_SHARED) -> None:
-    "Before any work: the sweep folder `root` takes only runs with its shared settings (runs.check_sweep), and each run's size and cost are printed and checked (runs.check_budget)."
+    """Before any work: the sweep folder `root` takes only runs with its shared settings (runs.check_sweep),
+    and each run's size and cost are printed and checked (runs.check_budget)."""
     for c in cfgs:
-        e = plan_budget(c); print(f"  {Path(c.out_dir).name}: {describe_budget(e)}"); check_budget(e, c.force)
+        e = plan_budget(c)
+        print(f"  {Path(c.out_dir).name}: {describe_budget(e)}")
+        check_budget(e, c.force)
     check_sweep(root, {k: getattr(cfgs[0], k) for k in shared}, key="train")
 
 def run_plan(cfgs: list[TrainConfig], nproc: int = 1) -> None:
@@ -81,17 +109,29 @@ def run_plan(cfgs: list[TrainConfig], nproc: int = 1) -> None:
     for cfg in cfgs:
         d = Path(cfg.out_dir)
         if (d / "params.json").exists():
-            bad = params_conflicts(json.loads((d / "params.json").read_text())["train"], {k: getattr(cfg, k) for k in _KEY})
-            if bad: raise ValueError(f"{relative(d)} holds a run with other settings ({conflicts_text(bad)}); pick another run_name")
-        if is_finished(d): print(f"{d.name}: done"); continue
-        if nproc <= 1: train(cfg); continue
+            bad = params_conflicts(
+                json.loads((d / "params.json").read_text())["train"], {k: getattr(cfg, k) for k in _KEY})
+            if bad:
+                raise ValueError(
+                    f"{relative(d)} holds a run with other settings ({conflicts_text(bad)}); pick another"
+                    " run_name"
+                )
+        if is_finished(d):
+            print(f"{d.name}: done")
+            continue
+        if nproc <= 1:
+            train(cfg)
+            continue
         flags = [f"--{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in asdict(cfg).items()]
-        cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc_per_node={nproc}", "-m", "hyena_lit.experiments.lm_training", *flags]
-        print(" ".join(cmd)); subprocess.run(cmd, check=True)
+        cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc_per_node={nproc}",
+               "-m", "hyena_lit.experiments.lm_training", *flags]
+        print(" ".join(cmd))
+        subprocess.run(cmd, check=True)
 
 # %% ../../nbs/experiments/40_pile.ipynb #c013
-PAPER_TABLE_4_4 = {"gpt-125M": {5e9: 13.3, 10e9: 11.9, 15e9: 11.2}, "153M": {5e9: 13.3, 10e9: 11.8, 15e9: 11.1},
-                   "gpt-355M": {5e9: 11.4, 10e9: 9.8, 15e9: 9.1}, "355M": {5e9: 11.3, 10e9: 9.8, 15e9: 9.2}}
+PAPER_TABLE_4_4 = {"gpt-125M": {5e9: 13.3, 10e9: 11.9, 15e9: 11.2},
+                   "153M": {5e9: 13.3, 10e9: 11.8, 15e9: 11.1}, "gpt-355M": {5e9: 11.4, 10e9: 9.8, 15e9: 9.1},
+                   "355M": {5e9: 11.3, 10e9: 9.8, 15e9: 9.2}}
 
 def collect(root: str | Path) -> "pd.DataFrame":
     "One row per finished run under `root`."
@@ -100,11 +140,19 @@ def collect(root: str | Path) -> "pd.DataFrame":
     for m in (d / "metrics.json" for d in finished_in(root)):
         met, par = json.loads(m.read_text()), json.loads((m.parent / "params.json").read_text())
         t = par["train"]
-        rows.append(dict(run=m.parent.name, size=t["size"], model="GPT" if par["model"]["mixer"] == "attention" else "Hyena",
-                         tokens=met["tokens"], budget=t["tokens"], params=met.get("params", par["params"]), val_loss=met["val_loss"],
-                         val_ppl=met["val_ppl"], train_flops=met["train_flops"], tokens_per_second=met["tokens_per_second"],
-                         train_hours=met["train_seconds"] / 3600, paper_ppl=PAPER_TABLE_4_4.get(t["size"], {}).get(float(t["tokens"]))))
-    return pd.DataFrame(rows).sort_values(["model", "budget"], ascending=[False, True]) if rows else pd.DataFrame()
+        rows.append(
+            dict(run=m.parent.name, size=t["size"],
+                 model="GPT" if par["model"]["mixer"] == "attention" else "Hyena", tokens=met["tokens"],
+                 budget=t["tokens"], params=met.get("params", par["params"]), val_loss=met["val_loss"],
+                 val_ppl=met["val_ppl"], train_flops=met["train_flops"],
+                 tokens_per_second=met["tokens_per_second"], train_hours=met["train_seconds"] / 3600,
+                 paper_ppl=PAPER_TABLE_4_4.get(t["size"], {}).get(float(t["tokens"])))
+        )
+    return (
+        pd.DataFrame(rows).sort_values(["model", "budget"], ascending=[False, True])
+        if rows
+        else pd.DataFrame()
+    )
 
 # %% ../../nbs/experiments/40_pile.ipynb #c020
 def sample_run(run_dir: str | Path, prompt: str, max_new_tokens: int = 60, seed: int = 0) -> str:

@@ -27,14 +27,17 @@ PRECISIONS = ("fp32", "bf16")
 
 @dataclass(frozen=True)
 class Recipe:
-    "How a model is trained: optimizer, parameter groups, schedule, budget. Immutable; `replace` makes variants."
+    """How a model is trained: optimizer, parameter groups, schedule, budget.
+
+    Immutable; `replace` makes variants."""
     name: str = "custom"
     lr: float = 5e-4
     betas: tuple[float, float] = (0.9, 0.98)
     eps: float = 1e-8
     weight_decay: float = 0.1
     decay_all: bool = False            # True: 1-D parameters (norms, biases) are decayed too
-    param_hints: bool = True           # False: the modules' hints (p._optim) set no lr or decay; an lr-0 hint still freezes
+    # False: the modules' hints (p._optim) set no lr or decay; an lr-0 hint still freezes
+    param_hints: bool = True
     groups: tuple = ()                 # ((name pattern, {"lr": ..., "weight_decay": ...}), ...); lr 0 freezes
     schedule: str = "cosine"           # one of SCHEDULES
     warmup_epochs: float = 0.0         # epoch budgets: warmup in whole epochs
@@ -45,47 +48,82 @@ class Recipe:
     epochs: int = 0                    # an epoch budget ...
     steps: int = 0                     # ... or a step budget (exactly one of the two)
     batch_size: int = 32               # sequences per optimizer step
-    micro_batch: int = 0               # sequences per forward pass (per process); 0: the whole batch (share) at once
+    # sequences per forward pass (per process); 0: the whole batch (share) at once
+    micro_batch: int = 0
     grad_clip: float = 0.0             # max global grad norm; 0: none
     precision: str = "fp32"            # "bf16": autocast on CUDA
     eval_every: int = 1                # epochs (epoch budgets) or steps (step budgets) between evaluations
-    early_stop: float | None = 1.0     # stop once `selection_score` of an evaluation reaches this; None: never
+    # stop once `selection_score` of an evaluation reaches this; None: never
+    early_stop: float | None = 1.0
 
     def __post_init__(self):
         num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-        for f in ("lr", "eps", "weight_decay", "warmup_epochs", "warmup_frac", "init_lr", "final_lr", "grad_clip"):
+        for f in ("lr", "eps", "weight_decay", "warmup_epochs", "warmup_frac", "init_lr", "final_lr",
+                  "grad_clip"):
             v = getattr(self, f)
-            if not num(v) or v < 0: raise ValueError(f"recipe {self.name!r}: {f} must be a finite number >= 0, got {v!r}")
+            if not num(v) or v < 0:
+                raise ValueError(f"recipe {self.name!r}: {f} must be a finite number >= 0, got {v!r}")
         if self.lr <= 0: raise ValueError(f"recipe {self.name!r}: lr must be > 0, got {self.lr!r}")
         if len(self.betas) != 2 or not all(num(b) and 0 <= b < 1 for b in self.betas):
             raise ValueError(f"recipe {self.name!r}: betas must be two numbers in [0, 1), got {self.betas!r}")
-        if self.schedule not in SCHEDULES: raise ValueError(f"recipe {self.name!r}: schedule must be one of {SCHEDULES}, got {self.schedule!r}")
+        if self.schedule not in SCHEDULES:
+            raise ValueError(
+                f"recipe {self.name!r}: schedule must be one of {SCHEDULES}, got {self.schedule!r}")
         for f in ("decay_all", "param_hints"):
-            if not isinstance(getattr(self, f), bool): raise ValueError(f"recipe {self.name!r}: {f} must be True or False, got {getattr(self, f)!r}")
-        if self.precision not in PRECISIONS: raise ValueError(f"recipe {self.name!r}: precision must be one of {PRECISIONS}, got {self.precision!r}")
+            if not isinstance(getattr(self, f), bool):
+                raise ValueError(f"recipe {self.name!r}: {f} must be True or False, got {getattr(self, f)!r}")
+        if self.precision not in PRECISIONS:
+            raise ValueError(
+                f"recipe {self.name!r}: precision must be one of {PRECISIONS}, got {self.precision!r}")
         for f in ("epochs", "steps", "warmup_steps"):
             v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0: raise ValueError(f"recipe {self.name!r}: {f} must be an integer >= 0, got {v!r}")
-        if (self.epochs > 0) == (self.steps > 0): raise ValueError(f"recipe {self.name!r}: set exactly one of epochs and steps, got epochs={self.epochs}, steps={self.steps}")
-        if not isinstance(self.micro_batch, int) or isinstance(self.micro_batch, bool) or self.micro_batch < 0:
-            raise ValueError(f"recipe {self.name!r}: micro_batch must be an integer >= 0 (0: the whole batch), got {self.micro_batch!r}")
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ValueError(f"recipe {self.name!r}: {f} must be an integer >= 0, got {v!r}")
+        if (self.epochs > 0) == (self.steps > 0):
+            raise ValueError(
+                f"recipe {self.name!r}: set exactly one of epochs and steps, got epochs={self.epochs},"
+                f" steps={self.steps}"
+            )
+        if (
+            not isinstance(self.micro_batch, int)
+            or isinstance(self.micro_batch, bool)
+            or self.micro_batch < 0
+        ):
+            raise ValueError(
+                f"recipe {self.name!r}: micro_batch must be an integer >= 0 (0: the whole batch), got"
+                f" {self.micro_batch!r}"
+            )
         for f in ("batch_size", "eval_every"):
             v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1: raise ValueError(f"recipe {self.name!r}: {f} must be a positive integer, got {v!r}")
-        if self.warmup_frac > 1: raise ValueError(f"recipe {self.name!r}: warmup_frac must be in [0, 1], got {self.warmup_frac!r}")
-        if self.epochs and self.warmup_epochs > self.epochs: raise ValueError(f"recipe {self.name!r}: warmup_epochs={self.warmup_epochs} exceeds epochs={self.epochs}")
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"recipe {self.name!r}: {f} must be a positive integer, got {v!r}")
+        if self.warmup_frac > 1:
+            raise ValueError(f"recipe {self.name!r}: warmup_frac must be in [0, 1], got {self.warmup_frac!r}")
+        if self.epochs and self.warmup_epochs > self.epochs:
+            raise ValueError(
+                f"recipe {self.name!r}: warmup_epochs={self.warmup_epochs} exceeds epochs={self.epochs}")
         for pat, opts in self.groups:
-            if not isinstance(pat, str) or not isinstance(opts, dict) or set(opts) - {"lr", "weight_decay"} or not all(num(v) and v >= 0 for v in opts.values()):
-                raise ValueError(f"recipe {self.name!r}: groups must be (pattern, {{'lr': >= 0, 'weight_decay': >= 0}}) pairs, got {(pat, opts)!r}")
+            if (
+                not isinstance(pat, str)
+                or not isinstance(opts, dict)
+                or set(opts) - {"lr", "weight_decay"}
+                or not all(num(v) and v >= 0 for v in opts.values())
+            ):
+                raise ValueError(
+                    f"recipe {self.name!r}: groups must be (pattern, {{'lr': >= 0, 'weight_decay': >= 0}})"
+                    f" pairs, got {(pat, opts)!r}"
+                )
 
-    def to_dict(self) -> dict: return {**asdict(self), "betas": list(self.betas), "groups": [[p, dict(o)] for p, o in self.groups]}
+    def to_dict(self) -> dict:
+        return {**asdict(self), "betas": list(self.betas), "groups": [[p, dict(o)] for p, o in self.groups]}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Recipe":
         known = {f.name for f in fields(cls)}
         d = dict(d)
         if "grad_accum" in d:  # params.json written before micro-batches were counted in sequences
-            k = d.pop("grad_accum"); d.setdefault("micro_batch", 0 if k == 1 else d.get("batch_size", 32) // k)
+            k = d.pop("grad_accum")
+            d.setdefault("micro_batch", 0 if k == 1 else d.get("batch_size", 32) // k)
         if set(d) - known: raise ValueError(f"unknown recipe field(s) {sorted(set(d) - known)}")
         if "betas" in d: d["betas"] = tuple(d["betas"])
         if "groups" in d: d["groups"] = tuple((p, dict(o)) for p, o in d["groups"])
@@ -93,22 +131,29 @@ class Recipe:
 
 # %% ../../nbs/train/18_engine.ipynb #c007
 RECIPES: dict[str, Recipe] = {
-    "paper-synthetics": Recipe("paper-synthetics", lr=5e-4, betas=(0.9, 0.98), weight_decay=0.1, schedule="cosine",
-                               epochs=200, warmup_epochs=10, batch_size=32),
-    "official-synthetics": Recipe("official-synthetics", lr=5e-4, betas=(0.9, 0.999), weight_decay=0.1, decay_all=True,
-                                  groups=(("*.filter.ffn.*", {"lr": 5e-4, "weight_decay": 0.0}), ("*.filter.pos_emb.z", {"lr": 0.0})),
-                                  schedule="linear", epochs=400, warmup_epochs=40, batch_size=32),
-    "paper-lm": Recipe("paper-lm", lr=6e-4, betas=(0.9, 0.98), weight_decay=0.1, schedule="cosine-from-init", init_lr=1e-6,
-                       final_lr=6e-5, warmup_frac=0.01, steps=10_000, batch_size=256, grad_clip=1.0, eval_every=50, early_stop=None),
-    "mamba-synthetics": Recipe("mamba-synthetics", lr=2e-4, betas=(0.9, 0.999), weight_decay=0.0, schedule="constant",
-                               steps=81_920, batch_size=8, eval_every=8192, early_stop=None),
-    "improved": Recipe("improved", lr=3e-3, betas=(0.9, 0.95), weight_decay=0.1, schedule="cosine-from-init", init_lr=1e-6,
-                       final_lr=1e-5, warmup_frac=0.01, steps=10_000, batch_size=256, grad_clip=1.0, eval_every=50, early_stop=None),
+    "paper-synthetics": Recipe("paper-synthetics", lr=5e-4, betas=(0.9, 0.98), weight_decay=0.1,
+                               schedule="cosine", epochs=200, warmup_epochs=10, batch_size=32),
+    "official-synthetics": Recipe(
+        "official-synthetics", lr=5e-4, betas=(0.9, 0.999), weight_decay=0.1, decay_all=True,
+        groups=(("*.filter.ffn.*", {"lr": 5e-4, "weight_decay": 0.0}), ("*.filter.pos_emb.z", {"lr": 0.0})),
+        schedule="linear", epochs=400, warmup_epochs=40, batch_size=32),
+    "paper-lm": Recipe("paper-lm", lr=6e-4, betas=(0.9, 0.98), weight_decay=0.1, schedule="cosine-from-init",
+                       init_lr=1e-6, final_lr=6e-5, warmup_frac=0.01, steps=10_000, batch_size=256,
+                       grad_clip=1.0, eval_every=50, early_stop=None),
+    "mamba-synthetics": Recipe("mamba-synthetics", lr=2e-4, betas=(0.9, 0.999), weight_decay=0.0,
+                               schedule="constant", steps=81_920, batch_size=8, eval_every=8192,
+                               early_stop=None),
+    "improved": Recipe("improved", lr=3e-3, betas=(0.9, 0.95), weight_decay=0.1, schedule="cosine-from-init",
+                       init_lr=1e-6, final_lr=1e-5, warmup_frac=0.01, steps=10_000, batch_size=256,
+                       grad_clip=1.0, eval_every=50, early_stop=None),
 }
 
 def register_recipe(r: Recipe) -> Recipe:
-    "Add a named recipe (an experiment notebook's own, e.g. images or DNA) to RECIPES; refuses to replace a different one of the same name."
-    if r.name in RECIPES and RECIPES[r.name] != r: raise ValueError(f"a different recipe is already registered as {r.name!r}")
+    """Add a named recipe (an experiment notebook's own, e.g.
+
+    images or DNA) to RECIPES; refuses to replace a different one of the same name."""
+    if r.name in RECIPES and RECIPES[r.name] != r:
+        raise ValueError(f"a different recipe is already registered as {r.name!r}")
     RECIPES[r.name] = r
     return r
 
@@ -116,7 +161,9 @@ def get_recipe(name: str, **overrides) -> Recipe:
     "A named recipe with `overrides` applied (validated)."
     if name not in RECIPES: raise ValueError(f"unknown recipe {name!r}; known recipes: {', '.join(RECIPES)}")
     bad = set(overrides) - {f.name for f in fields(Recipe)}
-    if bad: raise ValueError(f"unknown recipe field(s) {sorted(bad)}; fields are {[f.name for f in fields(Recipe)]}")
+    if bad:
+        raise ValueError(
+            f"unknown recipe field(s) {sorted(bad)}; fields are {[f.name for f in fields(Recipe)]}")
     return replace(RECIPES[name], **overrides)
 
 def recipe_diff(a: Recipe, b: Recipe) -> dict:
@@ -145,13 +192,17 @@ def budget(r: Recipe, steps_per_epoch: int = 1) -> tuple[int, int]:
     if r.warmup_steps: return r.steps, r.warmup_steps
     return r.steps, max(1, int(r.warmup_frac * r.steps)) if r.warmup_frac else 0
 
-def make_schedule(opt: torch.optim.Optimizer, r: Recipe, steps_per_epoch: int = 1) -> torch.optim.lr_scheduler.LambdaLR:
+
+def make_schedule(
+    opt: torch.optim.Optimizer, r: Recipe, steps_per_epoch: int = 1) -> torch.optim.lr_scheduler.LambdaLR:
     total, warmup = budget(r, steps_per_epoch)
     return torch.optim.lr_scheduler.LambdaLR(opt, lambda s: lr_multiplier(r, s, total, warmup))
 
 # %% ../../nbs/train/18_engine.ipynb #c013
 def param_groups(model: nn.Module, r: Recipe) -> list[dict]:
-    "AdamW groups for `model` under recipe `r` (each with the parameter `names`, for display and sharding). Freezes lr-0 parameters."
+    """AdamW groups for `model` under recipe `r` (each with the parameter `names`, for display and sharding).
+
+    Freezes lr-0 parameters."""
     groups: dict[tuple, dict] = {}
     for name, p in model.named_parameters():
         if not p.requires_grad: continue
@@ -161,26 +212,35 @@ def param_groups(model: nn.Module, r: Recipe) -> list[dict]:
         elif hint.get("lr") == 0: opts["lr"] = 0.0  # frozen either way (a buffer where hints are not read)
         for pat, over in r.groups:
             if fnmatch.fnmatchcase(name, pat): opts.update(over)
-        if opts["lr"] == 0: p.requires_grad_(False); continue
+        if opts["lr"] == 0:
+            p.requires_grad_(False)
+            continue
         key = tuple(sorted(opts.items()))
         groups.setdefault(key, {**opts, "params": [], "names": []})
-        groups[key]["params"].append(p); groups[key]["names"].append(name)
+        groups[key]["params"].append(p)
+        groups[key]["names"].append(name)
     return list(groups.values())
 
 def make_optimizer(model: nn.Module, r: Recipe, groups: list[dict] | None = None) -> torch.optim.AdamW:
     "AdamW over `param_groups(model, r)` (or `groups`), with the recipe's betas and eps."
     groups = groups if groups is not None else param_groups(model, r)
-    return torch.optim.AdamW([{k: v for k, v in g.items() if k != "names"} for g in groups], betas=tuple(r.betas), eps=r.eps)
+    return torch.optim.AdamW(
+        [{k: v for k, v in g.items() if k != "names"} for g in groups], betas=tuple(r.betas), eps=r.eps)
 
 # %% ../../nbs/train/18_engine.ipynb #c016
 class TensorPairs(Dataset):
     "Map-style dataset over aligned tensors (inputs, targets); a list of indices fetches a batch at once."
     def __init__(self, x: Tensor, y: Tensor):
-        if len(x) != len(y): raise ValueError(f"inputs and targets must have the same length, got {len(x)} and {len(y)}")
+        if len(x) != len(y):
+            raise ValueError(f"inputs and targets must have the same length, got {len(x)} and {len(y)}")
+
         self.x, self.y = x, y
     def __len__(self): return len(self.x)
     def __getitem__(self, i): return self.x[i], self.y[i]
-    def __getitems__(self, idx): idx = torch.as_tensor(idx); return self.x[idx], self.y[idx]
+    def __getitems__(self, idx):
+        idx = torch.as_tensor(idx)
+        return self.x[idx], self.y[idx]
+
 
 class EpochBatches(Sampler):
     "One permutation of range(n) per iteration, from `generator`, cut into batches of `batch_size`."
@@ -192,15 +252,18 @@ class EpochBatches(Sampler):
         for i in range(len(self)): yield perm[i * self.batch_size:(i + 1) * self.batch_size].tolist()
 
 def epoch_loader(x: Tensor, y: Tensor, batch_size: int, generator: torch.Generator) -> DataLoader:
-    return DataLoader(TensorPairs(x, y), batch_sampler=EpochBatches(len(x), batch_size, generator), collate_fn=lambda b: b)
+    return DataLoader(
+        TensorPairs(x, y), batch_sampler=EpochBatches(len(x), batch_size, generator), collate_fn=lambda b: b)
 
 # %% ../../nbs/train/18_engine.ipynb #c019
 def _dist() -> tuple[int, int]:
     import torch.distributed as dist
-    return (dist.get_rank(), dist.get_world_size()) if dist.is_available() and dist.is_initialized() else (0, 1)
+    return (
+        (dist.get_rank(), dist.get_world_size()) if dist.is_available() and dist.is_initialized() else (0, 1))
 
 def _canonical(model: nn.Module, sd: dict) -> dict:
-    "One entry per parameter (tied or shared ones under their first name) and the buffers: what the weights file holds."
+    """One entry per parameter (tied or shared ones under their first name) and the buffers: what the weights
+    file holds."""
     groups: dict[int, list[str]] = {}
     for n, p in model.named_parameters(remove_duplicate=False): groups.setdefault(id(p), []).append(n)
     out = {}
@@ -212,14 +275,17 @@ def _canonical(model: nn.Module, sd: dict) -> dict:
     return out
 
 def save_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimizer, **state):
-    "Write weights and `state` (plus the optimizer's) to the folder `path`, atomically. Collective under FSDP."
+    """Write weights and `state` (plus the optimizer's) to the folder `path`, atomically.
+
+    Collective under FSDP."""
     from safetensors.torch import save_file
     from torch.distributed.checkpoint.state_dict import get_state_dict, StateDictOptions
     path = Path(path)
     msd, osd = get_state_dict(model, opt, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
     if _dist()[0] != 0: return
     tmp, old = path.with_name(path.name + ".tmp"), path.with_name(path.name + ".old")
-    shutil.rmtree(tmp, ignore_errors=True); tmp.mkdir(parents=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
     save_file({k: v.contiguous() for k, v in _canonical(model, msd).items()}, str(tmp / "model.safetensors"))
     torch.save(dict(state, opt=osd, rng=torch.get_rng_state()), tmp / "state.pt")
     if path.exists(): path.rename(old)
@@ -251,8 +317,13 @@ def load_weights(model: nn.Module, path: str | Path) -> nn.Module:
     except Exception as e:  # missing, truncated or not safetensors: name the file
         raise RuntimeError(f"weights file {f} cannot be read ({type(e).__name__}: {e})") from None
     missing, unexpected = model.load_state_dict(_canonical(model, weights), strict=False)
-    shared = {n for n, _ in model.named_parameters(remove_duplicate=False)} - {n for n, _ in model.named_parameters()}
-    if set(missing) - shared or unexpected: raise KeyError(f"weights do not match the model: missing {sorted(set(missing) - shared)}, unexpected {unexpected}")
+    shared = {n for n, _ in model.named_parameters(remove_duplicate=False)} - {
+        n for n, _ in model.named_parameters()}
+    if set(missing) - shared or unexpected:
+        raise KeyError(
+            f"weights do not match the model: missing {sorted(set(missing) - shared)}, unexpected"
+            f" {unexpected}"
+        )
     return model
 
 # %% ../../nbs/train/18_engine.ipynb #c021
@@ -263,19 +334,35 @@ def scored_cross_entropy(logits: Tensor, targets: Tensor) -> Tensor:
     return F.cross_entropy(logits.flatten(0, 1), targets.flatten(), ignore_index=IGNORE)
 
 def _autocast(r: Recipe, device: torch.device):
-    return torch.autocast(device.type, dtype=torch.bfloat16) if r.precision == "bf16" and device.type == "cuda" else nullcontext()
+    return (
+        torch.autocast(device.type, dtype=torch.bfloat16)
+        if r.precision == "bf16" and device.type == "cuda"
+        else nullcontext()
+    )
 
 @torch.no_grad()
 def locate_nonfinite(model: nn.Module, x: Tensor) -> str:
-    "Run `model(x)` with a hook on every module; name the first module (in execution order) whose output is not finite, and where."
+    """Run `model(x)` with a hook on every module; name the first module (in execution order) whose output is
+    not finite, and where."""
     found = []
     def hook(mod, inp, out, name=""):
-        if found or not isinstance(out, Tensor) or out.is_floating_point() is False or torch.isfinite(out).all(): return
+        if (
+            found
+            or not isinstance(out, Tensor)
+            or out.is_floating_point() is False
+            or torch.isfinite(out).all()
+        ):
+            return
         idx = tuple((~torch.isfinite(out)).nonzero()[0].tolist())
         clean = all(torch.isfinite(t).all() for t in inp if isinstance(t, Tensor) and t.is_floating_point())
-        found.append(f"output of {name or type(mod).__name__} at index {idx} (batch, position, ...)" + (", from finite inputs" if clean else ""))
-    handles = [m.register_forward_hook(lambda mod, i, o, n=n: hook(mod, i, o, n)) for n, m in model.named_modules() if n]
-    was = model.training; model.eval()
+        found.append(
+            f"output of {name or type(mod).__name__} at index {idx} (batch, position, ...)"
+            + (", from finite inputs" if clean else "")
+        )
+    handles = [m.register_forward_hook(lambda mod, i, o, n=n: hook(mod, i, o, n))
+               for n, m in model.named_modules() if n]
+    was = model.training
+    model.eval()
     try: model(x)
     except Exception as e: found.append(f"the forward raised {type(e).__name__}: {e}")
     finally:
@@ -283,35 +370,49 @@ def locate_nonfinite(model: nn.Module, x: Tensor) -> str:
         model.train(was)
     return found[0] if found else ""
 
-def _optimizer_step(model, opt, sched, xb: Tensor, yb: Tensor, r: Recipe, loss_fn, device, where: Callable[[], str], wrapped=None) -> Tensor:
-    "One optimizer step on this process's share (xb, yb) of the batch, in micro-batches; returns the batch's mean loss (over processes)."
+def _optimizer_step(model, opt, sched, xb: Tensor, yb: Tensor, r: Recipe, loss_fn, device,
+                    where: Callable[[], str], wrapped=None) -> Tensor:
+    """One optimizer step on this process's share (xb, yb) of the batch, in micro-batches; returns the batch's
+    mean loss (over processes)."""
     wrapped = wrapped if wrapped is not None else model
-    fsdp = hasattr(model, "set_requires_gradient_sync")  # FSDP2 sharded: reduce gradients on the last micro-batch only
+    # FSDP2 sharded: reduce gradients on the last micro-batch only
+    fsdp = hasattr(model, "set_requires_gradient_sync")
     micro = list(zip(xb.split(r.micro_batch or len(xb)), yb.split(r.micro_batch or len(xb))))
     total = torch.zeros((), device=device)
     for i, (xm, ym) in enumerate(micro):
         sync = i == len(micro) - 1
         if fsdp: model.set_requires_gradient_sync(sync)
-        with (wrapped.no_sync() if hasattr(wrapped, "no_sync") and not sync else nullcontext()), _autocast(r, device):
-            loss = loss_fn(wrapped(xm.to(device)), ym.to(device)) * (len(xm) / len(xb))  # the share's mean (DDP averages the shares)
+        no_sync = wrapped.no_sync() if hasattr(wrapped, "no_sync") and not sync else nullcontext()
+        with no_sync, _autocast(r, device):
+            # the share's mean (DDP averages the shares)
+            loss = loss_fn(wrapped(xm.to(device)), ym.to(device)) * (len(xm) / len(xb))
         loss.backward()
         total += loss.detach()
     world = _dist()[1]
-    if world > 1: torch.distributed.all_reduce(total); total /= world
+    if world > 1:
+        torch.distributed.all_reduce(total)
+        total /= world
     if not torch.isfinite(total):
-        found = next((f for f in (locate_nonfinite(model, xm.to(device)) for xm, _ in micro) if f), "no module output is non-finite: the loss itself")
+        found = next((f for f in (locate_nonfinite(model, xm.to(device)) for xm, _ in micro) if f),
+                     "no module output is non-finite: the loss itself")
         raise FloatingPointError(f"loss is {total.item()} at {where()}; first non-finite value: {found}")
     if r.grad_clip: torch.nn.utils.clip_grad_norm_(model.parameters(), r.grad_clip)
-    opt.step(); sched.step(); opt.zero_grad(set_to_none=True)
+    opt.step()
+    sched.step()
+    opt.zero_grad(set_to_none=True)
     return total
 
-def _train_epoch(model, opt, sched, loader, r: Recipe, loss_fn, device, where: Callable[[int], str]) -> tuple[float, int, int, float]:
+def _train_epoch(
+    model, opt, sched, loader, r: Recipe, loss_fn, device, where: Callable[[int], str]
+) -> tuple[float, int, int, float]:
     "One pass over `loader`: (loss summed over sequences, sequences, tokens, lr of the last step)."
     tot, n, tokens, lr = 0.0, 0, 0, 0.0
     for i, (xb, yb) in enumerate(loader):
         lr = opt.param_groups[0]["lr"]
-        tot += _optimizer_step(model, opt, sched, xb, yb, r, loss_fn, device, lambda: where(i)).item() * len(xb)
-        n += len(xb); tokens += xb.numel()
+        loss = _optimizer_step(model, opt, sched, xb, yb, r, loss_fn, device, lambda: where(i))
+        tot += loss.item() * len(xb)
+        n += len(xb)
+        tokens += xb.numel()
     return tot, n, tokens, lr
 
 # %% ../../nbs/train/18_engine.ipynb #c021b
@@ -321,29 +422,38 @@ class Interrupted(Exception):
     "A run stopped at its deadline, after its checkpoint was written: the same command resumes it."
 
 def selection_score(ev: dict) -> float:
-    "What early stopping and selection read: the validation accuracy, or the test accuracy where a run has no validation split."
+    """What early stopping and selection read: the validation accuracy, or the test accuracy where a run has
+    no validation split."""
     return ev.get("val_acc", ev.get("test_acc", -1))
 
 def past_deadline() -> bool:
-    "True once the clock passes the deadline in $HYENA_LIT_STOP_AT (Unix seconds; the launcher's `--stop-at`)."
+    """True once the clock passes the deadline in $HYENA_LIT_STOP_AT (Unix seconds; the launcher's
+    `--stop-at`)."""
     at = os.environ.get(STOP_AT_ENV, "")
     return bool(at) and time.time() >= float(at)
 
 # %% ../../nbs/train/18_engine.ipynb #c022
 def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = None, *,
-        evaluate: Callable[[nn.Module], dict] | None = None, loss_fn: Callable | None = None, resample: Callable | None = None,
-        seed: int = 0, device: str | torch.device | None = None, max_seconds: float | None = None, stop_after: int | None = None,
-        progress: bool = True, wrapped: nn.Module | None = None, groups: list[dict] | None = None, ckpt_every: int = 1) -> list[dict]:
-    """Train `model` under `recipe`; resume from `run_dir/checkpoint`. Epoch recipes: `train` = (x, y), one record per epoch.
-    Step recipes: `train(step)` -> this process's (x, y) of that step's batch, one record per step (see below)."""
+        evaluate: Callable[[nn.Module], dict] | None = None, loss_fn: Callable | None = None,
+        resample: Callable | None = None, seed: int = 0, device: str | torch.device | None = None,
+        max_seconds: float | None = None, stop_after: int | None = None, progress: bool = True,
+        wrapped: nn.Module | None = None, groups: list[dict] | None = None,
+        ckpt_every: int = 1) -> list[dict]:
+    """Train `model` under `recipe`; resume from `run_dir/checkpoint`.
+
+    Epoch recipes: `train` = (x, y), one record per epoch. Step recipes: `train(step)` -> this process's
+    (x, y) of that step's batch, one record per step (see below)."""
     r = recipe
     device = torch.device(device) if device is not None else next(model.parameters()).device
     loss_fn = loss_fn or scored_cross_entropy
     if r.steps:
-        if not callable(train): raise ValueError(f"recipe {r.name!r} counts steps: train must be a function step -> (x, y)")
-        return _fit_steps(model, train, r, run_dir, evaluate=evaluate, loss_fn=loss_fn, device=device, stop_after=stop_after,
-                          progress=progress, wrapped=wrapped, groups=groups, ckpt_every=ckpt_every, max_seconds=max_seconds)
-    if callable(train): raise ValueError(f"recipe {r.name!r} counts epochs: train must be a pair of tensors (x, y)")
+        if not callable(train):
+            raise ValueError(f"recipe {r.name!r} counts steps: train must be a function step -> (x, y)")
+        return _fit_steps(model, train, r, run_dir, evaluate=evaluate, loss_fn=loss_fn, device=device,
+                          stop_after=stop_after, progress=progress, wrapped=wrapped, groups=groups,
+                          ckpt_every=ckpt_every, max_seconds=max_seconds)
+    if callable(train):
+        raise ValueError(f"recipe {r.name!r} counts epochs: train must be a pair of tensors (x, y)")
     x, y = train
     spe = math.ceil(len(x) / r.batch_size)
     opt = make_optimizer(model, r, groups)
@@ -353,41 +463,57 @@ def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = No
     history, start, elapsed = [], 0, 0.0
     if ck is not None and ck.exists():
         st = load_checkpoint(ck, model, opt)
-        sched.load_state_dict(st["sched"]); gen.set_state(st["gen"])
+        sched.load_state_dict(st["sched"])
+        gen.set_state(st["gen"])
         history, start, elapsed = st["history"], st["epoch"], st["elapsed"]
     if history and (history[-1]["stop"] or len(history) >= r.epochs): return history
     end = r.epochs if stop_after is None else min(r.epochs, start + stop_after)
-    bar = tqdm(range(start, end), desc=r.name, disable=not progress, leave=False, initial=start, total=r.epochs)
+    bar = tqdm(range(start, end), desc=r.name, disable=not progress, leave=False, initial=start,
+               total=r.epochs)
     for epoch in bar:
         t0 = time.perf_counter()
         model.train()
-        if resample is not None: x, y = resample(epoch)  # a function of the epoch alone: a resumed run sees the same data
+        # a function of the epoch alone: a resumed run sees the same data
+        if resample is not None: x, y = resample(epoch)
         good = f"{ck}" if ck is not None and ck.exists() else "none"
-        tot, n, tokens, lr = _train_epoch(model, opt, sched, epoch_loader(x, y, r.batch_size, gen), r, loss_fn, device,
-                                          lambda i: f"epoch {epoch + 1}, step {i + 1}; last good checkpoint: {good}")
+        tot, n, tokens, lr = _train_epoch(
+            model, opt, sched, epoch_loader(x, y, r.batch_size, gen), r, loss_fn, device,
+            lambda i: f"epoch {epoch + 1}, step {i + 1}; last good checkpoint: {good}")
         train_time = time.perf_counter() - t0
-        ev = evaluate(model) if evaluate is not None and ((epoch + 1) % r.eval_every == 0 or epoch + 1 == r.epochs) else {}
+        ev = (
+            evaluate(model)
+            if evaluate is not None and ((epoch + 1) % r.eval_every == 0 or epoch + 1 == r.epochs)
+            else {}
+        )
         elapsed += time.perf_counter() - t0
-        rec = dict(epoch=epoch + 1, train_loss=tot / n, **ev, lr=lr, seconds=elapsed, tokens_per_second=tokens / train_time, stop="")
+        rec = dict(epoch=epoch + 1, train_loss=tot / n, **ev, lr=lr, seconds=elapsed,
+                   tokens_per_second=tokens / train_time, stop="")
         if r.early_stop is not None and selection_score(ev) >= r.early_stop: rec["stop"] = "solved"
-        elif max_seconds is not None and elapsed >= max_seconds and epoch + 1 < r.epochs: rec["stop"] = "time cap"
+        elif max_seconds is not None and elapsed >= max_seconds and epoch + 1 < r.epochs:
+            rec["stop"] = "time cap"
         history.append(rec)
-        bar.set_postfix(loss=f"{rec['train_loss']:.3f}", **({"acc": f"{ev['test_acc']:.3f}"} if "test_acc" in ev else {}))
+        bar.set_postfix(loss=f"{rec['train_loss']:.3f}",
+                        **({"acc": f"{ev['test_acc']:.3f}"} if "test_acc" in ev else {}))
         if ck is not None:
-            save_checkpoint(ck, model, opt, sched=sched.state_dict(), gen=gen.get_state(), history=history, epoch=epoch + 1, elapsed=elapsed)
+            save_checkpoint(ck, model, opt, sched=sched.state_dict(), gen=gen.get_state(), history=history,
+                            epoch=epoch + 1, elapsed=elapsed)
             _write_history(history, Path(run_dir))
         if rec["stop"]: break
-        if ck is not None and past_deadline(): bar.close(); raise Interrupted(f"deadline reached after epoch {epoch + 1}")
+        if ck is not None and past_deadline():
+            bar.close()
+            raise Interrupted(f"deadline reached after epoch {epoch + 1}")
     bar.close()
     return history
 
 def _write_history(history: list[dict], run_dir: Path):
     import pandas as pd
     tmp = run_dir / "history.csv.tmp"
-    pd.DataFrame(history).to_csv(tmp, index=False); tmp.replace(run_dir / "history.csv")
+    pd.DataFrame(history).to_csv(tmp, index=False)
+    tmp.replace(run_dir / "history.csv")
 
 # %% ../../nbs/train/18_engine.ipynb #c024
-def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device, stop_after, progress, wrapped, groups, ckpt_every, max_seconds):
+def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device, stop_after, progress,
+               wrapped, groups, ckpt_every, max_seconds):
     rank, world = _dist()
     opt = make_optimizer(model, r, groups)
     sched = make_schedule(opt, r)
@@ -396,7 +522,8 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
     step, history, elapsed = 0, [], 0.0
     if ck is not None and ck.exists():
         st = load_checkpoint(ck, model, opt)
-        sched.load_state_dict(st["sched"]); step, history, elapsed = st["step"], st["history"], st.get("elapsed", 0.0)
+        sched.load_state_dict(st["sched"])
+        step, history, elapsed = st["step"], st["history"], st.get("elapsed", 0.0)
         if history and history[-1].get("stop") == "solved": return history
     end = r.steps if stop_after is None else min(r.steps, step + stop_after)
     bar = tqdm(range(step, end), desc=r.name, disable=not progress or rank != 0, initial=step, total=r.steps)
@@ -405,32 +532,49 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
         xb, yb = batch_at(step)
         lr = r.lr * lr_multiplier(r, step, total, warmup)
         good = f"{ck}" if ck is not None and ck.exists() else "none yet"
-        loss = _optimizer_step(model, opt, sched, xb, yb, r, loss_fn, device, lambda: f"step {step + 1}; last good checkpoint: {good}", wrapped)
-        dt = time.perf_counter() - t0; elapsed += dt
-        n_tok = xb.numel() * world  # the step's tokens (every process holds an equal share), the same at every step
-        rec = dict(step=step + 1, tokens=(step + 1) * n_tok, loss=loss.item(), lr=lr, tokens_per_second=n_tok / max(1e-9, dt))
-        if evaluate is not None and ((step + 1) % r.eval_every == 0 or step + 1 == r.steps): rec.update(evaluate(model))
+        loss = _optimizer_step(model, opt, sched, xb, yb, r, loss_fn, device,
+                               lambda: f"step {step + 1}; last good checkpoint: {good}", wrapped)
+        dt = time.perf_counter() - t0
+        elapsed += dt
+        # the step's tokens (every process holds an equal share), the same at every step
+        n_tok = xb.numel() * world
+        rec = dict(step=step + 1, tokens=(step + 1) * n_tok, loss=loss.item(), lr=lr,
+                   tokens_per_second=n_tok / max(1e-9, dt))
+        if evaluate is not None and ((step + 1) % r.eval_every == 0 or step + 1 == r.steps):
+            rec.update(evaluate(model))
         if r.early_stop is not None and selection_score(rec) >= r.early_stop: rec["stop"] = "solved"
         history.append(rec)
         bar.set_postfix(loss=f"{rec['loss']:.3f}")
         capped = max_seconds is not None and elapsed >= max_seconds and step + 1 < r.steps
         late = ck is not None and past_deadline()
-        if ck is not None and ((step + 1) % ckpt_every == 0 or step + 1 == end or capped or rec.get("stop") or late):
-            save_checkpoint(ck, model, opt, sched=sched.state_dict(), step=step + 1, history=history, elapsed=elapsed)
-        if late and not rec.get("stop") and step + 1 < r.steps: bar.close(); raise Interrupted(f"deadline reached after step {step + 1}")
+        if ck is not None and (
+            (step + 1) % ckpt_every == 0 or step + 1 == end or capped or rec.get("stop") or late):
+            save_checkpoint(ck, model, opt, sched=sched.state_dict(), step=step + 1, history=history,
+                            elapsed=elapsed)
+        if late and not rec.get("stop") and step + 1 < r.steps:
+            bar.close()
+            raise Interrupted(f"deadline reached after step {step + 1}")
         if rec.get("stop"): break
-        if capped: rec["stop"] = "time cap"; break
+        if capped:
+            rec["stop"] = "time cap"
+            break
         t0 = time.perf_counter()  # evaluation and checkpoints stay out of the throughput
     bar.close()
     return history
 
 # %% ../../nbs/train/18_engine.ipynb #c026
-def seconds_per_step(model: nn.Module, batch: tuple[Tensor, Tensor], loss_fn: Callable | None = None, steps: int = 4) -> float:
-    "Wall time of one AdamW step of `model` on `batch` (mean of `steps` after a warm-up one), +10% for evaluation and logging. A timing aside for sizing CPU runs: pass a copy, its weights change."
+def seconds_per_step(model: nn.Module, batch: tuple[Tensor, Tensor], loss_fn: Callable | None = None,
+                     steps: int = 4) -> float:
+    """Wall time of one AdamW step of `model` on `batch` (mean of `steps` after a warm-up one), +10% for
+    evaluation and logging. A timing aside for sizing CPU runs: pass a copy, its weights change."""
     loss_fn = loss_fn or scored_cross_entropy
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
     def one():
-        loss = loss_fn(model(batch[0]), batch[1]); opt.zero_grad(); loss.backward(); opt.step()
-    one(); t0 = time.perf_counter()
+        loss = loss_fn(model(batch[0]), batch[1])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    one()
+    t0 = time.perf_counter()
     for _ in range(steps): one()
     return (time.perf_counter() - t0) / steps * 1.1

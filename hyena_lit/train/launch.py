@@ -17,17 +17,27 @@ __all__ = ['RUNNERS', 'SAVED_UNDER', 'load_cells', 'as_cells', 'plan', 'describe
            'parse_stop_at', 'main']
 
 # %% ../../nbs/train/18b_launch.ipynb #lc4
-RUNNERS = {  # experiment -> "module:function" taking (params, run_dir, device, threads); imported when a cell runs
-    "associative_recall": "hyena_lit.train.launch:_recall", "mechanistic": "hyena_lit.train.launch:_mechanistic",
-    "mechanistic_steps": "hyena_lit.train.launch:_mechanistic", "mqar": "hyena_lit.train.launch:_mqar",
-    "dna": "hyena_lit.train.launch:_dna", "lm": "hyena_lit.train.launch:_lm",
-    "images": "hyena_lit.train.launch:_images", "quickstart": None, "runtime": None, "downstream": None,  # run by their notebooks (papermill)
+# experiment -> "module:function" taking (params, run_dir, device, threads); imported when a cell runs
+RUNNERS = {
+    "associative_recall": "hyena_lit.train.launch:_recall",
+    "mechanistic": "hyena_lit.train.launch:_mechanistic",
+    "mechanistic_steps": "hyena_lit.train.launch:_mechanistic",
+    "mqar": "hyena_lit.train.launch:_mqar",
+    "dna": "hyena_lit.train.launch:_dna",
+    "lm": "hyena_lit.train.launch:_lm",
+    # run by their notebooks (papermill)
+    "images": "hyena_lit.train.launch:_images",
+    "quickstart": None,
+    "runtime": None,
+    "downstream": None,
     "generation": None,
 }
 SAVED_UNDER = {"lm": "train"}  # where params.json keeps a cell's settings, when not at its top level
 
 def _target(target: str):
-    "The function named 'module:name'. The launcher names its runners, so an experiment's module loads when a cell runs."
+    """The function named 'module:name'.
+
+    The launcher names its runners, so an experiment's module loads when a cell runs."""
     mod, fn = target.split(":")
     return getattr(importlib.import_module(mod), fn)
 
@@ -42,7 +52,8 @@ _mechanistic = _cfg_runner("hyena_lit.experiments.mechanistic:run_task")
 _mqar = _cfg_runner("hyena_lit.experiments.mqar:run_mqar")
 
 def _dna(params: dict, run_dir: Path, device: str, threads: int):
-    return _target("hyena_lit.experiments.dna:run_dna")({**params, "threads": threads}, run_dir, device=device)
+    return _target("hyena_lit.experiments.dna:run_dna")({**params, "threads": threads}, run_dir,
+                                                        device=device)
 
 def _lm(params: dict, run_dir: Path, device: str, threads: int):
     import torch
@@ -52,17 +63,19 @@ def _lm(params: dict, run_dir: Path, device: str, threads: int):
 
 def _images(params: dict, run_dir: Path, device: str, threads: int):
     import torch
-    load_image_data, run_images = (_target(f"hyena_lit.experiments.images:{n}") for n in ("load_image_data", "run_images"))
+    load_image_data, run_images = (_target(f"hyena_lit.experiments.images:{n}") for n in (
+        "load_image_data", "run_images"))
     torch.set_num_threads(threads)
-    p = {**params, "device": device, "threads": threads, "sweep": run_dir.parent.name, "run_name": run_dir.name}
+    p = {**params, "device": device, "threads": threads, "sweep": run_dir.parent.name,
+         "run_name": run_dir.name}
     data, classes = load_image_data(**p)
     return run_images(p, run_dir, data, classes)
 
 
 # %% ../../nbs/train/18b_launch.ipynb #lc5
 def load_cells(path: str | Path, root: str | Path | None = None, only: list[str] | None = None) -> list[dict]:
-    """The cells of the experiment file `path`, checked, with `run` made absolute under `root` (default: the project's
-    runs/). `only`: glob patterns on the run's path below runs/ (any may match)."""
+    """The cells of the experiment file `path`, checked, with `run` made absolute under `root` (default: the
+    project's runs/). `only`: glob patterns on the run's path below runs/ (any may match)."""
     path = Path(path)
     if not path.is_file(): raise ValueError(f"experiment file {path} does not exist")
     if str(project_root()) not in sys.path: sys.path.insert(0, str(project_root()))  # experiments._common
@@ -107,7 +120,8 @@ def _measured(d: Path, saved: dict) -> dict:
         (saved.get("train") or {}).get("device") or "cpu"
     seconds, tps = num(m.get("seconds", m.get("train_seconds"))), num(m.get("tokens_per_second"))
     per_epoch = _tokens(dict(saved, epochs=1))  # examples x length, where the settings say
-    if tps is None and seconds and num(m.get("epochs_run")) and per_epoch: tps = m["epochs_run"] * per_epoch / seconds
+    if tps is None and seconds and num(m.get("epochs_run")) and per_epoch:
+        tps = m["epochs_run"] * per_epoch / seconds
     return dict(seconds=seconds, tps=tps, device=str(dev).split(":")[0])
 
 def _tokens(p: dict) -> float | None:
@@ -126,15 +140,20 @@ def _rows(cells: list[dict]) -> tuple[list[dict], list[str]]:
         if conflict: bad.append(f"{c['key']} ({conflicts_text(conflict)})")
         status = "finished" if is_finished(d) else "unfinished" if saved else "new"
         got = _measured(d, saved) if status == "finished" else dict(seconds=None, tps=None, device=None)
-        rows.append(dict(key=c["key"], experiment=c["experiment"], seq_len=c["params"].get("seq_len"), status=status,
-                         tokens=_tokens(c["params"]), cap=60 * (c["params"].get("max_minutes_per_run") or 0), **got))
+        rows.append(
+            dict(key=c["key"], experiment=c["experiment"], seq_len=c["params"].get("seq_len"), status=status,
+                 tokens=_tokens(c["params"]), cap=60 * (c["params"].get("max_minutes_per_run") or 0), **got)
+        )
     return rows, bad
 
 def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = ()) -> pd.DataFrame:
-    """One row per cell: key, experiment, status (finished, unfinished, new), seconds (measured, or expected on
-    `device`). `reference`: more cells whose finished runs count as measured peers (another grid's seed 0)."""
+    """One row per cell: key, experiment, status (finished, unfinished, new), seconds (measured, or expected
+    on `device`). `reference`: more cells whose finished runs count as measured peers (another grid's seed 0).
+    """
     rows, bad = _rows(cells)
-    if bad: raise ValueError(f"{len(bad)} run folder(s) hold other settings than their cells: " + "; ".join(bad[:5]))
+    if bad:
+        raise ValueError(
+            f"{len(bad)} run folder(s) hold other settings than their cells: " + "; ".join(bad[:5]))
     mine = {r["key"] for r in rows}
     peers = [r for r in _rows([c for c in reference if c["key"] not in mine])[0] if r["status"] == "finished"]
     cols = ["key", "experiment", "seq_len", "status", "tokens", "cap", "seconds", "tps", "device"]
@@ -147,7 +166,8 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = ()) -> 
     return df
 
 def _expected(df: pd.DataFrame, i, kind: str) -> float | None:
-    "Seconds for row i: its tokens / the peers' median tokens/s, else the peers' median wall time (see above)."
+    """Seconds for row i: its tokens / the peers' median tokens/s, else the peers' median wall time (see
+    above)."""
     done = df[(df.status == "finished") & (df.device == kind) & (df.experiment == df.at[i, "experiment"])]
     same = done[done.seq_len == df.at[i, "seq_len"]]
     same = same if len(same) else done
@@ -163,9 +183,15 @@ def describe_plan(df: pd.DataFrame, workers: int = 1) -> str:
     left = df[df.status != "finished"]
     known = left.seconds.dropna()
     hours = known.sum() / 3600
-    cost = (f"expected {hours:.2f} h of runs ({hours / max(1, workers):.2f} h on {workers} worker(s)) from measured "
-            "throughput" + (f"; {len(left) - len(known)} cell(s) have no measured peer" if len(known) < len(left) else "")
-            ) if len(left) else "nothing to run"
+    cost = (
+        (
+            f"expected {hours:.2f} h of runs ({hours / max(1, workers):.2f} h on {workers} worker(s)) from"
+            " measured throughput"
+            + (f"; {len(left) - len(known)} cell(s) have no measured peer" if len(known) < len(left) else "")
+        )
+        if len(left)
+        else "nothing to run"
+    )
     return (f"{len(df)} cells: {n.get('finished', 0)} finished, {n.get('unfinished', 0)} unfinished, "
             f"{n.get('new', 0)} new; {cost}")
 
@@ -178,7 +204,8 @@ def _runner(experiment: str):
     return getattr(importlib.import_module(mod), fn)
 
 def run_cell(c: dict, device: str = "cpu", threads: int = 1, stop_at: float | None = None) -> dict:
-    "Train the cell `c` (from `load_cells`) here; returns key, status (finished, stopped, failed, not started), log."
+    """Train the cell `c` (from `load_cells`) here; returns key, status (finished, stopped, failed, not
+    started), log."""
     out = dict(key=c["key"], status="not started", seconds=0.0, error="", log="")
     if stop_at is not None and time.time() >= stop_at: return out
     log = c["dir"].parents[len(Path(c["key"]).parts) - 1] / ".logs" / f"{c['key']}.log"
@@ -208,12 +235,14 @@ def _blocked(c: dict) -> str:
 
 
 # %% ../../nbs/train/18b_launch.ipynb #lc10
-def _parallel(todo: list[dict], workers: int, address: str | None, device: str, threads: int, stop_at, bar) -> list:
+def _parallel(
+    todo: list[dict], workers: int, address: str | None, device: str, threads: int, stop_at, bar) -> list:
     "Run `todo` as Ray tasks, at most as many at once as the cluster has slots; none starts after `stop_at`."
     import ray
     started = not ray.is_initialized()
-    if started: ray.init(address=address, num_cpus=None if address else workers * threads, include_dashboard=False,
-                         log_to_driver=False, configure_logging=False)
+    if started:
+        ray.init(address=address, num_cpus=None if address else workers * threads, include_dashboard=False,
+                 log_to_driver=False, configure_logging=False)
     gpu = device.startswith("cuda")
     task = ray.remote(num_cpus=1 if gpu else threads, num_gpus=1 if gpu else 0)(run_cell)
     have = ray.cluster_resources().get("GPU" if gpu else "CPU", 1)
@@ -230,20 +259,23 @@ def _parallel(todo: list[dict], workers: int, address: str | None, device: str, 
             (ref,), _ = ray.wait(list(pending), num_returns=1)
             c = pending.pop(ref)
             try: results.append(ray.get(ref))
-            except Exception as e: results.append(dict(key=c["key"], status="failed", error=f"{type(e).__name__}: {e}"))
+            except Exception as e:
+                results.append(dict(key=c["key"], status="failed", error=f"{type(e).__name__}: {e}"))
             bar.update(1)
     finally:
         if started: ray.shutdown()
     return results + [dict(key=c["key"], status="not started", error=_blocked(c)) for c in queue]
 
 def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop_at: float | None = None,
-           device: str = "cpu", threads: int = 1, progress: bool = True, p: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Run every cell that is not finished (unfinished ones first); one worker runs in this process, more (or an
-    `address`) on Ray. `p`: the cells' plan, if already made. Returns one row per cell run: key, status, seconds,
-    error, log."""
+           device: str = "cpu", threads: int = 1, progress: bool = True,
+           p: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Run every cell that is not finished (unfinished ones first); one worker runs in this process, more (or
+    an `address`) on Ray. `p`: the cells' plan, if already made. Returns one row per cell run: key, status,
+    seconds, error, log."""
     p = plan(cells, device) if p is None else p
     todo = [c for s in ("unfinished", "new") for c, st in zip(cells, p.status) if st == s]
-    todo.sort(key=lambda c: "init_from" in c["params"] and bool(c["params"]["init_from"]))  # what others start from, first
+    # what others start from, first
+    todo.sort(key=lambda c: "init_from" in c["params"] and bool(c["params"]["init_from"]))
     bar = tqdm(total=len(todo), desc="cells", disable=not progress)
     if workers == 1 and address is None:
         results = []
@@ -251,7 +283,8 @@ def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop
             results.append(run_cell(c, device, threads, stop_at) if waits_for(c) is None else
                            dict(key=c["key"], status="not started", error=_blocked(c)))
             bar.update(1)
-    else: results = _parallel(todo, workers, address, device, threads, stop_at, bar)
+    else:
+        results = _parallel(todo, workers, address, device, threads, stop_at, bar)
     bar.close()
     return pd.DataFrame(results, columns=["key", "status", "seconds", "error", "log"])
 
@@ -274,33 +307,44 @@ def parse_stop_at(s: str | None, now: datetime | None = None) -> float | None:
         raise ValueError(f"--stop-at must be HH:MM, an ISO date-time or +<n>m / +<n>h, got {s!r}") from None
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m hyena_lit.train.launch", description="Plan and run a grid of runs.")
+    ap = argparse.ArgumentParser(prog="python -m hyena_lit.train.launch",
+                                 description="Plan and run a grid of runs.")
     ap.add_argument("file", help="an experiment file (experiments/<grid>.py) defining cells()")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
     ap.add_argument("--workers", type=int, default=1, help="cells at once (Ray when > 1)")
     ap.add_argument("--address", default=None, help="an existing Ray cluster's address")
-    ap.add_argument("--stop-at", default=None, help="no cell starts after it; running cells checkpoint and stop")
+    ap.add_argument("--stop-at", default=None,
+                    help="no cell starts after it; running cells checkpoint and stop")
     ap.add_argument("--only", action="append", default=None, help="glob on the run's path below runs/")
     ap.add_argument("--root", default=None, help="the runs folder (default: the project's runs/)")
     ap.add_argument("--device", default="cpu", help="cpu or cuda")
     ap.add_argument("--threads", type=int, default=1, help="torch threads per cell")
     a = ap.parse_args(argv)
     if a.workers < 1 or a.threads < 1: ap.error("--workers and --threads must be integers >= 1")
-    if a.device.split(":")[0] not in ("cpu", "cuda"): ap.error(f"--device must be cpu or cuda, got {a.device!r}")
+    if a.device.split(":")[0] not in ("cpu", "cuda"):
+        ap.error(f"--device must be cpu or cuda, got {a.device!r}")
     try:
         stop_at = parse_stop_at(a.stop_at)
         cells = load_cells(a.file, a.root, a.only)
         p = plan(cells, a.device)
-        if p[p.status != "finished"].seconds.isna().any():  # no measured peer here: the other grids' runs time them
-            files = [Path(a.file), *(f for f in sorted(Path(a.file).parent.glob("[a-z]*.py")) if f.name != Path(a.file).name)]
-            p = plan(cells, a.device, [c for f in files for c in load_cells(f, a.root)])  # --only's others too
-    except ValueError as e: ap.error(str(e))
+        # no measured peer here: the other grids' runs time them
+        if p[p.status != "finished"].seconds.isna().any():
+            files = [
+                Path(a.file),
+                *(f for f in sorted(Path(a.file).parent.glob("[a-z]*.py")) if f.name != Path(a.file).name)]
+            # --only's others too
+            p = plan(cells, a.device, [c for f in files for c in load_cells(f, a.root)])
+    except ValueError as e:
+        ap.error(str(e))
     print(describe_plan(p, a.workers))
     if a.dry_run:
         with pd.option_context("display.max_rows", None, "display.width", 160):
             million = lambda t: f"{t / 1e6:,.0f}M" if t == t and t else ""  # tokens, for reading
-            print(p.assign(tokens=p.tokens.map(million), seconds=p.seconds.round(0), device=p.device.fillna(""))
-                  .to_string(index=False))
+            print(
+                p.assign(
+                    tokens=p.tokens.map(million), seconds=p.seconds.round(0), device=p.device.fillna("")
+                ).to_string(index=False)
+            )
         return 0
     res = launch(cells, a.workers, a.address, stop_at, a.device, a.threads, p=p)
     print(res.status.value_counts().to_string() if len(res) else "every cell is finished")

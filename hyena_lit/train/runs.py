@@ -25,11 +25,14 @@ def project_root(start: Path | None = None) -> Path:
     "The nearest folder at or above `start` (default: cwd) holding this project's settings.ini; else cwd."
     here = Path(start or Path.cwd()).resolve()
     for d in (here, *here.parents):
-        if (d / "settings.ini").exists() and "lib_name = hyena_lit" in (d / "settings.ini").read_text(): return d
+        if (d / "settings.ini").exists() and "lib_name = hyena_lit" in (d / "settings.ini").read_text():
+            return d
     return here
 
 def new_run_dir(experiment: str, name: str = "", root: str | Path = "", sweep: str = "cpu") -> Path:
-    "A new folder `root/name` (root default: <project>/runs/<experiment>/<sweep>). Refuses to reuse a finished run."
+    """A new folder `root/name` (root default: <project>/runs/<experiment>/<sweep>).
+
+    Refuses to reuse a finished run."""
     root = Path(root) if root else project_root() / "runs" / experiment / sweep
     name = name or datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     d = root / name
@@ -40,7 +43,8 @@ def new_run_dir(experiment: str, name: str = "", root: str | Path = "", sweep: s
 def save_json(obj, path: Path):
     "Write JSON atomically (write a temp file, then rename)."
     tmp = Path(path).with_suffix(".tmp")
-    tmp.write_text(json.dumps(obj, indent=2, default=str)); tmp.replace(path)
+    tmp.write_text(json.dumps(obj, indent=2, default=str))
+    tmp.replace(path)
 
 def is_finished(run_dir: str | Path) -> bool:
     "A run folder is finished once its metrics.json exists."
@@ -62,18 +66,35 @@ def run_folders(root: str | Path | None = None) -> list[Path]:
     return sorted(p.parent for p in root.rglob("metrics.json") if ".ipynb_checkpoints" not in p.parts)
 
 # %% ../../nbs/train/18a_runs.ipynb #c006
-COLUMNS = ["experiment", "sweep", "run", "task", "mixer", "seq_len", "vocab_size", "n_layer", "d_model", "seed", "recipe",
-           "epochs_run", "epochs_planned", "metric", "best", "final", "tokens", "seconds", "tokens_per_second", "params", "notes"]
+COLUMNS = ["experiment", "sweep", "run", "task", "mixer", "seq_len", "vocab_size", "n_layer", "d_model",
+           "seed", "recipe", "epochs_run", "epochs_planned", "metric", "best", "final", "tokens", "seconds",
+           "tokens_per_second", "params", "notes"]
 
-_BUDGET = ("name", "epochs", "warmup_epochs", "steps", "warmup_steps", "warmup_frac", "eval_every", "early_stop", "lr", "init_lr", "final_lr",
-           "batch_size", "micro_batch")  # the budget and the size-dependent numbers: the rest names the recipe
+_BUDGET = (
+    "name",
+    "epochs",
+    "warmup_epochs",
+    "steps",
+    "warmup_steps",
+    "warmup_frac",
+    "eval_every",
+    "early_stop",
+    "lr",
+    "init_lr",
+    "final_lr",
+    # the budget and the size-dependent numbers: the rest names the recipe
+    "batch_size",
+    "micro_batch",
+)
 
 def _recipe_name(p: dict, default: str) -> str:
-    "The named recipe a run used: the one whose every field but the budget equals the run's resolved recipe; '<name>*' if none does."
+    """The named recipe a run used: the one whose every field but the budget equals the run's resolved recipe;
+    '<name>*' if none does."""
     r = p.get("recipe")
     if not isinstance(r, dict): return r or default
     from hyena_lit.train.engine import RECIPES
-    if r.get("name") not in RECIPES: return r.get("name", default)  # an experiment's own recipe, registered by its module
+    # an experiment's own recipe, registered by its module
+    if r.get("name") not in RECIPES: return r.get("name", default)
     core = lambda d: {k: v for k, v in d.items() if k not in _BUDGET}
     same = [n for n, named in RECIPES.items() if core(named.to_dict()) == core(r)]
     return r.get("name") if r.get("name") in same else (same[0] if same else f"{r.get('name', default)}*")
@@ -85,47 +106,64 @@ def _recall_row(p: dict, m: dict) -> dict:
     if mixer in ("longconv:hyena", "longconv:ckconv") and not isinstance(p.get("recipe"), dict):
         notes = "filter FFN had emb_dim 3 and w 1 (options dropped before the filter-FFN fix)"
     if p.get("ablation_step"): notes = f"ablation step {p['ablation_step']}" + (f"; {notes}" if notes else "")
-    if model.get("longconv_short_filter") is not None:  # an ablation of Figure 4.1's operator, not one of its six
-        notes = "; ".join(n for n in (notes, f"short filters {model['longconv_short_filter']} (ablation)") if n)
-    return dict(task="associative_recall", mixer=mixer, seq_len=L, vocab_size=m["vocab_size"], n_layer=p.get("n_layer"),
-                d_model=p.get("d_model"), seed=m["seed"], recipe=_recipe_name(p, "paper-synthetics"), epochs_run=m["epochs_run"],
-                epochs_planned=m["epochs_planned"], metric="test_acc", best=m["best_test_acc"], final=m["final_test_acc"],
-                tokens=m["epochs_run"] * p["num_train"] * (2 * (L // 2) + 2), seconds=m["seconds"],
-                tokens_per_second=m.get("tokens_per_second"), params=m.get("params"), notes=notes)
+    # an ablation of Figure 4.1's operator, not one of its six
+    if model.get("longconv_short_filter") is not None:
+        notes = "; ".join(
+            n for n in (notes, f"short filters {model['longconv_short_filter']} (ablation)") if n)
+    return dict(task="associative_recall", mixer=mixer, seq_len=L, vocab_size=m["vocab_size"],
+                n_layer=p.get("n_layer"), d_model=p.get("d_model"), seed=m["seed"],
+                recipe=_recipe_name(p, "paper-synthetics"), epochs_run=m["epochs_run"],
+                epochs_planned=m["epochs_planned"], metric="test_acc", best=m["best_test_acc"],
+                final=m["final_test_acc"], tokens=m["epochs_run"] * p["num_train"] * (2 * (L // 2) + 2),
+                seconds=m["seconds"], tokens_per_second=m.get("tokens_per_second"), params=m.get("params"),
+                notes=notes)
 
 def _task_row(p: dict, m: dict) -> dict:
     "A run of a task (mechanistic, images, DNA): what its metrics.json says, each field where it has it."
     g = lambda k: m.get(k, p.get(k))
     metric = m.get("metric", "accuracy")
     bests = [k[5:] for k in m if k.startswith("best_") and k != "best_test_acc" and k != "best_epoch"]
-    if "best_test_acc" not in m and bests:  # a run that names its own headline, e.g. best_test_bpb (DNA pretraining)
-        metric = bests[0]; m = {**m, "best": m["best_" + metric], "final": m.get(metric)}
-    return dict(task=m["task"], mixer=g("mixer") or g("model"), seq_len=g("seq_len"), vocab_size=g("vocab_size"), n_layer=g("n_layer"),
-                d_model=g("d_model"), seed=g("seed"), recipe=_recipe_name(p, m.get("recipe", "paper-synthetics")), epochs_run=g("epochs_run"),
-                epochs_planned=g("epochs_planned"), metric="test_" + ("r2" if metric == "r2" else "acc") if metric in ("r2", "accuracy") else metric,
-                best=m.get("best_test_acc", m.get("best")), final=m.get("final_test_acc", m.get("final", m.get("test_acc"))), tokens=m.get("tokens"),
-                seconds=m.get("seconds"), tokens_per_second=m.get("tokens_per_second"), params=g("params"), notes=m.get("notes", ""))
+    # a run that names its own headline, e.g. best_test_bpb (DNA pretraining)
+    if "best_test_acc" not in m and bests:
+        metric = bests[0]
+        m = {**m, "best": m["best_" + metric], "final": m.get(metric)}
+    return dict(
+        task=m["task"], mixer=g("mixer") or g("model"), seq_len=g("seq_len"), vocab_size=g("vocab_size"),
+        n_layer=g("n_layer"), d_model=g("d_model"), seed=g("seed"),
+        recipe=_recipe_name(p, m.get("recipe", "paper-synthetics")), epochs_run=g("epochs_run"),
+        epochs_planned=g("epochs_planned"),
+        metric="test_" + ("r2" if metric == "r2" else "acc") if metric in ("r2", "accuracy") else metric,
+        best=m.get("best_test_acc", m.get("best")),
+        final=m.get("final_test_acc", m.get("final", m.get("test_acc"))), tokens=m.get("tokens"),
+        seconds=m.get("seconds"), tokens_per_second=m.get("tokens_per_second"), params=g("params"),
+        notes=m.get("notes", ""))
 
 def _lm_row(p: dict, m: dict) -> dict:
     t, model = p["train"], p["model"]
-    return dict(task=Path(t["dataset"]).name, mixer=model["mixer"], seq_len=t["seq_len"], vocab_size=model["vocab_size"],
-                n_layer=model["n_layer"], d_model=model["d_model"], seed=t["seed"], recipe=_recipe_name(p, "paper-lm" if t["recipe"] == "paper" else "improved"),
-                epochs_run=m["steps"], epochs_planned=p.get("steps", m["steps"]), metric="val_loss", best=m["val_loss"], final=m["val_loss"],
-                tokens=m["tokens"], seconds=m["train_seconds"], tokens_per_second=m["tokens_per_second"], params=m["params"], notes="steps, not epochs")
+    return dict(task=Path(t["dataset"]).name, mixer=model["mixer"], seq_len=t["seq_len"],
+                vocab_size=model["vocab_size"], n_layer=model["n_layer"], d_model=model["d_model"],
+                seed=t["seed"], recipe=_recipe_name(p, "paper-lm" if t["recipe"] == "paper" else "improved"),
+                epochs_run=m["steps"], epochs_planned=p.get("steps", m["steps"]), metric="val_loss",
+                best=m["val_loss"], final=m["val_loss"], tokens=m["tokens"], seconds=m["train_seconds"],
+                tokens_per_second=m["tokens_per_second"], params=m["params"], notes="steps, not epochs")
 
 def _quickstart_row(p: dict, m: dict) -> dict:
     c = p["config"]
-    return dict(task=f"{p['dataset']}-bytes", mixer=c.get("mixer", "hyena"), seq_len=p["seq_len"], vocab_size=c["vocab_size"], n_layer=c["n_layer"],
-                d_model=c["d_model"], seed=p["seed"], recipe="paper-lm", epochs_run=m["steps"], epochs_planned=None, metric="val_loss",
-                best=m["final_val_loss"], final=m["final_val_loss"], tokens=m["tokens"], seconds=m["train_seconds"],
-                tokens_per_second=m["tokens_per_second"], params=m["params"], notes="steps, not epochs")
+    return dict(task=f"{p['dataset']}-bytes", mixer=c.get("mixer", "hyena"), seq_len=p["seq_len"],
+                vocab_size=c["vocab_size"], n_layer=c["n_layer"], d_model=c["d_model"], seed=p["seed"],
+                recipe="paper-lm", epochs_run=m["steps"], epochs_planned=None, metric="val_loss",
+                best=m["final_val_loss"], final=m["final_val_loss"], tokens=m["tokens"],
+                seconds=m["train_seconds"], tokens_per_second=m["tokens_per_second"], params=m["params"],
+                notes="steps, not epochs")
 
 def _benchmark_row(p: dict, m: dict) -> dict:
     return dict(task="runtime", mixer="hyena", d_model=m.get("d_model"), metric="crossover_vs_sdpa_fwd",
-                best=(m.get("crossover_vs_sdpa") or {}).get("fwd"), final=(m.get("crossover_vs_sdpa") or {}).get("fwd"), notes="a benchmark, not a training run")
+                best=(m.get("crossover_vs_sdpa") or {}).get("fwd"),
+                final=(m.get("crossover_vs_sdpa") or {}).get("fwd"), notes="a benchmark, not a training run")
 
 def _generation_row(p: dict, m: dict) -> dict:
-    "A generation benchmark (51_generation): distilled against exact cached generation at 16k tokens of context."
+    """A generation benchmark (51_generation): distilled against exact cached generation at 16k tokens of
+    context."""
     x = (m.get("speedup_vs_exact") or {}).get("16384")
     return dict(task="generation", mixer="hyena", metric="distilled_speedup_16k", best=x, final=x,
                 notes="a benchmark, not a training run")
@@ -133,16 +171,25 @@ def _generation_row(p: dict, m: dict) -> dict:
 def _downstream_row(p: dict, m: dict) -> dict:
     tasks = [k for k, v in m.items() if isinstance(v, dict) and "acc" in v]
     first = "lambada_cloze" if "lambada_cloze" in tasks else tasks[0]
-    return dict(task="downstream", metric=f"{first}_acc", best=m[first]["acc"], final=m[first]["acc"], seconds=m.get("seconds"),
-                notes=f"evaluation of {p.get('run', '?')} on {len(tasks)} tasks")
+    return dict(task="downstream", metric=f"{first}_acc", best=m[first]["acc"], final=m[first]["acc"],
+                seconds=m.get("seconds"), notes=f"evaluation of {p.get('run', '?')} on {len(tasks)} tasks")
 
-_MAMBA_INIT = ("Mamba trained with the model-wide init over its projections (delta = softplus(0) = 0.69 in every channel) "
-               "and weight decay on A_log; since fixed in 17_baselines: re-run to count")
-DEFECTS = {run: _MAMBA_INIT for run in (  # run folders (under runs/) made before a since-fixed defect, and the defect
-    "dna/cpu/pretrain_mamba_L1024_s0", "dna/cpu/species_mamba_L64_s0", "dna/cpu/species_mamba_L128_s0",
-    "mechanistic/table11-cpu/induction_heads_mamba_L256_V16_n2_s0", "mechanistic/table11-cpu-40ep/induction_heads_mamba_L256_V16_n2_s0",
-    "mechanistic/table4.2-cpu/associative_recall_mamba_L256_V30_n2_s0", "mechanistic/tasks-cpu/counting_mamba_L64_V10_n2_s0",
-    "mechanistic/tasks-cpu/majority_mamba_L64_V10_n2_s0", *(f"mechanistic/tasks-cpu/icl_linear_mamba_L63_V{v}_n2_s0" for v in (2, 4, 8)))}
+_MAMBA_INIT = (
+    "Mamba trained with the model-wide init over its projections (delta = softplus(0) = 0.69 in every"
+    " channel) and weight decay on A_log; since fixed in 17_baselines: re-run to count"
+)
+# run folders (under runs/) made before a since-fixed defect, and the defect
+DEFECTS = {
+    run: _MAMBA_INIT
+    for run in ("dna/cpu/pretrain_mamba_L1024_s0", "dna/cpu/species_mamba_L64_s0",
+                "dna/cpu/species_mamba_L128_s0",
+                "mechanistic/table11-cpu/induction_heads_mamba_L256_V16_n2_s0",
+                "mechanistic/table11-cpu-40ep/induction_heads_mamba_L256_V16_n2_s0",
+                "mechanistic/table4.2-cpu/associative_recall_mamba_L256_V30_n2_s0",
+                "mechanistic/tasks-cpu/counting_mamba_L64_V10_n2_s0",
+                "mechanistic/tasks-cpu/majority_mamba_L64_V10_n2_s0",
+                *(f"mechanistic/tasks-cpu/icl_linear_mamba_L63_V{v}_n2_s0" for v in (2, 4, 8)))
+}
 
 def run_row(run_dir: str | Path, root: str | Path | None = None) -> dict:
     "One index row for the finished run in `run_dir`."
@@ -169,11 +216,15 @@ def load_runs(root: str | Path | None = None) -> pd.DataFrame:
     "Every finished run under `root` (default: runs/) as one table, one row per run folder, columns COLUMNS."
     root = Path(root) if root is not None else project_root() / "runs"
     df = pd.DataFrame([run_row(d, root) for d in run_folders(root)], columns=COLUMNS)
-    for c in ("seq_len", "vocab_size", "n_layer", "d_model", "seed", "epochs_run", "epochs_planned", "tokens", "params"):
+    for c in ("seq_len", "vocab_size", "n_layer", "d_model", "seed", "epochs_run", "epochs_planned", "tokens",
+              "params"):
         whole = pd.to_numeric(df[c], errors="coerce").dropna() % 1 == 0
         if whole.all(): df[c] = df[c].astype("Int64")
-        else:  # step budgets may stop mid-epoch (2.5 of 8192-step epochs): whole numbers stay integers, in an object column
-            df[c] = pd.Series([int(v) if pd.notna(v) and float(v) % 1 == 0 else v for v in df[c]], index=df.index, dtype=object)
+        # step budgets may stop mid-epoch (2.5 of 8192-step epochs): whole numbers stay integers, in an object
+        # column
+        else:
+            df[c] = pd.Series([int(v) if pd.notna(v) and float(v) % 1 == 0 else v for v in df[c]],
+                              index=df.index, dtype=object)
     return df
 
 def write_index(root: str | Path | None = None) -> pd.DataFrame:
@@ -181,11 +232,13 @@ def write_index(root: str | Path | None = None) -> pd.DataFrame:
     root = Path(root) if root is not None else project_root() / "runs"
     idx = load_runs(root)
     tmp = root / "index.csv.tmp"
-    idx.to_csv(tmp, index=False); tmp.replace(root / "index.csv")
+    idx.to_csv(tmp, index=False)
+    tmp.replace(root / "index.csv")
     return idx
 
 # %% ../../nbs/train/18a_runs.ipynb #c012
-NOT_COMPARED = ("dir", "out_dir", "threads", "workers", "device", "max_steps", "train", "progress", "force", "extend", "keep_checkpoint")
+NOT_COMPARED = ("dir", "out_dir", "threads", "workers", "device", "max_steps", "train", "progress", "force",
+                "extend", "keep_checkpoint")
 
 def _canon(v): return json.loads(json.dumps(v, default=str))
 
@@ -206,33 +259,51 @@ def conflicts_text(bad: dict) -> str:
     return "; ".join(f"{k}: saved {a!r}, asked {b!r}" for k, (a, b) in bad.items())
 
 def check_run(run_dir: str | Path, wanted: dict, finished_ok: bool = False):
-    "Raise before any work if `run_dir` is finished (unless `finished_ok`: a sweep skips it) or was started with other settings."
+    """Raise before any work if `run_dir` is finished (unless `finished_ok`: a sweep skips it) or was started
+    with other settings."""
     d = Path(run_dir)
     if is_finished(d) and not finished_ok:
-        raise FileExistsError(f"{relative(d)} is a finished run (metrics.json): it is never trained again; choose another run or sweep name")
+        raise FileExistsError(
+            f"{relative(d)} is a finished run (metrics.json): it is never trained again; choose another run"
+            " or sweep name"
+        )
     p = d / "params.json"
     if p.exists():
         bad = params_conflicts(json.loads(p.read_text()), wanted)
         if bad:
-            raise ValueError(f"{relative(d)} was made with other settings ({conflicts_text(bad)}): use another run or sweep name")
+            raise ValueError(
+                f"{relative(d)} was made with other settings ({conflicts_text(bad)}): use another run or"
+                " sweep name"
+            )
 
 # %% ../../nbs/train/18a_runs.ipynb #c013b
-def check_sweep(sweep_dir: str | Path, shared: dict, key: str | None = None, defaults: dict | None = None) -> dict:
+def check_sweep(
+    sweep_dir: str | Path, shared: dict, key: str | None = None, defaults: dict | None = None
+) -> dict:
     """Refuse before any work if the settings `shared` by every run of a sweep differ from those it was made with;
     otherwise record them in `sweep_dir/sweep.json` (at the first call) and return them. `key`: where a run's
     params.json keeps its settings (lm runs: "train"), for sweeps made before sweep.json. `defaults`: the values of
-    settings added after a sweep began (what its runs used), read where sweep.json or a params.json lacks them."""
-    d = Path(sweep_dir); f = d / "sweep.json"
+    settings added after a sweep began (what its runs used), read where sweep.json or a params.json lacks them.
+    """
+    d = Path(sweep_dir)
+    f = d / "sweep.json"
     if f.exists():
         bad = params_conflicts({**(defaults or {}), **json.loads(f.read_text())}, shared)
-        if bad: raise ValueError(f"sweep {relative(d)} was made with other shared settings ({conflicts_text(bad)}): "
-                                 "use another sweep name, or the sweep's own settings")
+        if bad:
+            raise ValueError(
+                f"sweep {relative(d)} was made with other shared settings ({conflicts_text(bad)}): "
+                "use another sweep name, or the sweep's own settings"
+            )
         return shared
     for p in sorted(d.glob("*/params.json")):
-        saved = json.loads(p.read_text()); saved = saved.get(key, {}) if key else saved
+        saved = json.loads(p.read_text())
+        saved = saved.get(key, {}) if key else saved
         bad = params_conflicts({**(defaults or {}), **saved}, shared)
-        if bad: raise ValueError(f"sweep {relative(d)} holds {p.parent.name}, made with other shared settings ({conflicts_text(bad)}): "
-                                 "use another sweep name, or the sweep's own settings")
+        if bad:
+            raise ValueError(
+                f"sweep {relative(d)} holds {p.parent.name}, made with other shared settings"
+                f" ({conflicts_text(bad)}): use another sweep name, or the sweep's own settings"
+            )
     d.mkdir(parents=True, exist_ok=True)
     save_json(shared, f)
     return shared
@@ -244,18 +315,30 @@ def extend_run(run_dir: str | Path, wanted: dict, key: str | None = None, allowe
     """Reopen the finished run `run_dir` for a larger budget. `wanted` may differ from the saved settings (under `key`
     of params.json if given) only in `allowed` keys, and only upward. Returns the segment record."""
     d = Path(run_dir)
-    if not is_finished(d): raise ValueError(f"{relative(d)} is not a finished run: there is nothing to extend (train it as usual)")
+    if not is_finished(d):
+        raise ValueError(
+            f"{relative(d)} is not a finished run: there is nothing to extend (train it as usual)"
+        )
     if not (d / "checkpoint").is_dir():
-        raise FileNotFoundError(f"{relative(d)} has no checkpoint/ (checkpoints stay out of git): it cannot be continued "
-                                "here; train a new run under another name")
+        raise FileNotFoundError(
+            f"{relative(d)} has no checkpoint/ (checkpoints stay out of git): it cannot be continued "
+            "here; train a new run under another name"
+        )
     p = json.loads((d / "params.json").read_text())
     saved = p.get(key, {}) if key else p
     bad = params_conflicts(saved, wanted)
     other = {k: v for k, v in bad.items() if k not in allowed}
-    if other: raise ValueError(f"{relative(d)}: an extension changes only the budget ({', '.join(allowed)}); asked also {conflicts_text(other)}")
+    if other:
+        raise ValueError(
+            f"{relative(d)}: an extension changes only the budget ({', '.join(allowed)}); asked also"
+            f" {conflicts_text(other)}"
+        )
     down = {k: v for k, v in bad.items() if not v[1] > v[0]}
-    if not bad or down: raise ValueError(f"{relative(d)}: an extension must raise the budget ({', '.join(allowed)}); "
-                                         f"asked {conflicts_text(bad) if bad else 'the same budget'}")
+    if not bad or down:
+        raise ValueError(
+            f"{relative(d)}: an extension must raise the budget ({', '.join(allowed)}); "
+            f"asked {conflicts_text(bad) if bad else 'the same budget'}"
+        )
     n = len(p.get("segments", [])) + 1
     (d / "segments").mkdir(exist_ok=True)
     old = d / "segments" / f"{n}-metrics.json"
@@ -263,7 +346,8 @@ def extend_run(run_dir: str | Path, wanted: dict, key: str | None = None, allowe
                at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
     saved.update({k: v[1] for k, v in bad.items()})
     p["segments"] = p.get("segments", []) + [seg]
-    save_json(p, d / "params.json")          # the record first: a crash after it leaves an unfinished run that says why
+    # the record first: a crash after it leaves an unfinished run that says why
+    save_json(p, d / "params.json")
     (d / "metrics.json").replace(old)
     return seg
 
@@ -271,9 +355,11 @@ def extend_run(run_dir: str | Path, wanted: dict, key: str | None = None, allowe
 import fnmatch
 import numpy as np
 
-TRAINING_COLUMNS = ("step", "tokens", "loss", "train_loss", "lr", "tokens_per_second", "time", "seconds", "stop")
+TRAINING_COLUMNS = ("step", "tokens", "loss", "train_loss", "lr", "tokens_per_second", "time", "seconds",
+                    "stop")
 INTERVAL_MEAN = ("loss", "train_loss")  # the training loss of a row: its mean over the interval
-KEEP_PER_STEP = ("dna/cpu/pretrain_*", "dna/cpu-v1/pretrain_*")  # 83_dna_results reports their median per-step tokens/s
+# 83_dna_results reports their median per-step tokens/s
+KEEP_PER_STEP = ("dna/cpu/pretrain_*", "dna/cpu-v1/pretrain_*")
 
 def is_stepwise(h: pd.DataFrame) -> bool:
     "A history of a step budget: a `step` column and no `epoch` (one row per step, or compacted from it)."
@@ -286,11 +372,13 @@ def evaluation_rows(h: pd.DataFrame) -> pd.Series:
 
 def _intervals(h: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     "(the rows that end an interval: each evaluation and the last row, each row's interval number)."
-    end = evaluation_rows(h); end.iloc[-1] = True
+    end = evaluation_rows(h)
+    end.iloc[-1] = True
     return end, end.shift(fill_value=False).cumsum()
 
 def _step_tokens(h: pd.DataFrame) -> pd.Series:
-    "Each row's tokens (a step's, or an interval's): the difference of the cumulative count, which starts from 0."
+    """Each row's tokens (a step's, or an interval's): the difference of the cumulative count, which starts
+    from 0."""
     return h.tokens.diff().fillna(h.tokens.iloc[0])
 
 def compact_history(history: pd.DataFrame | list[dict]) -> pd.DataFrame:
@@ -307,11 +395,14 @@ def compact_history(history: pd.DataFrame | list[dict]) -> pd.DataFrame:
     if {"tokens", "tokens_per_second"} <= set(h.columns):
         tok = _step_tokens(h)
         secs = (tok / h.tokens_per_second).groupby(group).sum().to_numpy()
-        out["tokens_per_second"] = np.where(many, tok.groupby(group).sum().to_numpy() / secs, out["tokens_per_second"])
+        out["tokens_per_second"] = np.where(
+            many, tok.groupby(group).sum().to_numpy() / secs, out["tokens_per_second"]
+        )
     return out
 
 def _check_compact(old_csv: Path, new_csv: Path):
-    "Raise unless `new_csv` is `old_csv` compacted: evaluation rows equal to the character, the interval sums kept."
+    """Raise unless `new_csv` is `old_csv` compacted: evaluation rows equal to the character, the interval
+    sums kept."""
     old, new = (pd.read_csv(f) for f in (old_csv, new_csv))
     end, group = _intervals(old)
     old_txt, new_txt = (pd.read_csv(f, dtype=str, keep_default_na=False) for f in (old_csv, new_csv))
@@ -321,14 +412,17 @@ def _check_compact(old_csv: Path, new_csv: Path):
             assert old_txt[c][end.to_numpy()].tolist() == new_txt[c].tolist(), f"column {c} changed"
     n = group.value_counts().sort_index().to_numpy()
     for c in INTERVAL_MEAN:
-        if c in old: assert np.isclose((new[c] * n).sum(), old[c].sum(), rtol=1e-9, atol=0), f"{c}: the interval means"
+        if c in old:
+            assert np.isclose((new[c] * n).sum(), old[c].sum(), rtol=1e-9, atol=0), f"{c}: the interval means"
     if {"tokens", "tokens_per_second"} <= set(old.columns):
         secs = lambda h: float((_step_tokens(h) / h.tokens_per_second).sum())
         assert np.isclose(secs(new), secs(old), rtol=1e-9, atol=0), "training seconds"
     assert len(compact_history(new)) == len(new), "not compact"
 
 def compact_file(path: str | Path) -> bool:
-    "Rewrite one history.csv at evaluation cadence: a temporary file, checked, then renamed. False if it is so already."
+    """Rewrite one history.csv at evaluation cadence: a temporary file, checked, then renamed.
+
+    False if it is so already."""
     path = Path(path)
     old = pd.read_csv(path)
     new = compact_history(old)
@@ -341,10 +435,16 @@ def compact_file(path: str | Path) -> bool:
     return True
 
 def compact_histories(root: str | Path | None = None, keep=KEEP_PER_STEP) -> list[Path]:
-    "Every history.csv under `root` (default: runs/) at evaluation cadence, but those of run folders matching `keep`; the ones changed."
+    """Every history.csv under `root` (default: runs/) at evaluation cadence, but those of run folders
+    matching `keep`; the ones changed."""
     root = Path(root) if root is not None else project_root() / "runs"
     files = sorted(p for p in root.rglob("history.csv") if ".ipynb_checkpoints" not in p.parts)
-    return [f for f in files if not any(fnmatch.fnmatch(f.parent.relative_to(root).as_posix(), k) for k in keep) and compact_file(f)]
+    return [
+        f
+        for f in files
+        if not any(fnmatch.fnmatch(f.parent.relative_to(root).as_posix(), k) for k in keep)
+        and compact_file(f)
+    ]
 
 # %% ../../nbs/train/18a_runs.ipynb #c013h
 import fcntl, os, platform, shutil
@@ -359,12 +459,15 @@ def provenance(device: str = "cpu") -> dict:
     from hyena_lit import __version__
     dev = str(device)
     gpu = dev.startswith("cuda") and torch.cuda.is_available()
-    name = torch.cuda.get_device_name(torch.device(dev)) if gpu else (platform.processor() or platform.machine())
-    return dict(started=datetime.now(timezone.utc).isoformat(timespec="seconds"), device=dev, device_name=name,
-                torch=torch.__version__, hyena_lit=__version__)
+    name = (
+        torch.cuda.get_device_name(torch.device(dev)) if gpu else (platform.processor() or platform.machine())
+    )
+    return dict(started=datetime.now(timezone.utc).isoformat(timespec="seconds"), device=dev,
+                device_name=name, torch=torch.__version__, hyena_lit=__version__)
 
 def _lock(d: Path):
-    "An exclusive, non-blocking lock on `d/.lock` (released when the file closes, also when the process dies)."
+    """An exclusive, non-blocking lock on `d/.lock` (released when the file closes, also when the process
+    dies)."""
     f = open(d / ".lock", "a+")
     try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -380,16 +483,22 @@ def _lock(d: Path):
 
 # %% ../../nbs/train/18a_runs.ipynb #c013i
 class RunFolder:
-    "The life of one run folder (see above): `with RunFolder(run_dir, settings) as run: ... run.finish(metrics)`."
-    def __init__(self, run_dir: str | Path, settings: dict, *, key: str | None = None, keep_checkpoint: bool = False,
-                 device: str = "cpu"):
+    """The life of one run folder (see above): `with RunFolder(run_dir, settings) as run: ...
+
+    run.finish(metrics)`."""
+    def __init__(self, run_dir: str | Path, settings: dict, *, key: str | None = None,
+                 keep_checkpoint: bool = False, device: str = "cpu"):
         self.dir, self.settings, self.key = Path(run_dir), dict(settings), key
         self.keep_checkpoint, self.device = keep_checkpoint, str(device)
 
     @property
-    def finished(self) -> bool: return is_finished(self.dir)
+    def finished(self) -> bool:
+        return is_finished(self.dir)
+
     @property
-    def metrics(self) -> dict: return json.loads((self.dir / "metrics.json").read_text())
+    def metrics(self) -> dict:
+        return json.loads((self.dir / "metrics.json").read_text())
+
     @property
     def saved(self) -> dict:
         "params.json as the run's first start wrote it ({} before)."
@@ -402,14 +511,24 @@ class RunFolder:
         self._lockfile = _lock(self.dir)
         try:
             saved = self.saved
-            bad = params_conflicts(saved.get(self.key, {}) if self.key else saved, self.settings) if saved else {}
-            if bad: raise ValueError(f"{relative(self.dir)} was made with other settings ({conflicts_text(bad)}): "
-                                     "use another run or sweep name")
-        except BaseException: self._release(); raise
+            bad = (
+                params_conflicts(saved.get(self.key, {}) if self.key else saved, self.settings)
+                if saved
+                else {}
+            )
+            if bad:
+                raise ValueError(
+                    f"{relative(self.dir)} was made with other settings ({conflicts_text(bad)}): "
+                    "use another run or sweep name"
+                )
+        except BaseException:
+            self._release()
+            raise
         return self
 
     def start(self, **derived) -> dict:
-        "Write params.json (settings, `derived`, provenance) at the first start; a resumed run keeps what it saved."
+        """Write params.json (settings, `derived`, provenance) at the first start; a resumed run keeps what it
+        saved."""
         saved = self.saved
         if saved: return saved
         body = {self.key: self.settings} if self.key else dict(self.settings)
@@ -421,7 +540,8 @@ class RunFolder:
 @patch_to(RunFolder)
 def finish(self, metrics: dict, history: list[dict] | None = None) -> dict:
     "history.csv, then metrics.json last (the run is finished from here), then the checkpoint policy."
-    if not (self.dir / "params.json").exists(): raise RuntimeError(f"{relative(self.dir)}: finish() before start() (no params.json)")
+    if not (self.dir / "params.json").exists():
+        raise RuntimeError(f"{relative(self.dir)}: finish() before start() (no params.json)")
     if history is not None: self.write_history(history)
     save_json(metrics, self.dir / "metrics.json")
     if not self.keep_checkpoint: shutil.rmtree(self.dir / "checkpoint", ignore_errors=True)
@@ -429,13 +549,15 @@ def finish(self, metrics: dict, history: list[dict] | None = None) -> dict:
 
 @patch_to(RunFolder)
 def write_history(self, history: list[dict]):
-    "history.csv at evaluation cadence (`compact_history`), replaced atomically (a run trained in slices writes it at the end of each)."
+    """history.csv at evaluation cadence (`compact_history`), replaced atomically (a run trained in slices
+    writes it at the end of each)."""
     compact_history(history).to_csv(self.dir / "history.csv.tmp", index=False)
     (self.dir / "history.csv.tmp").replace(self.dir / "history.csv")
 
 @patch_to(RunFolder)
 def _release(self, failed: bool = False):
-    "Unlock; remove the folder this run made when nothing in it can resume and nothing began, or the run failed."
+    """Unlock; remove the folder this run made when nothing in it can resume and nothing began, or the run
+    failed."""
     (self.dir / ".lock").unlink(missing_ok=True)
     self._lockfile.close()
     resumable = any(self.dir.glob("checkpoint*"))
@@ -445,7 +567,8 @@ def _release(self, failed: bool = False):
 @patch_to(RunFolder)
 def __exit__(self, typ, exc, tb) -> bool:
     failed = typ is not None and typ is not Interrupted and not self.finished
-    if failed and (self.dir / "checkpoint").exists(): (self.dir / "failed.txt").write_text(f"{typ.__name__}: {exc}\n")
+    if failed and (self.dir / "checkpoint").exists():
+        (self.dir / "failed.txt").write_text(f"{typ.__name__}: {exc}\n")
     self._release(failed)
     return typ is Interrupted  # a deadline: the run stays unfinished and resumes later
 
@@ -462,12 +585,15 @@ def close(self): self.__exit__(None, None, None)
 import tarfile
 
 def unfinished_runs(root: str | Path | None = None) -> list[Path]:
-    "Run folders under `root` (default: runs/) that started (params.json) and did not finish (no metrics.json)."
+    """Run folders under `root` (default: runs/) that started (params.json) and did not finish (no
+    metrics.json)."""
     root = Path(root) if root is not None else project_root() / "runs"
     return sorted(p.parent for p in root.rglob("params.json")
                   if not is_finished(p.parent) and ".ipynb_checkpoints" not in p.parts)
 
-def pack_runs(archive: str | Path, runs: list[Path] | None = None, root: str | Path | None = None) -> list[Path]:
+
+def pack_runs(
+    archive: str | Path, runs: list[Path] | None = None, root: str | Path | None = None) -> list[Path]:
     "Write the unfinished runs under `root` (or `runs`) with their checkpoints to the .tar.gz `archive`."
     base = Path(root).resolve().parent if root is not None else project_root()
     runs = unfinished_runs(root) if runs is None else [Path(r) for r in runs]
@@ -475,40 +601,51 @@ def pack_runs(archive: str | Path, runs: list[Path] | None = None, root: str | P
         for r in runs: tar.add(r.resolve(), arcname=str(r.resolve().relative_to(base)))
     return runs
 
+
 def unpack_runs(archive: str | Path, root: str | Path | None = None) -> list[Path]:
-    "Extract `archive` (from `pack_runs`) under `root`'s parent; refuses paths outside runs/ and folders already used."
+    """Extract `archive` (from `pack_runs`) under `root`'s parent; refuses paths outside runs/ and folders
+    already used."""
     base = Path(root).resolve().parent if root is not None else project_root()
     top = Path(root).name if root is not None else "runs"
     with tarfile.open(archive, "r:gz") as tar:
         members = tar.getmembers()
-        folders = sorted({Path(*Path(m.name).parts[:-1]) for m in members if Path(m.name).name == "params.json"})
+        folders = sorted(
+            {Path(*Path(m.name).parts[:-1]) for m in members if Path(m.name).name == "params.json"})
         for m in members:
             if Path(m.name).is_absolute() or ".." in Path(m.name).parts or Path(m.name).parts[0] != top:
-                raise ValueError(f"{archive}: member {m.name!r} lies outside {top}/; not a packed runs archive")
+                raise ValueError(
+                    f"{archive}: member {m.name!r} lies outside {top}/; not a packed runs archive")
         for f in folders:
             if (base / f / "params.json").exists() or is_finished(base / f):
-                raise FileExistsError(f"{archive}: {f} already holds a run here; move it away or finish it first")
+                raise FileExistsError(
+                    f"{archive}: {f} already holds a run here; move it away or finish it first")
         tar.extractall(base, filter="data")
     return [base / f for f in folders]
 
 # %% ../../nbs/train/18a_runs.ipynb #c013o
 def main(argv: list[str] | None = None):
-    "`python -m hyena_lit.train.runs pack|unpack ARCHIVE [--root runs]`, `index` (rebuild runs/index.csv) and `compact-histories`."
+    """`python -m hyena_lit.train.runs pack|unpack ARCHIVE [--root runs]`, `index` (rebuild runs/index.csv)
+    and `compact-histories`."""
     import argparse
-    ap = argparse.ArgumentParser(prog="python -m hyena_lit.train.runs", description="Run folders: index, pack, unpack, compact-histories.")
+    ap = argparse.ArgumentParser(prog="python -m hyena_lit.train.runs",
+                                 description="Run folders: index, pack, unpack, compact-histories.")
     ap.add_argument("command", choices=["pack", "unpack", "index", "compact-histories"])
     ap.add_argument("archive", nargs="?", help="the .tar.gz to write (pack) or read (unpack)")
     ap.add_argument("--root", default=None, help="the runs folder (default: the project's runs/)")
     a = ap.parse_args(argv)
     if a.command in ("pack", "unpack") and not a.archive: ap.error(f"{a.command} needs an ARCHIVE path")
-    if a.command == "unpack" and not Path(a.archive).is_file(): ap.error(f"archive {a.archive} does not exist")
+    if a.command == "unpack" and not Path(a.archive).is_file():
+        ap.error(f"archive {a.archive} does not exist")
     try:
         if a.command == "pack": done = pack_runs(a.archive, root=a.root)
         elif a.command == "unpack": done = unpack_runs(a.archive, root=a.root)
         elif a.command == "compact-histories": done = compact_histories(a.root)
         else: done = list(write_index(a.root)["run"])
     except (ValueError, FileExistsError, tarfile.TarError) as e: ap.error(str(e))
-    print(f"{a.command}: {len(done)} " + ("history file(s) rewritten" if a.command == "compact-histories" else "run(s)"))
+    print(
+        f"{a.command}: {len(done)} "
+        + ("history file(s) rewritten" if a.command == "compact-histories" else "run(s)")
+    )
     for d in done if a.command != "index" else []: print(" ", relative(d))
 
 if __name__ == "__main__" and "__file__" in globals(): main()  # a module run, not the notebook
@@ -517,7 +654,8 @@ if __name__ == "__main__" and "__file__" in globals(): main()  # a module run, n
 import math, os
 
 def positive_int(name: str, v, lo: int = 1) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+    if not isinstance(v, int) or isinstance(v, bool) or v < lo:
+        raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
     return v
 
 def number(name: str, v, lo: float | None = None, hi: float | None = None, lo_open: bool = False) -> float:
@@ -526,7 +664,9 @@ def number(name: str, v, lo: float | None = None, hi: float | None = None, lo_op
     if ok and lo is not None: ok = v > lo if lo_open else v >= lo
     if ok and hi is not None: ok = v <= hi
     if not ok:
-        rng = f"{'(' if lo_open else '['}{lo if lo is not None else '-inf'}, {hi if hi is not None else 'inf'}]"
+        rng = (
+            f"{'(' if lo_open else '['}{lo if lo is not None else '-inf'}, {hi if hi is not None else 'inf'}]"
+        )
         raise ValueError(f"{name} must be a finite number in {rng}, got {v!r}")
     return v
 
@@ -535,7 +675,11 @@ def one_of(name: str, v, options) -> object:
     return v
 
 def int_list(name: str, vals, lo: int = 1) -> list[int]:
-    if not isinstance(vals, (list, tuple)) or not vals or any(not isinstance(v, int) or isinstance(v, bool) or v < lo for v in vals):
+    if (
+        not isinstance(vals, (list, tuple))
+        or not vals
+        or any(not isinstance(v, int) or isinstance(v, bool) or v < lo for v in vals)
+    ):
         raise ValueError(f"{name} must be a non-empty list of integers >= {lo}, got {vals!r}")
     return list(vals)
 
@@ -544,8 +688,10 @@ def pick_device(device: str) -> "torch.device":
     import torch
     have = ["cpu"] + [f"cuda:{i}" for i in range(torch.cuda.device_count())]
     try: dev = torch.device(device)
-    except (RuntimeError, TypeError): raise ValueError(f"device must be one of {have}, got {device!r}") from None
-    if dev.type == "cuda" and (not torch.cuda.is_available() or (dev.index or 0) >= torch.cuda.device_count()):
+    except (RuntimeError, TypeError):
+        raise ValueError(f"device must be one of {have}, got {device!r}") from None
+    if dev.type == "cuda" and (
+        not torch.cuda.is_available() or (dev.index or 0) >= torch.cuda.device_count()):
         raise ValueError(f"device {device!r} is not available here; there are {have}")
     if dev.type not in ("cpu", "cuda"): raise ValueError(f"device must be one of {have}, got {device!r}")
     return dev
@@ -568,17 +714,24 @@ def _literal(v) -> bool: return v is None or isinstance(v, (bool, int, float, st
 
 def _kind_ok(default, value) -> bool:
     if default is None or value is None: return True
-    if isinstance(default, bool) or isinstance(value, bool): return isinstance(default, bool) == isinstance(value, bool)
-    if isinstance(default, _NUMBER) and isinstance(value, _NUMBER): return isinstance(default, float) or isinstance(value, int)
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(default, bool) == isinstance(value, bool)
+    if isinstance(default, _NUMBER) and isinstance(value, _NUMBER):
+        return isinstance(default, float) or isinstance(value, int)
     if isinstance(default, (list, tuple)): return isinstance(value, (list, tuple))
     return isinstance(value, type(default))
 
 def check_parameters(declared: dict, now: dict):
-    "Refuse names papermill injected that the parameters cell did not declare, and values of another kind (see above)."
-    names = sorted(k for k, v in declared.items() if not k.startswith("_") and k not in _IPYTHON and not k.isupper()
-                   and _literal(v))
+    """Refuse names papermill injected that the parameters cell did not declare, and values of another kind
+    (see above)."""
+    names = sorted(
+        k
+        for k, v in declared.items()
+        if not k.startswith("_") and k not in _IPYTHON and not k.isupper() and _literal(v)
+    )
     for k, v in now.items():
-        if k in declared or k.startswith("_") or not _literal(v): continue  # imports and functions are not parameters
+        # imports and functions are not parameters
+        if k in declared or k.startswith("_") or not _literal(v): continue
         close = difflib.get_close_matches(k, names, n=1)
         raise ValueError(f"unknown parameter {k!r}" + (f" (did you mean {close[0]!r}?)" if close else "") +
                          f"; the parameters are: {', '.join(names)}")
@@ -591,7 +744,8 @@ def check_parameters(declared: dict, now: dict):
 CPU_LIMITS = dict(params=50_000_000, hours=24.0)
 
 def measured_flops_per_second(device: str = "cpu", root: str | Path | None = None) -> float | None:
-    "The median training FLOP/s of the finished language-model runs under `root` made on `device`'s kind; None if none."
+    """The median training FLOP/s of the finished language-model runs under `root` made on `device`'s kind;
+    None if none."""
     kind = str(device).split(":")[0]
     rates = []
     for d in run_folders(root):
@@ -602,25 +756,41 @@ def measured_flops_per_second(device: str = "cpu", root: str | Path | None = Non
         if str(dev).split(":")[0] == kind: rates.append(r["train_flops"] / r["train_seconds"])
     return float(pd.Series(rates).median()) if rates else None
 
-def budget_estimate(params: int, train_flops: float, steps: int, tokens: int, device: str = "cpu", rate: float | None = None) -> dict:
-    "Parameters, memory of weights + gradients + Adam (GiB), steps, tokens, FLOPs, and hours at the measured (or given) FLOP/s."
+def budget_estimate(params: int, train_flops: float, steps: int, tokens: int, device: str = "cpu",
+                    rate: float | None = None) -> dict:
+    """Parameters, memory of weights + gradients + Adam (GiB), steps, tokens, FLOPs, and hours at the measured
+    (or given) FLOP/s."""
     rate = rate if rate is not None else measured_flops_per_second(device)
-    return dict(device=str(device), params=int(params), memory_gib=16 * params / 2**30, steps=int(steps), tokens=int(tokens),
-                train_flops=float(train_flops), flops_per_second=rate, hours=train_flops / rate / 3600 if rate else None)
+    return dict(device=str(device), params=int(params), memory_gib=16 * params / 2**30, steps=int(steps),
+                tokens=int(tokens), train_flops=float(train_flops), flops_per_second=rate,
+                hours=train_flops / rate / 3600 if rate else None)
 
 def describe_budget(e: dict) -> str:
-    at = (f"about {e['hours']:.3g} h at the {e['flops_per_second']:.2g} FLOP/s measured here on {e['device'].split(':')[0]}"
-          if e["hours"] is not None else f"no measured rate for {e['device']} yet, so no hours")
-    return (f"{e['params'] / 1e6:.1f}M parameters, {e['memory_gib']:.2f} GiB for weights, gradients and Adam state, "
-            f"{e['steps']:,} steps, {e['tokens']:,} tokens, {e['train_flops']:.2g} FLOPs: {at}")
+    at = (
+        f"about {e['hours']:.3g} h at the {e['flops_per_second']:.2g} FLOP/s measured here on"
+        f" {e['device'].split(':')[0]}"
+        if e["hours"] is not None
+        else f"no measured rate for {e['device']} yet, so no hours"
+    )
+    return (
+        f"{e['params'] / 1e6:.1f}M parameters, {e['memory_gib']:.2f} GiB for weights, gradients and Adam"
+        f" state, {e['steps']:,} steps, {e['tokens']:,} tokens, {e['train_flops']:.2g} FLOPs: {at}"
+    )
 
 def check_budget(e: dict, force: bool = False, limits: dict = CPU_LIMITS) -> dict:
     "Refuse a CPU run above `limits` (parameters or hours) unless `force`; returns `e`."
-    over = [f"{e['params'] / 1e6:.0f}M parameters > {limits['params'] / 1e6:.0f}M"] if e["params"] > limits["params"] else []
-    if e["hours"] is not None and e["hours"] > limits["hours"]: over.append(f"{e['hours']:.3g} h > {limits['hours']:g} h")
+    over = (
+        [f"{e['params'] / 1e6:.0f}M parameters > {limits['params'] / 1e6:.0f}M"]
+        if e["params"] > limits["params"]
+        else []
+    )
+    if e["hours"] is not None and e["hours"] > limits["hours"]:
+        over.append(f"{e['hours']:.3g} h > {limits['hours']:g} h")
     if e["device"].startswith("cpu") and over and not force:
-        raise ValueError(f"{describe_budget(e)}. That is beyond this CPU ({', '.join(over)}): run it on a GPU node, "
-                         "or pass force (--force true, -p force True) to start it here anyway")
+        raise ValueError(
+            f"{describe_budget(e)}. That is beyond this CPU ({', '.join(over)}): run it on a GPU node, "
+            "or pass force (--force true, -p force True) to start it here anyway"
+        )
     return e
 
 # %% ../../nbs/train/18a_runs.ipynb #c018
@@ -629,14 +799,17 @@ _SITE = re.compile(r"/(?:[A-Za-z0-9._+-]+/)*?(?:site|dist)-packages/")
 TEXT_SUFFIXES = (".json", ".csv", ".ipynb", ".txt", ".md", ".yaml", ".yml", ".log")
 
 def portable_text(text: str, root: str | Path | None = None) -> str:
-    "`text` with the repository root's absolute path removed (paths become relative) and site-packages folders replaced."
+    """`text` with the repository root's absolute path removed (paths become relative) and site-packages
+    folders replaced."""
     root = str(Path(root) if root is not None else project_root()).rstrip("/")
     text = text.replace(root + "/", "").replace(root, ".")
     return _SITE.sub("<site-packages>/", text)
 
 def absolute_paths(text: str) -> list[str]:
-    "Absolute filesystem paths in `text` that name a project or package folder (what a portable artifact must not hold)."
-    return [m for m in _ABS.findall(text) if re.search(r"/(runs|nbs|hyena_lit|site-packages|dist-packages|\.cache)/", m)]
+    """Absolute filesystem paths in `text` that name a project or package folder (what a portable artifact
+    must not hold)."""
+    return [m for m in _ABS.findall(text) if re.search(
+        r"/(runs|nbs|hyena_lit|site-packages|dist-packages|\.cache)/", m)]
 
 def make_portable(folder: str | Path, root: str | Path | None = None) -> list[Path]:
     "Rewrite the text files under `folder` with `portable_text`; returns the files changed."
@@ -645,5 +818,7 @@ def make_portable(folder: str | Path, root: str | Path | None = None) -> list[Pa
         if f.is_file() and f.suffix in TEXT_SUFFIXES:
             t = f.read_text(errors="surrogateescape")
             new = portable_text(t, root)
-            if new != t: f.write_text(new, errors="surrogateescape"); changed.append(f)
+            if new != t:
+                f.write_text(new, errors="surrogateescape")
+                changed.append(f)
     return changed
