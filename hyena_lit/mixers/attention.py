@@ -30,6 +30,7 @@ def _rotate(x: Tensor, pos: Tensor, base: float = 10000.0, sign: int = 0, scale_
         out = out * torch.cat([scale] * 2, -1).to(x.dtype)
     return out
 
+# %% ../../nbs/mixers/16_attention.ipynb #c005s1
 class CausalSelfAttention(nn.Module):
     """Causal multi-head self-attention (B, L, D) -> (B, L, D); `fused` picks SDPA, else the written-out form;
     `rotary` in ROTARY."""
