@@ -142,7 +142,8 @@ def _short(self: HyenaOperator, z, w, b):
     return (short_conv_ref if self.fftconv_impl == "ref" else short_conv)(z, w, b)
 
 @patch
-def _conv(self: HyenaOperator, v, k, D): return (fftconv_ref if self.fftconv_impl == "ref" else fftconv)(v, k, D)
+def _conv(self: HyenaOperator, v, k, D):
+    return (fftconv_ref if self.fftconv_impl == "ref" else fftconv)(v, k, D)
 
 @patch
 def _fused(self: HyenaOperator, v: Tensor, conv_inputs) -> bool:
