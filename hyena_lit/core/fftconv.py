@@ -85,6 +85,7 @@ class FFTConvFn(torch.autograd.Function):
             if D is not None: du = torch.addcmul(du, g, D[:, None])
         return du, dk, dD
 
+# %% ../../nbs/core/11_fftconv.ipynb #c013s1
 def fftconv(u: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
     """Causal convolution, fast CPU path: u (B, C, L), k (C, L' >= L), D (C,) -> (B, C, L).
 
@@ -126,6 +127,7 @@ def _shifted_conv(u: Tensor, w: Tensor, bias: Tensor | None, adjoint: bool = Fal
         else: y[..., j:].addcmul_(u[..., :L - j], tap)         # y[t] += w[K-1-j] u[t-j]
     return y
 
+# %% ../../nbs/core/11_fftconv.ipynb #c029s1
 class ShortConvFn(torch.autograd.Function):
     """Causal depthwise short convolution with a hand-written backward.
 

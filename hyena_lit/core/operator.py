@@ -26,6 +26,7 @@ def _positive_int(name: str, val, minimum: int = 1):
     if not isinstance(val, int) or isinstance(val, bool) or val < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {val!r}")
 
+# %% ../../nbs/core/12_operator.ipynb #c005s1
 class HyenaOperator(nn.Module):
     "Order-`order` Hyena operator: (B, L, d_model) -> (B, L, d_model) for any L <= l_max."
     def __init__(self, d_model: int, l_max: int, order: int = 2, filter_order: int = 64, emb_dim: int = 3,
@@ -66,42 +67,45 @@ class HyenaOperator(nn.Module):
         self.out_proj = nn.Linear(d_model, d_model)
         self.dropout = nn.Dropout(dropout)
 
-    def _check_input(self, u: Tensor):
-        if u.ndim != 3 or u.shape[-1] != self.d_model:
-            raise ValueError(f"input must have shape (B, L, d_model={self.d_model}), got {tuple(u.shape)}")
-        if not 1 <= u.shape[1] <= self.l_max:
-            raise ValueError(f"sequence length L={u.shape[1]} must be between 1 and l_max={self.l_max}")
-        w = self.in_proj.weight
-        if u.dtype != w.dtype and not torch.is_autocast_enabled(u.device.type):
-            raise ValueError(
-                f"input dtype {u.dtype} differs from the operator's parameters ({w.dtype}): cast one to the"
-                f" other, e.g. op.to({u.dtype}) or u.to({w.dtype})"
-            )
-        # data entering a model (no autograd history: a leaf, or under no_grad); activations are the training
-        # loop's to check
-        if (
-            self.nonfinite != "off"
-            and u.grad_fn is None
-            and not torch.compiler.is_compiling()
-            and not torch.isfinite(u.sum())
-        ):
-            # a sum is 20-50x cheaper than isfinite(u).all(); a NaN or inf always reaches it
-            self._report_nonfinite(u)
-
-    def _report_nonfinite(self, u: Tensor):
-        bad = ~torch.isfinite(u)
-        if not bad.any(): return  # the sum overflowed: every entry is finite
-        b, t, d = bad.nonzero()[0].tolist()
-        msg = (
-            f"input u holds {int(bad.sum()):,} non-finite values, the first {u[b, t, d].item()} at batch {b},"
-            f" position {t}, channel {d}: the FFT convolution would spread it to every position of that"
-            " sample, earlier ones included; clean the input, or build the operator with nonfinite='warn'"
-            " (warn once and go on) or 'off'"
+# %% ../../nbs/core/12_operator.ipynb #c005s2
+@patch
+def _check_input(self: HyenaOperator, u: Tensor):
+    if u.ndim != 3 or u.shape[-1] != self.d_model:
+        raise ValueError(f"input must have shape (B, L, d_model={self.d_model}), got {tuple(u.shape)}")
+    if not 1 <= u.shape[1] <= self.l_max:
+        raise ValueError(f"sequence length L={u.shape[1]} must be between 1 and l_max={self.l_max}")
+    w = self.in_proj.weight
+    if u.dtype != w.dtype and not torch.is_autocast_enabled(u.device.type):
+        raise ValueError(
+            f"input dtype {u.dtype} differs from the operator's parameters ({w.dtype}): cast one to the"
+            f" other, e.g. op.to({u.dtype}) or u.to({w.dtype})"
         )
-        if self.nonfinite == "raise": raise ValueError(msg)
-        if not self._warned:
-            warnings.warn(msg, RuntimeWarning, stacklevel=3)
-            self._warned = True
+    # data entering a model (no autograd history: a leaf, or under no_grad); activations are the training
+    # loop's to check
+    if (
+        self.nonfinite != "off"
+        and u.grad_fn is None
+        and not torch.compiler.is_compiling()
+        and not torch.isfinite(u.sum())
+    ):
+        # a sum is 20-50x cheaper than isfinite(u).all(); a NaN or inf always reaches it
+        self._report_nonfinite(u)
+
+@patch
+def _report_nonfinite(self: HyenaOperator, u: Tensor):
+    bad = ~torch.isfinite(u)
+    if not bad.any(): return  # the sum overflowed: every entry is finite
+    b, t, d = bad.nonzero()[0].tolist()
+    msg = (
+        f"input u holds {int(bad.sum()):,} non-finite values, the first {u[b, t, d].item()} at batch {b},"
+        f" position {t}, channel {d}: the FFT convolution would spread it to every position of that"
+        " sample, earlier ones included; clean the input, or build the operator with nonfinite='warn'"
+        " (warn once and go on) or 'off'"
+    )
+    if self.nonfinite == "raise": raise ValueError(msg)
+    if not self._warned:
+        warnings.warn(msg, RuntimeWarning, stacklevel=3)
+        self._warned = True
 
 # %% ../../nbs/core/12_operator.ipynb #c005p0
 @patch
@@ -138,7 +142,8 @@ def _short(self: HyenaOperator, z, w, b):
     return (short_conv_ref if self.fftconv_impl == "ref" else short_conv)(z, w, b)
 
 @patch
-def _conv(self: HyenaOperator, v, k, D): return (fftconv_ref if self.fftconv_impl == "ref" else fftconv)(v, k, D)
+def _conv(self: HyenaOperator, v, k, D):
+    return (fftconv_ref if self.fftconv_impl == "ref" else fftconv)(v, k, D)
 
 @patch
 def _fused(self: HyenaOperator, v: Tensor, conv_inputs) -> bool:
@@ -151,6 +156,7 @@ def _fused(self: HyenaOperator, v: Tensor, conv_inputs) -> bool:
         return auto_uses_triton(torch.cuda.get_device_name(v.device), v.dtype, v.shape[-1])
     return self.fftconv_impl == "triton"
 
+# %% ../../nbs/core/12_operator.ipynb #c005p1s1
 @patch
 def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: Tensor,
         conv_inputs: list | None = None) -> Tensor:
@@ -228,6 +234,7 @@ def _block_args(op: HyenaOperator, z, w, b, k, Dskip, s: int, e: int):
     sl = lambda t: None if t is None else t[G * s:G * e]
     return z[:, G * s:G * e], sl(w), sl(b), k[:, s:e], Dskip[:, s:e]
 
+# %% ../../nbs/core/12_operator.ipynb #c007s1
 class BlockedMix(torch.autograd.Function):
     "`op.mix` computed `block` channels at a time, forward and backward (by recomputation)."
     @staticmethod
@@ -308,6 +315,7 @@ def step_inputs(self: HyenaOperator, u_t: Tensor, cache: dict) -> tuple[list[Ten
     *x, v = z.split(self.d_model, dim=1)
     return x, v
 
+# %% ../../nbs/core/12_operator.ipynb #c023s1
 @patch
 def step_mix(self: HyenaOperator, x: list[Tensor], v: Tensor, conv) -> Tensor:
     "The gates and long convolutions of one position; `conv(o, v)` gives filter o's output at this position."

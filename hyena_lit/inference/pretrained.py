@@ -67,7 +67,8 @@ def filter_channel_order(d_model: int, n_filters: int) -> Tensor:
     return (v * n_filters + o).flatten()
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #c016
-def map_state(model: HyenaLM, official: dict, prefix: str, interleaved: bool, zero_skip: bool = False) -> dict:
+def map_state(model: HyenaLM, official: dict, prefix: str, interleaved: bool,
+              zero_skip: bool = False) -> dict:
     """Official tensors under our names and shapes, filter channels in our order; ValueError on leftovers or
     gaps."""
     ours, mine, extra = model.state_dict(), {}, []
@@ -92,6 +93,7 @@ def map_state(model: HyenaLM, official: dict, prefix: str, interleaved: bool, ze
         mine[name] = v
     return _complete(model, mine, extra)
 
+# %% ../../nbs/inference/13b_pretrained.ipynb #c016s1
 def _complete(model: HyenaLM, mine: dict, extra: list) -> dict:
     "Fill the shared sine frequency under each of our names and the tied head; check nothing is left."
     ours = model.state_dict()
@@ -202,6 +204,7 @@ def _local(path_or_id: str | Path) -> Path:
             "download it where there is a network and pass the folder"
         ) from e
 
+# %% ../../nbs/inference/13b_pretrained.ipynb #c022s1
 def load_official(path_or_id: str | Path, config: dict | None = None, trust_pickle: bool = False,
                   **overrides) -> HyenaLM:
     """An official Hyena / HyenaDNA checkpoint (folder or hub id) as a HyenaLM; `config` replaces its

@@ -79,8 +79,9 @@ def _round_bf16(x):
 
 @triton.jit
 def _dot_acc(a, b, acc, PREC: tl.constexpr):
-    """acc + a @ b in float32. PREC "tf32x3" / "ieee": float32 operands; "fp16" / "bf16": both operands rounded to the
-    half type, tensor-core products; "bf16emu": operands rounded to bfloat16, multiplied in float32 (the interpreter).
+    """acc + a @ b in float32. PREC "tf32x3" / "ieee": float32 operands; "fp16" / "bf16": both operands
+    rounded to the half type, tensor-core products; "bf16emu": operands rounded to bfloat16, multiplied in
+    float32 (the interpreter).
     """
     if PREC == "fp16":
         r = tl.dot(a.to(tl.float16), b.to(tl.float16), acc)
@@ -96,6 +97,7 @@ def _dot_acc(a, b, acc, PREC: tl.constexpr):
 def _dot(a, b, PREC: tl.constexpr):
     return _dot_acc(a, b, tl.zeros((a.shape[0], b.shape[1]), dtype=tl.float32), PREC)
 
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c013s1
 @triton.jit
 def _fft_real(x, f1r, f1i, twr, twi, f2r, f2i, PREC: tl.constexpr):
     "Real tile x[n1, n2] = x[N2*n1 + n2] -> spectrum Y[k1, k2] = X[k1 + N1*k2] as (real, imaginary) tiles."
@@ -124,7 +126,7 @@ def _load_dft(f1_ptr, tw_ptr, f2_ptr, N1: tl.constexpr, N2: tl.constexpr):
     return (tl.load(f1_ptr + o1), tl.load(f1_ptr + N1 * N1 + o1), tl.load(tw_ptr + ot),
             tl.load(tw_ptr + N1 * N2 + ot), tl.load(f2_ptr + o2), tl.load(f2_ptr + N2 * N2 + o2))
 
-
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c013s2
 @triton.jit
 def _fftconv_fwd_kernel(u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, y_ptr, f1_ptr, tw_ptr, f2_ptr, C, L,
                         N1: tl.constexpr, N2: tl.constexpr, HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr,
@@ -147,6 +149,8 @@ def _fftconv_fwd_kernel(u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, y_ptr, f1_ptr, t
     if HAS_POST: y = y * tl.load(post_ptr + row * L + pos, mask=m, other=0.0).to(tl.float32)
     tl.store(y_ptr + row * L + pos, y.to(y_ptr.dtype.element_ty), mask=m)
 
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c013s3
+# one Triton kernel: its body cannot be split across cells
 
 @triton.jit
 def _fftconv_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, dpre_ptr, dpost_ptr, dk_ptr,
@@ -195,19 +199,25 @@ def _fftconv_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, 
     tl.store(dd_ptr + c, tl.sum(tl.sum(dd, axis=1), axis=0))
 
 # %% ../../nbs/kernels/20_fftconv_triton.ipynb #c015
-ONE_TILE_MAX_L = 2048  # longest L whose one-tile float32 backward fits an SM's shared memory (A100: 164 KB, H100: 227 KB)
-ONE_TILE_MAX_L_HALF = 256  # longest L whose one-tile half-precision kernels build without spills on sm_90 (the AOT table)
-MAX_L = 16384          # longest L the kernels are built and tested for: beyond the one-tile limit the streamed kernel runs
-MAX_L_HALF = 8192      # longest L that takes half-precision products (no spills on sm_90); float32 products above
+# longest L whose one-tile float32 backward fits an SM's shared memory (A100: 164 KB, H100: 227 KB)
+ONE_TILE_MAX_L = 2048
+# longest L whose one-tile half-precision kernels build without spills on sm_90 (the AOT table)
+ONE_TILE_MAX_L_HALF = 256
+# longest L the kernels are built and tested for: beyond the one-tile limit the streamed kernel runs
+MAX_L = 16384
+# longest L that takes half-precision products (no spills on sm_90); float32 products above
+MAX_L_HALF = 8192
 PREC = "tf32x3"        # the float32 path's products
 _alloc = torch.empty  # (shape, dtype=, device=): tests swap in a NaN filler to catch unwritten outputs
 _TABLE_DTYPE = {"tf32x3": torch.float32, "ieee": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16,
                 "bf16emu": torch.bfloat16}
 
 def products(dtype: torch.dtype, precision: str | None = None, interpret: bool | None = None) -> str:
-    """The kernels' PREC for inputs of `dtype`: precision None or "half" -> fp16 / bf16 products for half inputs
-    ("bf16emu" under the interpreter, which has no bfloat16 arithmetic), tf32x3 for float32; "float32" -> tf32x3."""
-    if precision not in (None, "half", "float32"): raise ValueError(f"precision must be None, 'half' or 'float32', got {precision!r}")
+    """The kernels' PREC for inputs of `dtype`: precision None or "half" -> fp16 / bf16 products for half
+    inputs ("bf16emu" under the interpreter, which has no bfloat16 arithmetic), tf32x3 for float32; "float32"
+    -> tf32x3."""
+    if precision not in (None, "half", "float32"):
+        raise ValueError(f"precision must be None, 'half' or 'float32', got {precision!r}")
     if precision == "float32" or dtype == torch.float32: return PREC
     if interpret is None: interpret = os.environ.get("TRITON_INTERPRET") == "1"
     return "fp16" if dtype == torch.float16 else "bf16emu" if interpret else "bf16"
@@ -222,22 +232,30 @@ def _sum_products(prec: str) -> str:
 
 def _warps(N: int) -> int: return 4 if N <= 1024 else 8
 
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c015s1
 def _check(u: Tensor, k: Tensor, D: Tensor, pre: Tensor | None, post: Tensor | None):
     if u.ndim != 3: raise ValueError(f"u must be (B, C, L), got shape {tuple(u.shape)}")
     B, C, L = u.shape
-    if k.ndim != 2 or k.shape[0] != C or k.shape[1] < L: raise ValueError(f"k must be (C={C}, >= L={L}), got {tuple(k.shape)}")
+    if k.ndim != 2 or k.shape[0] != C or k.shape[1] < L:
+        raise ValueError(f"k must be (C={C}, >= L={L}), got {tuple(k.shape)}")
     if D.shape != (C,): raise ValueError(f"D must be (C={C},), got {tuple(D.shape)}")
     for name, g in (("pregate", pre), ("postgate", post)):
-        if g is not None and g.shape != u.shape: raise ValueError(f"{name} must have u's shape {tuple(u.shape)}, got {tuple(g.shape)}")
-    if u.dtype not in (torch.float32, torch.float16, torch.bfloat16): raise ValueError(f"u must be float32, float16 or bfloat16, got {u.dtype}")
+        if g is not None and g.shape != u.shape:
+            raise ValueError(f"{name} must have u's shape {tuple(u.shape)}, got {tuple(g.shape)}")
+    if u.dtype not in (torch.float32, torch.float16, torch.bfloat16):
+        raise ValueError(f"u must be float32, float16 or bfloat16, got {u.dtype}")
     if not u.is_cuda:
         if os.environ.get("TRITON_INTERPRET") != "1":
-            raise ValueError("fftconv_triton runs on CUDA tensors (or on CPU under TRITON_INTERPRET=1, set before importing triton)")
+            raise ValueError("fftconv_triton runs on CUDA tensors (or on CPU under TRITON_INTERPRET=1, set"
+                             " before importing triton)")
         from triton.language.standard import _sum_combine
-        if isinstance(_sum_combine, triton.runtime.jit.JITFunction):  # Triton's own helpers (tl.sum) were built for the compiler
-            raise RuntimeError("triton was imported in this process before TRITON_INTERPRET=1 was set, so its library functions cannot "
-                               "be interpreted: set TRITON_INTERPRET=1 before anything imports triton (e.g. at the top of the script)")
+        # Triton's own helpers (tl.sum) were built for the compiler
+        if isinstance(_sum_combine, triton.runtime.jit.JITFunction):
+            raise RuntimeError("triton was imported in this process before TRITON_INTERPRET=1 was set, so its"
+                               " library functions cannot be interpreted: set TRITON_INTERPRET=1 before"
+                               " anything imports triton (e.g. at the top of the script)")
 
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c015s2
 class FFTConvTriton(torch.autograd.Function):
     @staticmethod
     def forward(ctx, u, k, D, pre, post, streamed, prec):
@@ -247,14 +265,15 @@ class FFTConvTriton(torch.autograd.Function):
         post = post.contiguous() if post is not None else None
         ctx.streamed, ctx.prec = streamed, prec
         ctx.save_for_backward(u, k, D, pre, post)
-        if streamed: return _stream_forward(u, k, D, pre, post, prec)  # the row does not fit on chip: the kernel derived below
+        if streamed:  # the row does not fit on chip: the kernel derived below
+            return _stream_forward(u, k, D, pre, post, prec)
         n1, n2 = fft_plan(L)
         f1, tw, f2 = _dft_planes(n1, n2, str(u.device), _TABLE_DTYPE[prec])
         K = filter_spectrum(k, L, n1, n2)
         y = _alloc(u.shape, dtype=u.dtype, device=u.device)
-        _fftconv_fwd_kernel[(B * C,)](u, u if pre is None else pre, u if post is None else post, K, D, y, f1, tw, f2, C, L,
-                                      N1=n1, N2=n2, HAS_PRE=pre is not None, HAS_POST=post is not None, PREC=prec,
-                                      num_warps=_warps(n1 * n2))
+        _fftconv_fwd_kernel[(B * C,)](u, u if pre is None else pre, u if post is None else post, K, D, y,
+                                      f1, tw, f2, C, L, N1=n1, N2=n2, HAS_PRE=pre is not None,
+                                      HAS_POST=post is not None, PREC=prec, num_warps=_warps(n1 * n2))
         return y
 
     @staticmethod
@@ -265,20 +284,27 @@ class FFTConvTriton(torch.autograd.Function):
         n1, n2 = fft_plan(L)
         f1, tw, f2 = _dft_planes(n1, n2, str(u.device), _TABLE_DTYPE[ctx.prec])
         K = filter_spectrum(k, L, n1, n2)
-        new = lambda shape, dtype=u.dtype: _alloc(shape, dtype=dtype, device=u.device)  # contiguous, whatever the inputs' strides
-        du, dpre, dpost = new(u.shape), new(u.shape) if pre is not None else None, new(u.shape) if post is not None else None
+        # contiguous, whatever the inputs' strides
+        new = lambda shape, dtype=u.dtype: _alloc(shape, dtype=dtype, device=u.device)
+        du = new(u.shape)
+        dpre, dpost = new(u.shape) if pre is not None else None, new(u.shape) if post is not None else None
         dk, dD = new((C, L), torch.float32), new((C,), torch.float32)
-        _fftconv_bwd_kernel[(C,)](dy.contiguous(), u, u if pre is None else pre, u if post is None else post, K, D, du,
-                                  du if dpre is None else dpre, du if dpost is None else dpost, dk, dD, f1, tw, f2, B, C, L,
-                                  N1=n1, N2=n2, HAS_PRE=pre is not None, HAS_POST=post is not None, PREC=ctx.prec,
+        _fftconv_bwd_kernel[(C,)](dy.contiguous(), u, u if pre is None else pre, u if post is None else post,
+                                  K, D, du, du if dpre is None else dpre, du if dpost is None else dpost,
+                                  dk, dD, f1, tw, f2, B, C, L, N1=n1, N2=n2, HAS_PRE=pre is not None,
+                                  HAS_POST=post is not None, PREC=ctx.prec,
                                   SUM_PREC=_sum_products(ctx.prec), num_warps=_warps(n1 * n2))
         if k.shape[1] > L: dk = torch.nn.functional.pad(dk, (0, k.shape[1] - L))
         return du, dk.to(k.dtype), dD.to(D.dtype), dpre, dpost, None, None
 
-def fftconv_triton(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tensor | None = None, postgate: Tensor | None = None,
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c015s3
+def fftconv_triton(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tensor | None = None,
+                   postgate: Tensor | None = None,
                    streamed: bool | None = None, precision: str | None = None) -> Tensor:
-    """postgate * (causal_conv(k, pregate * u) + D * pregate * u): u, gates (B, C, L), k (C, >= L), D (C,). Matches `gated_fftconv_ref`.
-    `streamed`: None picks the one-tile kernel up to `one_tile_max_l` and the streamed one above; True/False force either.
+    """postgate * (causal_conv(k, pregate * u) + D * pregate * u): u, gates (B, C, L), k (C, >= L), D (C,).
+    Matches `gated_fftconv_ref`.
+    `streamed`: None picks the one-tile kernel up to `one_tile_max_l` and the streamed one above; True/False
+    force either.
     `precision`: None / "half" -> half-precision products for float16 / bfloat16 inputs up to MAX_L_HALF;
     "float32" -> tf32x3 for any input."""
     D = torch.zeros(u.shape[1], device=u.device, dtype=u.dtype) if D is None else D
@@ -287,16 +313,24 @@ def fftconv_triton(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tenso
     prec = products(u.dtype, precision)
     if L > MAX_L_HALF: prec = PREC  # the half-precision streamed kernel spills beyond (the AOT table)
     top = one_tile_max_l(prec)
-    if L > MAX_L: raise ValueError(f"L = {L} is longer than MAX_L = {MAX_L}, the longest length these kernels are built and tested for: use the torch.fft path (hyena_lit.core.fftconv)")
+    if L > MAX_L:
+        raise ValueError(f"L = {L} is longer than MAX_L = {MAX_L}, the longest length these kernels are built"
+                         " and tested for: use the torch.fft path (hyena_lit.core.fftconv)")
     if streamed is None: streamed = L > top
-    elif not streamed and L > top: raise ValueError(f"the one-tile kernel with {prec} products stops at L = {top} (L = {L}): use streamed=True or None")
+    elif not streamed and L > top:
+        raise ValueError(f"the one-tile kernel with {prec} products stops at L = {top} (L = {L}): use"
+                         " streamed=True or None")
     return FFTConvTriton.apply(u, k, D, pregate, postgate, streamed, prec)
 
-def gated_fftconv_ref(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tensor | None = None, postgate: Tensor | None = None) -> Tensor:
-    "The plain reference in torch: x = pregate * u; postgate * (irfft(rfft(x, 2L) rfft(k, 2L))[:L] + D x), FFTs in >= float32."
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c015s4
+def gated_fftconv_ref(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tensor | None = None,
+                      postgate: Tensor | None = None) -> Tensor:
+    """The plain reference in torch: x = pregate * u; postgate * (irfft(rfft(x, 2L) rfft(k, 2L))[:L] + D x),
+    FFTs in >= float32."""
     L, x = u.shape[-1], u if pregate is None else pregate * u
     ft = torch.float64 if u.dtype == torch.float64 else torch.float32
-    y = torch.fft.irfft(torch.fft.rfft(x.to(ft), n=2 * L) * torch.fft.rfft(k[:, :L].to(ft), n=2 * L), n=2 * L)[..., :L]
+    spec = torch.fft.rfft(x.to(ft), n=2 * L) * torch.fft.rfft(k[:, :L].to(ft), n=2 * L)
+    y = torch.fft.irfft(spec, n=2 * L)[..., :L]
     y = y.to(u.dtype) if D is None else y.to(u.dtype) + x * D[:, None]
     return y if postgate is None else postgate * y
 
@@ -317,7 +351,9 @@ def _signature(kern, prec: str, streamed: bool) -> dict:
         return "*fp32" if a in ("tw_ptr", "k_ptr", "dk_ptr", "dd_ptr") else "*" + io
     return {a: kind(a) for a in kern.arg_names}
 
-def compile_for(sm: int, L: int, kernel: str = "forward", prec: str = PREC, num_warps: int | None = None) -> dict:
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c022s1
+def compile_for(sm: int, L: int, kernel: str = "forward", prec: str = PREC,
+                num_warps: int | None = None) -> dict:
     """Compile one kernel (one of KERNELS) ahead of time for NVIDIA sm_XX, no GPU needed: registers, spill
     stack, shared memory."""
     from triton.backends.compiler import GPUTarget
@@ -352,6 +388,7 @@ def compile_for(sm: int, L: int, kernel: str = "forward", prec: str = PREC, num_
                 registers=r["REG"], spill_stack_bytes=r["STACK"], shared_bytes=c.metadata.shared,
                 launches=c.metadata.shared <= SHARED_MAX[sm], cubin_bytes=len(c.asm["cubin"]))
 
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c022s2
 def aot_resources(Ls, sms=(80, 90), kernels=("forward", "backward"), precs=(PREC,)) -> list[dict]:
     "compile_for over lengths, targets, kernels and products, in a subprocess without the interpreter."
     import json, sys
@@ -375,10 +412,14 @@ def stream_plan(L: int) -> tuple[int, int]:
 
 @functools.lru_cache(maxsize=32)
 def _stream_tables(n1: int, n2: int, device: str, dtype=torch.float32) -> tuple[Tensor, Tensor, Tensor]:
-    "The N1 roots of unity and F_N2 in the products' `dtype`, the N1 x N2 twiddles in float32, as (real, imaginary) planes."
-    roots = torch.polar(torch.ones(n1, dtype=torch.float64), -2 * math.pi * torch.arange(n1, dtype=torch.float64) / n1)
-    return _planes(roots, device, dtype), _planes(twiddles(n1, n2), device), _planes(dft_matrix(n2), device, dtype)
+    """The N1 roots of unity and F_N2 in the products' `dtype`, the N1 x N2 twiddles in float32, as (real,
+    imaginary) planes."""
+    angles = -2 * math.pi * torch.arange(n1, dtype=torch.float64) / n1
+    roots = torch.polar(torch.ones(n1, dtype=torch.float64), angles)
+    return (_planes(roots, device, dtype), _planes(twiddles(n1, n2), device),
+            _planes(dft_matrix(n2), device, dtype))
 
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c030s1
 @triton.jit
 def _load_gated(p, g, off, m, HAS_G: tl.constexpr):
     x = tl.load(p + off, mask=m, other=0.0).to(tl.float32)
@@ -386,7 +427,8 @@ def _load_gated(p, g, off, m, HAS_G: tl.constexpr):
     return x
 
 @triton.jit
-def _stream_block_spectrum(a_ptr, ga_ptr, L, k1, cols, r1_ptr, twr, twi, f2r, f2i, N1: tl.constexpr, N2: tl.constexpr,
+def _stream_block_spectrum(a_ptr, ga_ptr, L, k1, cols, r1_ptr, twr, twi, f2r, f2i, N1: tl.constexpr,
+                           N2: tl.constexpr,
                            BK: tl.constexpr, BC: tl.constexpr, HAS_G: tl.constexpr, PREC: tl.constexpr):
     "Rows k1 (one block) of the [k1, k2] spectrum of the real signal a * ga, read BC rows of n1 at a time."
     ar = tl.zeros((BK, N2), dtype=tl.float32)
@@ -404,14 +446,18 @@ def _stream_block_spectrum(a_ptr, ga_ptr, L, k1, cols, r1_ptr, twr, twi, f2r, f2
     yi = _dot(br, f2i, PREC) + _dot(bi, f2r, PREC)
     return yr, yi
 
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c030s2
+# one Triton kernel: its body cannot be split across cells
 @triton.jit
-def _fftconv_stream_kernel(a_ptr, ga_ptr, b_ptr, gb_ptr, g1_ptr, g2_ptr, o1_ptr, o2_ptr, k_ptr, d_ptr, dk_ptr, dd_ptr,
-                           r1_ptr, tw_ptr, f2_ptr, C, L, N1: tl.constexpr, N2: tl.constexpr, BK: tl.constexpr, BC: tl.constexpr,
-                           HAS_GA: tl.constexpr, HAS_GB: tl.constexpr, HAS_G1: tl.constexpr, HAS_O2: tl.constexpr, ADJOINT: tl.constexpr,
+def _fftconv_stream_kernel(a_ptr, ga_ptr, b_ptr, gb_ptr, g1_ptr, g2_ptr, o1_ptr, o2_ptr, k_ptr, d_ptr,
+                           dk_ptr, dd_ptr, r1_ptr, tw_ptr, f2_ptr, C, L, N1: tl.constexpr, N2: tl.constexpr,
+                           BK: tl.constexpr, BC: tl.constexpr, HAS_GA: tl.constexpr, HAS_GB: tl.constexpr,
+                           HAS_G1: tl.constexpr, HAS_O2: tl.constexpr, ADJOINT: tl.constexpr,
                            PREC: tl.constexpr):
     """One program per (batch, channel) row, the spectrum streamed BK rows of k1 at a time. With x = a * ga:
     r = conv(k, x) + D x (ADJOINT: the anti-causal correlation, conj K); o1 = r * g1, o2 = r * g2.
-    ADJOINT also adds conj(FFT(b * gb)) * FFT(x) into the channel's dk spectrum (atomics) and stores sum(x * b * gb) in dd[row] (float64)."""
+    ADJOINT also adds conj(FFT(b * gb)) * FFT(x) into the channel's dk spectrum (atomics) and stores
+    sum(x * b * gb) in dd[row] (float64)."""
     row = tl.program_id(0)
     c = row % C
     H: tl.constexpr = N1 // 2
@@ -426,13 +472,15 @@ def _fftconv_stream_kernel(a_ptr, ga_ptr, b_ptr, gb_ptr, g1_ptr, g2_ptr, o1_ptr,
         ot = k1[:, None] * N2 + cols[None, :]
         twr = tl.load(tw_ptr + ot)
         twi = tl.load(tw_ptr + N1 * N2 + ot)
-        yr, yi = _stream_block_spectrum(a_ptr, ga_ptr, L, k1, cols, r1_ptr, twr, twi, f2r, f2i, N1, N2, BK, BC, HAS_GA, PREC)
+        yr, yi = _stream_block_spectrum(a_ptr, ga_ptr, L, k1, cols, r1_ptr, twr, twi, f2r, f2i, N1, N2, BK,
+                                        BC, HAS_GA, PREC)
         ok = c * 2 * N1 * N2 + ot
         kr = tl.load(k_ptr + ok)
         ki = tl.load(k_ptr + N1 * N2 + ok)
         if ADJOINT:
             ki = -ki
-            pr, pi = _stream_block_spectrum(b_ptr, gb_ptr, L, k1, cols, r1_ptr, twr, twi, f2r, f2i, N1, N2, BK, BC, HAS_GB, PREC)
+            pr, pi = _stream_block_spectrum(b_ptr, gb_ptr, L, k1, cols, r1_ptr, twr, twi, f2r, f2i, N1, N2,
+                                            BK, BC, HAS_GB, PREC)
             tl.atomic_add(dk_ptr + ok, pr * yr + pi * yi)                 # conj(P) * Y, summed over the batch
             tl.atomic_add(dk_ptr + N1 * N2 + ok, pr * yi - pi * yr)
         zr = yr * kr - yi * ki
@@ -441,7 +489,8 @@ def _fftconv_stream_kernel(a_ptr, ga_ptr, b_ptr, gb_ptr, g1_ptr, g2_ptr, o1_ptr,
         bi = _dot(zi, f2r, PREC) - _dot(zr, f2i, PREC)
         cr = br * twr + bi * twi                                        # conj(twiddles)
         ci = bi * twr - br * twi
-        e = (rows[:, None] * k1[None, :]) % N1                          # rank-BK update: Re(conj(F_N1)[n1, blk] @ C[blk])
+        # rank-BK update: Re(conj(F_N1)[n1, blk] @ C[blk])
+        e = (rows[:, None] * k1[None, :]) % N1
         acc = _dot_acc(tl.load(r1_ptr + e), cr, acc, PREC)
         acc = _dot_acc(tl.load(r1_ptr + N1 + e), ci, acc, PREC)
     pos = rows[:, None] * N2 + cols[None, :]
@@ -458,22 +507,29 @@ def _fftconv_stream_kernel(a_ptr, ga_ptr, b_ptr, gb_ptr, g1_ptr, g2_ptr, o1_ptr,
         o2 = r * tl.load(g2_ptr + row * L + pos, mask=m, other=0.0).to(tl.float32)
         tl.store(o2_ptr + row * L + pos, o2.to(o2_ptr.dtype.element_ty), mask=m)
 
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c030s3
 STREAM_BK, STREAM_WARPS, STREAM_STAGES = 16, 8, 1
-STREAM_BC = {"tf32x3": 64, "ieee": 64, "fp16": 32, "bf16": 32, "bf16emu": 32}  # rows of the signal read per step (32: no spills, sm_90)
+# rows of the signal read per step (32: no spills, sm_90)
+STREAM_BC = {"tf32x3": 64, "ieee": 64, "fp16": 32, "bf16": 32, "bf16emu": 32}
 
 def _stream_bc(n1: int, prec: str) -> int: return min(STREAM_BC[prec], n1 // 2)
 
-def _stream_launch(a, ga, K, D, g1, o1, tables, n1, prec, *, g2=None, o2=None, b=None, gb=None, dk=None, dd=None):
-    "One launch of _fftconv_stream_kernel over all rows; None arguments are switched off (a stands in for their pointers)."
+def _stream_launch(a, ga, K, D, g1, o1, tables, n1, prec, *, g2=None, o2=None, b=None, gb=None, dk=None,
+                   dd=None):
+    """One launch of _fftconv_stream_kernel over all rows; None arguments are switched off (a stands in for
+    their pointers)."""
     B, C, L = a.shape
     r1, tw, f2 = tables
     adj = dk is not None
-    _fftconv_stream_kernel[(B * C,)](a, a if ga is None else ga, a if b is None else b, a if gb is None else gb, a if g1 is None else g1,
-                                     a if g2 is None else g2, o1, o1 if o2 is None else o2, K, D, K if dk is None else dk,
-                                     D if dd is None else dd, r1, tw, f2, C, L, N1=n1, N2=STREAM_N2, BK=STREAM_BK,
-                                     BC=_stream_bc(n1, prec), HAS_GA=ga is not None, HAS_GB=gb is not None, HAS_G1=g1 is not None, HAS_O2=o2 is not None,
+    _fftconv_stream_kernel[(B * C,)](a, a if ga is None else ga, a if b is None else b,
+                                     a if gb is None else gb, a if g1 is None else g1, a if g2 is None else g2,
+                                     o1, o1 if o2 is None else o2, K, D, K if dk is None else dk,
+                                     D if dd is None else dd, r1, tw, f2, C, L, N1=n1, N2=STREAM_N2,
+                                     BK=STREAM_BK, BC=_stream_bc(n1, prec), HAS_GA=ga is not None,
+                                     HAS_GB=gb is not None, HAS_G1=g1 is not None, HAS_O2=o2 is not None,
                                      ADJOINT=adj, PREC=prec, num_warps=STREAM_WARPS, num_stages=STREAM_STAGES)
 
+# %% ../../nbs/kernels/20_fftconv_triton.ipynb #c030s4
 def _stream_forward(u, k, D, pre, post, prec):
     "The forward launch; u, D and the gates come contiguous from FFTConvTriton."
     L = u.shape[-1]
@@ -494,11 +550,14 @@ def _stream_backward(dy, u, k, D, pre, post, prec):
     if post is not None:                                   # (i) dpost = dy * (conv(k, x) + D x)
         dpost = new()
         _stream_launch(u, pre, K, D, dy, dpost, tables, n1, prec)
-    du, dpre = new(), new() if pre is not None else None   # (ii) the adjoint, with dk's spectrum and dD's row sums
+    # (ii) the adjoint, with dk's spectrum and dD's row sums
+    du, dpre = new(), new() if pre is not None else None
     dks = torch.zeros_like(K)
     dd = _alloc((B * C,), dtype=torch.float64, device=u.device)
-    _stream_launch(dy, post, K, D, pre, du, tables, n1, prec, g2=None if pre is None else u, o2=dpre, b=u, gb=pre, dk=dks, dd=dd)
-    spec = torch.complex(dks[:, 0], dks[:, 1]).transpose(1, 2).reshape(C, n1 * n2)  # [k1, k2] -> natural order
+    _stream_launch(dy, post, K, D, pre, du, tables, n1, prec, g2=None if pre is None else u, o2=dpre, b=u,
+                   gb=pre, dk=dks, dd=dd)
+    # [k1, k2] -> natural order
+    spec = torch.complex(dks[:, 0], dks[:, 1]).transpose(1, 2).reshape(C, n1 * n2)
     dk = torch.fft.ifft(spec).real[:, :L]
     if k.shape[1] > L: dk = torch.nn.functional.pad(dk, (0, k.shape[1] - L))
     return du, dk.to(k.dtype), dd.view(B, C).sum(0).to(D.dtype), dpre, dpost

@@ -15,7 +15,8 @@ __all__ = ['ROTARY', 'CausalSelfAttention']
 # %% ../../nbs/mixers/16_attention.ipynb #c005
 ROTARY = ("none", "rope", "xpos")
 
-def _rotate(x: Tensor, pos: Tensor, base: float = 10000.0, sign: int = 0, scale_base: float = 512.0) -> Tensor:
+def _rotate(x: Tensor, pos: Tensor, base: float = 10000.0, sign: int = 0,
+            scale_base: float = 512.0) -> Tensor:
     """RoPE on the last dim of x (..., L, Dh) at positions `pos` (L,); sign=+1/-1 adds xPos's scale for
     queries/keys."""
     Dh = x.shape[-1]
@@ -30,6 +31,7 @@ def _rotate(x: Tensor, pos: Tensor, base: float = 10000.0, sign: int = 0, scale_
         out = out * torch.cat([scale] * 2, -1).to(x.dtype)
     return out
 
+# %% ../../nbs/mixers/16_attention.ipynb #c005s1
 class CausalSelfAttention(nn.Module):
     """Causal multi-head self-attention (B, L, D) -> (B, L, D); `fused` picks SDPA, else the written-out form;
     `rotary` in ROTARY."""
@@ -37,7 +39,8 @@ class CausalSelfAttention(nn.Module):
                  rotary: str = "none"):
         super().__init__()
         if not isinstance(n_heads, int) or n_heads < 1 or d_model % n_heads:
-            raise ValueError(f"n_heads must be a positive integer dividing d_model={d_model}, got {n_heads!r}")
+            raise ValueError(
+                f"n_heads must be a positive integer dividing d_model={d_model}, got {n_heads!r}")
         if rotary not in ROTARY: raise ValueError(f"rotary must be one of {ROTARY}, got {rotary!r}")
         if rotary != "none" and (d_model // n_heads) % 2:
             raise ValueError(f"rotary needs an even head size, got {d_model // n_heads}")

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math
 import torch
-from fastcore.basics import patch
+from fastcore.basics import patch, patch_to
 import torch.nn.functional as F
 from torch import nn, Tensor
 from ..core.fftconv import fftconv, fftconv_ref
@@ -58,6 +58,7 @@ class H3(_Mixer):
         k = _conv(k, self.shift(L))
         return self.out_proj(q * _conv(k * v, self.diag(L), self.diag.bias))
 
+# %% ../../nbs/mixers/17_baselines.ipynb #c006s1
 class GSS(_Mixer):
     "Gated state space: out(W_y SSM(gelu(W_z u)) * gelu(W_v u)), expansion 2, SSM on d_model channels."
     def __init__(self, d_model: int, l_max: int, expand: int = 2, d_state: int = 64):
@@ -72,6 +73,7 @@ class GSS(_Mixer):
         s = _conv(F.gelu(self.z(u)), self.ssm(L), self.ssm.bias)
         return self.out_proj(self.y(s) * F.gelu(self.v(u)))
 
+# %% ../../nbs/mixers/17_baselines.ipynb #c006s2
 class AFTConv(_Mixer):
     """Causal AFT-conv: sigmoid(q_t) * sum_j e^{w_j + k_{t-j}} v_{t-j} / sum_j e^{w_j + k_{t-j}} over a window
     of lags j < `window`; `impl='conv'` (default: a depthwise convolution of shifted exponentials, the
@@ -92,34 +94,39 @@ class AFTConv(_Mixer):
         y = self._window_mean_conv(k, v, self.w) if self.impl == "conv" else None
         if y is None: y = _recompute(self._window_mean, k, v, self.w, enabled=self.recompute)
         return self.out_proj(torch.sigmoid(q) * y)
-    def _window_mean_conv(self, k: Tensor, v: Tensor, w: Tensor) -> Tensor | None:
-        """The window mean as one depthwise convolution of (e^{k - max k} v, e^{k - max k}) with taps e^{w -
-        max w}; None if a denominator is below tiny / eps (underflow)."""
-        C, W = k.shape[2], min(self.window, k.shape[1])
-        ek = torch.exp(k - k.amax(1, keepdim=True).detach())      # the shifts cancel in the ratio
-        taps = torch.exp(w[:W] - w[:W].amax(0).detach())           # (W, C), lag j
-        x = F.pad(torch.cat([ek * v, ek], -1).transpose(1, 2), (W - 1, 0))  # (B, 2C, W - 1 + L)
-        # tap W - 1 - j = lag j
-        num, den = F.conv1d(x, taps.flip(0).T.repeat(2, 1)[:, None], groups=2 * C).chunk(2, 1)
-        fi = torch.finfo(den.dtype)
-        if den.device.type != "meta" and den.min() < fi.tiny / fi.eps:
-            return None  # (meta tensors, for memory accounting, have no values)
-        return (num / den).transpose(1, 2)
-    def _window_mean(self, k: Tensor, v: Tensor, w: Tensor) -> Tensor:
-        L = k.shape[1]
-        m = torch.full_like(k, -float("inf"))
-        num = torch.zeros_like(v)
-        den = torch.zeros_like(k)
-        for j in range(min(self.window, L)):  # online normalization over the lags, as a streaming softmax
-            e = F.pad(k, (0, 0, j, 0))[:, :L] + w[j]
-            # no lag past the start
-            e = e.masked_fill(torch.arange(L, device=k.device)[:, None] < j, -float("inf"))
-            m_new = torch.maximum(m, e)
-            old, new = torch.exp(m - m_new), torch.exp(e - m_new)
-            num = num * old + new * F.pad(v, (0, 0, j, 0))[:, :L]
-            den = den * old + new
-            m = m_new
-        return num / den
+
+# %% ../../nbs/mixers/17_baselines.ipynb #c006s3
+@patch
+def _window_mean_conv(self: AFTConv, k: Tensor, v: Tensor, w: Tensor) -> Tensor | None:
+    """The window mean as one depthwise convolution of (e^{k - max k} v, e^{k - max k}) with taps e^{w -
+    max w}; None if a denominator is below tiny / eps (underflow)."""
+    C, W = k.shape[2], min(self.window, k.shape[1])
+    ek = torch.exp(k - k.amax(1, keepdim=True).detach())      # the shifts cancel in the ratio
+    taps = torch.exp(w[:W] - w[:W].amax(0).detach())           # (W, C), lag j
+    x = F.pad(torch.cat([ek * v, ek], -1).transpose(1, 2), (W - 1, 0))  # (B, 2C, W - 1 + L)
+    # tap W - 1 - j = lag j
+    num, den = F.conv1d(x, taps.flip(0).T.repeat(2, 1)[:, None], groups=2 * C).chunk(2, 1)
+    fi = torch.finfo(den.dtype)
+    if den.device.type != "meta" and den.min() < fi.tiny / fi.eps:
+        return None  # (meta tensors, for memory accounting, have no values)
+    return (num / den).transpose(1, 2)
+
+@patch
+def _window_mean(self: AFTConv, k: Tensor, v: Tensor, w: Tensor) -> Tensor:
+    L = k.shape[1]
+    m = torch.full_like(k, -float("inf"))
+    num = torch.zeros_like(v)
+    den = torch.zeros_like(k)
+    for j in range(min(self.window, L)):  # online normalization over the lags, as a streaming softmax
+        e = F.pad(k, (0, 0, j, 0))[:, :L] + w[j]
+        # no lag past the start
+        e = e.masked_fill(torch.arange(L, device=k.device)[:, None] < j, -float("inf"))
+        m_new = torch.maximum(m, e)
+        old, new = torch.exp(m - m_new), torch.exp(e - m_new)
+        num = num * old + new * F.pad(v, (0, 0, j, 0))[:, :L]
+        den = den * old + new
+        m = m_new
+    return num / den
 
 # %% ../../nbs/mixers/17_baselines.ipynb #c008
 class RWKVTimeMix(_Mixer):
@@ -138,56 +145,61 @@ class RWKVTimeMix(_Mixer):
         self.key, self.value, self.receptance = (nn.Linear(d_model, d_model, bias=False) for _ in range(3))
         self.out_proj = nn.Linear(d_model, d_model, bias=False)
 
-    def _rkv(self, x: Tensor):
-        prev = F.pad(x, (0, 0, 1, -1))  # x_{t-1}, zero at t = 0
-        mixed = [m * x + (1 - m) * prev for m in self.mix]
-        return self.receptance(mixed[0]), self.key(mixed[1]), self.value(mixed[2])
+# %% ../../nbs/mixers/17_baselines.ipynb #c008s1
+@patch
+def _rkv(self: RWKVTimeMix, x: Tensor):
+    prev = F.pad(x, (0, 0, 1, -1))  # x_{t-1}, zero at t = 0
+    mixed = [m * x + (1 - m) * prev for m in self.mix]
+    return self.receptance(mixed[0]), self.key(mixed[1]), self.value(mixed[2])
 
-    @staticmethod
-    def _wkv_steps(k, v, w, u, a, b, p):
-        """The recurrence from state (a, b, p) (numerator, denominator, their exponent), one step at a time:
-        outputs and the state after."""
-        out = []
-        for t in range(k.shape[1]):
-            kt, vt = k[:, t], v[:, t]
-            q = torch.maximum(p, u + kt)
-            e1, e2 = torch.exp(p - q), torch.exp(u + kt - q)
-            out.append((e1 * a + e2 * vt) / (e1 * b + e2))
-            q = torch.maximum(p - w, kt)
-            e1, e2 = torch.exp(p - w - q), torch.exp(kt - q)
-            a, b, p = e1 * a + e2 * vt, e1 * b + e2, q
-        return torch.stack(out, 1), a, b, p
+@patch_to(RWKVTimeMix, static_method=True)
+def _wkv_steps(k, v, w, u, a, b, p):
+    """The recurrence from state (a, b, p) (numerator, denominator, their exponent), one step at a time:
+    outputs and the state after."""
+    out = []
+    for t in range(k.shape[1]):
+        kt, vt = k[:, t], v[:, t]
+        q = torch.maximum(p, u + kt)
+        e1, e2 = torch.exp(p - q), torch.exp(u + kt - q)
+        out.append((e1 * a + e2 * vt) / (e1 * b + e2))
+        q = torch.maximum(p - w, kt)
+        e1, e2 = torch.exp(p - w - q), torch.exp(kt - q)
+        a, b, p = e1 * a + e2 * vt, e1 * b + e2, q
+    return torch.stack(out, 1), a, b, p
 
-    def _state0(self, k):
-        a = k.new_zeros(k.shape[0], k.shape[2])
-        return a, torch.zeros_like(a), torch.full_like(a, -1e38)
+@patch
+def _state0(self: RWKVTimeMix, k):
+    a = k.new_zeros(k.shape[0], k.shape[2])
+    return a, torch.zeros_like(a), torch.full_like(a, -1e38)
 
-    def wkv_scan(self, k: Tensor, v: Tensor) -> Tensor:
-        "The recurrence over the whole sequence, with a running maximum exponent: the reference."
-        return self._wkv_steps(k, v, torch.exp(self.time_decay), self.time_first, *self._state0(k))[0]
+@patch
+def wkv_scan(self: RWKVTimeMix, k: Tensor, v: Tensor) -> Tensor:
+    "The recurrence over the whole sequence, with a running maximum exponent: the reference."
+    return self._wkv_steps(k, v, torch.exp(self.time_decay), self.time_first, *self._state0(k))[0]
 
-    @staticmethod
-    def _wkv_chunk(kc, vc, w, u, a, b, p):
-        "One chunk: its outputs, and the state (a, b, p) after it."
-        n = kc.shape[1]
-        t = torch.arange(n, device=kc.device)
-        lag = (t[:, None] - 1 - t[None, :]).to(kc.dtype)                        # (t, i)
-        # e^{-(t-1-i)w + k_i}, (B, t, i, C)
-        E = -lag[None, :, :, None] * w + kc[:, None, :, :]
-        E = torch.where((t[:, None] > t[None, :])[None, :, :, None], E, torch.full_like(E, -float("inf")))
-        # the bonus at i = t
-        E = torch.where((t[:, None] == t[None, :])[None, :, :, None], (u + kc)[:, None, :, :].expand_as(E), E)
-        # the carried past, decayed t more steps
-        P = p[:, None, :] - t[None, :, None].to(kc.dtype) * w
-        M = torch.maximum(E.amax(2), P).detach()                                # (B, t, C)
-        W, Pw = torch.exp(E - M[:, :, None]), torch.exp(P - M)
-        out = (torch.einsum("btic,bic->btc", W, vc) + Pw * a[:, None]) / (W.sum(2) + Pw * b[:, None])
-        # exponents at the chunk's end, (B, i, C)
-        e_end = -(n - 1 - t).to(kc.dtype)[None, :, None] * w + kc
-        p_end = p - n * w
-        q = torch.maximum(e_end.amax(1), p_end).detach()
-        We, pe = torch.exp(e_end - q[:, None]), torch.exp(p_end - q)
-        return out, (We * vc).sum(1) + pe * a, We.sum(1) + pe * b, q
+# %% ../../nbs/mixers/17_baselines.ipynb #c008s2
+@patch_to(RWKVTimeMix, static_method=True)
+def _wkv_chunk(kc, vc, w, u, a, b, p):
+    "One chunk: its outputs, and the state (a, b, p) after it."
+    n = kc.shape[1]
+    t = torch.arange(n, device=kc.device)
+    lag = (t[:, None] - 1 - t[None, :]).to(kc.dtype)                        # (t, i)
+    # e^{-(t-1-i)w + k_i}, (B, t, i, C)
+    E = -lag[None, :, :, None] * w + kc[:, None, :, :]
+    E = torch.where((t[:, None] > t[None, :])[None, :, :, None], E, torch.full_like(E, -float("inf")))
+    # the bonus at i = t
+    E = torch.where((t[:, None] == t[None, :])[None, :, :, None], (u + kc)[:, None, :, :].expand_as(E), E)
+    # the carried past, decayed t more steps
+    P = p[:, None, :] - t[None, :, None].to(kc.dtype) * w
+    M = torch.maximum(E.amax(2), P).detach()                                # (B, t, C)
+    W, Pw = torch.exp(E - M[:, :, None]), torch.exp(P - M)
+    out = (torch.einsum("btic,bic->btc", W, vc) + Pw * a[:, None]) / (W.sum(2) + Pw * b[:, None])
+    # exponents at the chunk's end, (B, i, C)
+    e_end = -(n - 1 - t).to(kc.dtype)[None, :, None] * w + kc
+    p_end = p - n * w
+    q = torch.maximum(e_end.amax(1), p_end).detach()
+    We, pe = torch.exp(e_end - q[:, None]), torch.exp(p_end - q)
+    return out, (We * vc).sum(1) + pe * a, We.sum(1) + pe * b, q
 
 # %% ../../nbs/mixers/17_baselines.ipynb #c008p0
 @patch
@@ -239,6 +251,7 @@ class _Projection(nn.Module):
             "bias", nn.Parameter(torch.empty(d_out).uniform_(-d_in ** -0.5, d_in ** -0.5)) if bias else None)
     def forward(self, x: Tensor) -> Tensor: return F.linear(x, self.weight, self.bias)
 
+# %% ../../nbs/mixers/17_baselines.ipynb #c010s1
 class Mamba(_Mixer):
     """Mamba block mixer (expand 2, state 16, conv 4); `impl='cpp'` (default: the fused C++ scan for CPU
     tensors, else 'scan'), `'scan'` (sequential) or `'chunked'` ((T x T) decay blocks)."""
@@ -263,47 +276,50 @@ class Mamba(_Mixer):
         self.D = nn.Parameter(torch.ones(E))
         self.out_proj = _Projection(E, d_model, bias=False)
 
-    @staticmethod
-    def _steps(x, dt, A, Bm, Cm, h):
-        """h_t = exp(dt_t A) h_{t-1} + dt_t B_t x_t, y_t = C_t .
+# %% ../../nbs/mixers/17_baselines.ipynb #c010s2
+@patch_to(Mamba, static_method=True)
+def _steps(x, dt, A, Bm, Cm, h):
+    """h_t = exp(dt_t A) h_{t-1} + dt_t B_t x_t, y_t = C_t .
 
-        h_t from state h, one step at a time: outputs and the last state."""
-        ys = []
-        for t in range(x.shape[1]):
-            h = torch.exp(dt[:, t, :, None] * A) * h + (dt[:, t] * x[:, t])[..., None] * Bm[:, t, None, :]
-            ys.append((h * Cm[:, t, None, :]).sum(-1))
-        return torch.stack(ys, 1), h
+    h_t from state h, one step at a time: outputs and the last state."""
+    ys = []
+    for t in range(x.shape[1]):
+        h = torch.exp(dt[:, t, :, None] * A) * h + (dt[:, t] * x[:, t])[..., None] * Bm[:, t, None, :]
+        ys.append((h * Cm[:, t, None, :]).sum(-1))
+    return torch.stack(ys, 1), h
 
-    def scan_ref(self, x, dt, A, Bm, Cm):
-        """The selective scan over the whole sequence, one step at a time: the reference.
+@patch
+def scan_ref(self: Mamba, x, dt, A, Bm, Cm):
+    """The selective scan over the whole sequence, one step at a time: the reference.
 
-        x, dt (B, L, E); Bm, Cm (B, L, N)."""
-        return self._steps(x, dt, A, Bm, Cm, x.new_zeros(x.shape[0], x.shape[2], self.N))[0]
+    x, dt (B, L, E); Bm, Cm (B, L, N)."""
+    return self._steps(x, dt, A, Bm, Cm, x.new_zeros(x.shape[0], x.shape[2], self.N))[0]
 
-    @staticmethod
-    def _steps_fast(x, dt, A, Bm, Cm, h):
-        """`_steps` with everything but the recurrence done for all T steps at once: one fused multiply-add
-        per step."""
-        dA = torch.exp(dt[..., None] * A)                   # (B, T, E, N)
-        dBx = (dt * x)[..., None] * Bm[:, :, None, :]       # (B, T, E, N)
-        hs = []
-        # unbind: one gradient stack in the backward, not a full-size zero tensor per step
-        for dA_t, dBx_t in zip(dA.unbind(1), dBx.unbind(1)):
-            h = torch.addcmul(dBx_t, dA_t, h)
-            hs.append(h)
-        return torch.einsum("bten,btn->bte", torch.stack(hs, 1), Cm), h
+# %% ../../nbs/mixers/17_baselines.ipynb #c010s3
+@patch_to(Mamba, static_method=True)
+def _steps_fast(x, dt, A, Bm, Cm, h):
+    """`_steps` with everything but the recurrence done for all T steps at once: one fused multiply-add
+    per step."""
+    dA = torch.exp(dt[..., None] * A)                   # (B, T, E, N)
+    dBx = (dt * x)[..., None] * Bm[:, :, None, :]       # (B, T, E, N)
+    hs = []
+    # unbind: one gradient stack in the backward, not a full-size zero tensor per step
+    for dA_t, dBx_t in zip(dA.unbind(1), dBx.unbind(1)):
+        h = torch.addcmul(dBx_t, dA_t, h)
+        hs.append(h)
+    return torch.einsum("bten,btn->bte", torch.stack(hs, 1), Cm), h
 
-    @staticmethod
-    def _chunk(x, dt, A, Bm, Cm, h):
-        "One chunk of T steps from state h: its outputs (B, T, E) and the state after it."
-        T = x.shape[1]
-        seg = torch.cumsum(dt, 1)[..., None] * A                       # (B, T, E, N): sum_{r<=t} dt_r A
-        causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
-        decay = torch.exp((seg[:, :, None] - seg[:, None, :]).masked_fill(  # (B, t, s, E, N)
-            ~causal[None, :, :, None, None], -float("inf")))
-        inp = (dt * x)[..., None] * Bm[:, :, None, :]                  # (B, T, E, N)
-        states = torch.einsum("btsen,bsen->bten", decay, inp) + torch.exp(seg) * h[:, None]
-        return torch.einsum("bten,btn->bte", states, Cm), states[:, -1]
+@patch_to(Mamba, static_method=True)
+def _chunk(x, dt, A, Bm, Cm, h):
+    "One chunk of T steps from state h: its outputs (B, T, E) and the state after it."
+    T = x.shape[1]
+    seg = torch.cumsum(dt, 1)[..., None] * A                       # (B, T, E, N): sum_{r<=t} dt_r A
+    causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
+    decay = torch.exp((seg[:, :, None] - seg[:, None, :]).masked_fill(  # (B, t, s, E, N)
+        ~causal[None, :, :, None, None], -float("inf")))
+    inp = (dt * x)[..., None] * Bm[:, :, None, :]                  # (B, T, E, N)
+    states = torch.einsum("btsen,bsen->bten", decay, inp) + torch.exp(seg) * h[:, None]
+    return torch.einsum("bten,btn->bte", states, Cm), states[:, -1]
 
 # %% ../../nbs/mixers/17_baselines.ipynb #c010p0
 @patch
@@ -340,6 +356,7 @@ def scan_cpp(self: Mamba, x, dt, A, Bm, Cm):
     stored every `chunk` steps, the rest recomputed in the backward."""
     return selective_scan(x, dt, A, Bm, Cm, chunk=self.chunk)
 
+# %% ../../nbs/mixers/17_baselines.ipynb #c010p0s1
 def _cpp_takes(x: Tensor) -> bool:
     """Whether the fused C++ scan runs on x: a CPU float32/float64 tensor, and the extension builds here (if
     not: one warning, and the torch scan)."""

@@ -41,35 +41,7 @@ class ImageConfig:
     d_state: int = 64             # S4ND (per axis) and S4D: state size (d_state/2 complex modes)
     dropout: float = 0.0
 
-    def __post_init__(self):
-        if self.model not in MODELS: raise ValueError(f"model must be one of {MODELS}, got {self.model!r}")
-        for f in ("image_size", "channels", "num_classes", "patch", "d_model", "n_layer", "d_inner",
-                  "n_heads", "filter_order", "d_state"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{f} must be a positive integer, got {v!r}")
-        if self.model in ("vit", "hyena-vit") and self.image_size % self.patch:
-            raise ValueError(f"patch={self.patch} must divide image_size={self.image_size}")
-        if self.model in ("hyena-seq", "s4d-seq") and self.patch != 1:
-            raise ValueError(f"{self.model} reads pixels one by one: patch must be 1, got {self.patch}")
-        if self.model == "vit" and self.d_model % self.n_heads:
-            raise ValueError(f"n_heads={self.n_heads} must divide d_model={self.d_model}")
-        if not 0 <= self.dropout < 1: raise ValueError(f"dropout must be in [0, 1), got {self.dropout!r}")
-        if (
-            not isinstance(self.emb_dim, int)
-            or isinstance(self.emb_dim, bool)
-            or self.emb_dim < 3
-            or self.emb_dim % 2 == 0
-        ):
-            raise ValueError(
-                f"emb_dim must be an odd integer >= 3 (t plus cos/sin pairs), got {self.emb_dim!r}")
-        if (
-            isinstance(self.window_reach, bool)
-            or not isinstance(self.window_reach, (int, float))
-            or not 0 <= self.window_reach < math.inf
-        ):
-            raise ValueError(
-                f"window_reach must be a finite number >= 0 (0: no window), got {self.window_reach!r}")
+    def __post_init__(self): _check_image_config(self)
 
     @property
     def seq_len(self) -> int:
@@ -77,6 +49,39 @@ class ImageConfig:
 
     def to_dict(self) -> dict: return asdict(self)
 
+# %% ../../nbs/models/71_image_models.ipynb #c004s1
+def _check_image_config(cfg: ImageConfig):
+    "`ImageConfig.__post_init__`: raise ValueError naming the first bad field."
+    if cfg.model not in MODELS: raise ValueError(f"model must be one of {MODELS}, got {cfg.model!r}")
+    for f in ("image_size", "channels", "num_classes", "patch", "d_model", "n_layer", "d_inner",
+              "n_heads", "filter_order", "d_state"):
+        v = getattr(cfg, f)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise ValueError(f"{f} must be a positive integer, got {v!r}")
+    if cfg.model in ("vit", "hyena-vit") and cfg.image_size % cfg.patch:
+        raise ValueError(f"patch={cfg.patch} must divide image_size={cfg.image_size}")
+    if cfg.model in ("hyena-seq", "s4d-seq") and cfg.patch != 1:
+        raise ValueError(f"{cfg.model} reads pixels one by one: patch must be 1, got {cfg.patch}")
+    if cfg.model == "vit" and cfg.d_model % cfg.n_heads:
+        raise ValueError(f"n_heads={cfg.n_heads} must divide d_model={cfg.d_model}")
+    if not 0 <= cfg.dropout < 1: raise ValueError(f"dropout must be in [0, 1), got {cfg.dropout!r}")
+    if (
+        not isinstance(cfg.emb_dim, int)
+        or isinstance(cfg.emb_dim, bool)
+        or cfg.emb_dim < 3
+        or cfg.emb_dim % 2 == 0
+    ):
+        raise ValueError(
+            f"emb_dim must be an odd integer >= 3 (t plus cos/sin pairs), got {cfg.emb_dim!r}")
+    if (
+        isinstance(cfg.window_reach, bool)
+        or not isinstance(cfg.window_reach, (int, float))
+        or not 0 <= cfg.window_reach < math.inf
+    ):
+        raise ValueError(
+            f"window_reach must be a finite number >= 0 (0: no window), got {cfg.window_reach!r}")
+
+# %% ../../nbs/models/71_image_models.ipynb #c004s2
 _B = dict(image_size=224, channels=3, num_classes=1000, d_model=768, n_layer=12, d_inner=3072, n_heads=12)
 _ISO = dict(image_size=32, channels=3, num_classes=10, d_model=128, n_layer=4, dropout=0.1)
 IMAGE_SIZES = {
@@ -124,6 +129,7 @@ def _trunc_normal_init(model: nn.Module, std: float = 0.02):
             nn.init.trunc_normal_(m.weight, std=std, a=-2 * std, b=2 * std)
             if m.bias is not None: nn.init.zeros_(m.bias)
 
+# %% ../../nbs/models/71_image_models.ipynb #c010s1
 # save_pretrained, from_pretrained
 class ViT(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["hyena"]):
     """ViT, Hyena-ViT, or pixels as a sequence with Hyena or S4D layers (cfg.model): images (B, C, S, S) ->
@@ -239,6 +245,7 @@ def s4d_conv_ref(u: Tensor, log_dt: Tensor, log_a: Tensor, a_imag: Tensor, C: Te
         ys.append(2 * (Cc * x).sum(-1).real + D.double() * u[:, :, l].double())
     return torch.stack(ys, -1)
 
+# %% ../../nbs/models/71_image_models.ipynb #c016bs1
 class S4DConv(nn.Module):
     """S4D long convolution (S4D-Lin init, ZOH), one diagonal SSM per channel: (B, H, L) -> (B, H, L); `ref`
     runs the recurrence."""
@@ -257,6 +264,7 @@ class S4DConv(nn.Module):
     def forward(self, u: Tensor, ref: bool = False) -> Tensor:
         return (s4d_conv_ref if ref else s4d_conv)(u, self.log_dt, self.log_a, self.a_imag, self.C, self.D)
 
+# %% ../../nbs/models/71_image_models.ipynb #c016bs2
 class S4DLayer(nn.Module):
     """S4D's layer on (B, L, H): GLU(Linear(Dropout(GELU(S4DConv(u))))), causal; `s4d-seq`'s drop-in for
     `HyenaOperator`."""
@@ -289,6 +297,7 @@ def _window_args(reach: float) -> dict:
     return dict(modulate=False) if reach == 0 else dict(fast_decay_pct=0.3 * reach,
                                                         slow_decay_pct=1.5 * reach)
 
+# %% ../../nbs/models/71_image_models.ipynb #c018s1
 class IsoNet(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["hyena"]):
     "Isometric 2D model (hyena-iso or s4nd-iso): images (B, C, S, S) -> logits (B, num_classes)."
     def __init__(self, config: ImageConfig):

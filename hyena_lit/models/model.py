@@ -20,9 +20,6 @@ from ..mixers.baselines import BASELINES, baseline_mixer
 __all__ = ['SIZES', 'HyenaConfig', 'Block', 'HyenaLM', 'count_params', 'VectorLM']
 
 # %% ../../nbs/models/13_model.ipynb #c005
-# HyenaConfig.mlp_activation
-_MLP_ACTIVATIONS = {"gelu": lambda x: F.gelu(x, approximate="tanh"), "tanh": torch.tanh}
-
 @dataclass
 class HyenaConfig:
     vocab_size: int = 50257          # GPT-2 tokenizer
@@ -65,68 +62,86 @@ class HyenaConfig:
     # LM head = token embedding (HyenaDNA's -hf checkpoints keep a separate head)
     tie_embeddings: bool = True
 
-    def __post_init__(self):
-        for f in ("vocab_size", "d_model", "n_layer", "l_max", "filter_order", "short_filter_order",
-                  "pad_vocab_multiple"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{f} must be a positive integer, got {v!r}")
-        if not isinstance(self.d_inner, int) or isinstance(self.d_inner, bool) or self.d_inner < 0:
-            raise ValueError(f"d_inner must be an integer >= 0 (0: no MLP), got {self.d_inner!r}")
-        if self.mlp_activation not in _MLP_ACTIVATIONS:
-            raise ValueError(
-                f"mlp_activation must be one of {tuple(_MLP_ACTIVATIONS)}, got {self.mlp_activation!r}")
-        if not isinstance(self.order, int) or self.order < 2:
-            raise ValueError(f"order must be an integer >= 2, got {self.order!r}")
-        if not isinstance(self.emb_dim, int) or self.emb_dim < 3 or self.emb_dim % 2 == 0:
-            raise ValueError(f"emb_dim must be an odd integer >= 3, got {self.emb_dim!r}")
-        for f in ("gating", "longconv_gating"):
-            if getattr(self, f) not in GATINGS:
-                raise ValueError(f"{f} must be one of {GATINGS}, got {getattr(self, f)!r}")
-        if self.longconv_ffn_width is not None and (
-            not isinstance(self.longconv_ffn_width, int) or self.longconv_ffn_width < 1):
-            raise ValueError(
-                f"longconv_ffn_width must be a positive integer or None, got {self.longconv_ffn_width!r}")
-        if self.longconv_short_filter is not None and (
-            not isinstance(self.longconv_short_filter, int)
-            or isinstance(self.longconv_short_filter, bool)
-            or self.longconv_short_filter < 0
-        ):
-            raise ValueError(
-                f"longconv_short_filter must be an integer >= 0 or None, got {self.longconv_short_filter!r}")
-        if self.mixer not in ("hyena", "attention", *BASELINES) and not (
-            self.mixer.startswith("longconv:") and self.mixer.split(":", 1)[1] in LONG_CONVS):
-            raise ValueError(
-                f"mixer must be 'hyena', 'attention', one of {list(BASELINES)} or one of"
-                f" {['longconv:' + n for n in LONG_CONVS]}, got {self.mixer!r}"
-            )
-        for f in ("dropout", "embed_dropout"):
-            v = getattr(self, f)
-            if v is not None and not (isinstance(v, (int, float)) and 0 <= v < 1):
-                raise ValueError(f"{f} must be in [0, 1), got {v!r}")
-        if not isinstance(self.tie_embeddings, bool):
-            raise ValueError(f"tie_embeddings must be a bool, got {self.tie_embeddings!r}")
-        if self.pos not in ("learned", *ROTARY):
-            raise ValueError(f"pos must be one of {('learned', *ROTARY)}, got {self.pos!r}")
-        if self.mixer == "attention" and (self.n_heads < 1 or self.d_model % self.n_heads):
-            raise ValueError(f"n_heads must divide d_model={self.d_model}, got {self.n_heads!r}")
+    def __post_init__(self): _check_config(self)
 
-    @property
-    def padded_vocab_size(self) -> int:
-        m = self.pad_vocab_multiple
-        return (self.vocab_size + m - 1) // m * m
+# %% ../../nbs/models/13_model.ipynb #c005t1
+# HyenaConfig.mlp_activation
+_MLP_ACTIVATIONS = {"gelu": lambda x: F.gelu(x, approximate="tanh"), "tanh": torch.tanh}
 
-    @classmethod
-    def from_size(cls, name: str, **overrides) -> "HyenaConfig":
-        """A named size: Table A.4 ('125M', '125M-slim', '153M', '355M', '1.3B') or a CPU size ('tiny',
-        'small')."""
-        if name not in SIZES: raise ValueError(f"unknown size {name!r}; known sizes: {', '.join(SIZES)}")
-        known = {f.name for f in fields(cls)}
-        bad = set(overrides) - known
-        if bad: raise ValueError(f"unknown HyenaConfig field(s) {sorted(bad)}; fields are {sorted(known)}")
-        return cls(**{**SIZES[name], **overrides})
+def _check_operator_fields(cfg: HyenaConfig):
+    "Raise ValueError naming the first bad size, MLP, operator or long-convolution field."
+    for f in ("vocab_size", "d_model", "n_layer", "l_max", "filter_order", "short_filter_order",
+              "pad_vocab_multiple"):
+        v = getattr(cfg, f)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise ValueError(f"{f} must be a positive integer, got {v!r}")
+    if not isinstance(cfg.d_inner, int) or isinstance(cfg.d_inner, bool) or cfg.d_inner < 0:
+        raise ValueError(f"d_inner must be an integer >= 0 (0: no MLP), got {cfg.d_inner!r}")
+    if cfg.mlp_activation not in _MLP_ACTIVATIONS:
+        raise ValueError(
+            f"mlp_activation must be one of {tuple(_MLP_ACTIVATIONS)}, got {cfg.mlp_activation!r}")
+    if not isinstance(cfg.order, int) or cfg.order < 2:
+        raise ValueError(f"order must be an integer >= 2, got {cfg.order!r}")
+    if not isinstance(cfg.emb_dim, int) or cfg.emb_dim < 3 or cfg.emb_dim % 2 == 0:
+        raise ValueError(f"emb_dim must be an odd integer >= 3, got {cfg.emb_dim!r}")
+    for f in ("gating", "longconv_gating"):
+        if getattr(cfg, f) not in GATINGS:
+            raise ValueError(f"{f} must be one of {GATINGS}, got {getattr(cfg, f)!r}")
+    if cfg.longconv_ffn_width is not None and (
+        not isinstance(cfg.longconv_ffn_width, int) or cfg.longconv_ffn_width < 1):
+        raise ValueError(
+            f"longconv_ffn_width must be a positive integer or None, got {cfg.longconv_ffn_width!r}")
+    if cfg.longconv_short_filter is not None and (
+        not isinstance(cfg.longconv_short_filter, int)
+        or isinstance(cfg.longconv_short_filter, bool)
+        or cfg.longconv_short_filter < 0
+    ):
+        raise ValueError(
+            f"longconv_short_filter must be an integer >= 0 or None, got {cfg.longconv_short_filter!r}")
 
-    def to_dict(self) -> dict: return asdict(self)
+# %% ../../nbs/models/13_model.ipynb #c005t2
+def _check_model_fields(cfg: HyenaConfig):
+    "Raise ValueError naming the first bad mixer, dropout, tie_embeddings, pos or n_heads field."
+    if cfg.mixer not in ("hyena", "attention", *BASELINES) and not (
+        cfg.mixer.startswith("longconv:") and cfg.mixer.split(":", 1)[1] in LONG_CONVS):
+        raise ValueError(
+            f"mixer must be 'hyena', 'attention', one of {list(BASELINES)} or one of"
+            f" {['longconv:' + n for n in LONG_CONVS]}, got {cfg.mixer!r}"
+        )
+    for f in ("dropout", "embed_dropout"):
+        v = getattr(cfg, f)
+        if v is not None and not (isinstance(v, (int, float)) and 0 <= v < 1):
+            raise ValueError(f"{f} must be in [0, 1), got {v!r}")
+    if not isinstance(cfg.tie_embeddings, bool):
+        raise ValueError(f"tie_embeddings must be a bool, got {cfg.tie_embeddings!r}")
+    if cfg.pos not in ("learned", *ROTARY):
+        raise ValueError(f"pos must be one of {('learned', *ROTARY)}, got {cfg.pos!r}")
+    if cfg.mixer == "attention" and (cfg.n_heads < 1 or cfg.d_model % cfg.n_heads):
+        raise ValueError(f"n_heads must divide d_model={cfg.d_model}, got {cfg.n_heads!r}")
+
+def _check_config(cfg: HyenaConfig):
+    "`HyenaConfig.__post_init__`: the operator fields, then the model fields."
+    _check_operator_fields(cfg)
+    _check_model_fields(cfg)
+
+# %% ../../nbs/models/13_model.ipynb #c005t3
+@patch(as_prop=True)
+def padded_vocab_size(self: HyenaConfig) -> int:
+    m = self.pad_vocab_multiple
+    return (self.vocab_size + m - 1) // m * m
+
+@patch(cls_method=True)
+def from_size(cls: HyenaConfig, name: str, **overrides) -> "HyenaConfig":
+    """A named size: Table A.4 ('125M', '125M-slim', '153M', '355M', '1.3B') or a CPU size ('tiny',
+    'small')."""
+    if name not in SIZES: raise ValueError(f"unknown size {name!r}; known sizes: {', '.join(SIZES)}")
+    known = {f.name for f in fields(cls)}
+    bad = set(overrides) - known
+    if bad: raise ValueError(f"unknown HyenaConfig field(s) {sorted(bad)}; fields are {sorted(known)}")
+    return cls(**{**SIZES[name], **overrides})
+
+@patch
+def to_dict(self: HyenaConfig) -> dict: return asdict(self)
 
 # %% ../../nbs/models/13_model.ipynb #c005s1
 _PILE = dict(emb_dim=33, w=14.0, l_max=2048, filter_order=64, num_inner_mlps=2)
@@ -184,17 +199,21 @@ class Block(nn.Module):
             self.act = _MLP_ACTIVATIONS[cfg.mlp_activation]
         self.drop = nn.Dropout(cfg.dropout)
 
-    def mlp(self, h: Tensor) -> Tensor:
-        if not self.has_mlp: return torch.zeros_like(h)
-        return self.drop(self.fc2(self.act(self.fc1(self.norm2(h)))))
+# %% ../../nbs/models/13_model.ipynb #c010s1
+@patch
+def mlp(self: Block, h: Tensor) -> Tensor:
+    if not self.has_mlp: return torch.zeros_like(h)
+    return self.drop(self.fc2(self.act(self.fc1(self.norm2(h)))))
 
-    def forward(self, h: Tensor, cache: dict | None = None) -> Tensor:  # (B, L, D)
-        h = h + self.drop(self.mixer(self.norm1(h), cache))
-        return h + self.mlp(h)
+@patch
+def forward(self: Block, h: Tensor, cache: dict | None = None) -> Tensor:  # (B, L, D)
+    h = h + self.drop(self.mixer(self.norm1(h), cache))
+    return h + self.mlp(h)
 
-    def step(self, h: Tensor, cache: dict) -> Tensor:  # (B, D)
-        h = h + self.mixer.step(self.norm1(h), cache)
-        return h + self.mlp(h)
+@patch
+def step(self: Block, h: Tensor, cache: dict) -> Tensor:  # (B, D)
+    h = h + self.mixer.step(self.norm1(h), cache)
+    return h + self.mlp(h)
 
 # %% ../../nbs/models/13_model.ipynb #c011
 # save_pretrained, from_pretrained (13b_pretrained)
@@ -220,47 +239,54 @@ class HyenaLM(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["
             if name.endswith(("mixer.out_proj.weight", "fc2.weight")):
                 nn.init.normal_(p, mean=0.0, std=cfg.initializer_range / math.sqrt(2 * cfg.n_layer))
 
-    def _init_weights(self, m: nn.Module):
-        # as the official wrapper: *every* Linear, the filter FFN's included, is re-drawn from N(0, 0.02)
-        if isinstance(m, nn.Linear):
-            nn.init.normal_(m.weight, std=self.cfg.initializer_range)
-            if m.bias is not None: nn.init.zeros_(m.bias)
-        elif isinstance(m, nn.Embedding):
-            nn.init.normal_(m.weight, std=self.cfg.initializer_range)
+# %% ../../nbs/models/13_model.ipynb #c011s1
+@patch
+def _init_weights(self: HyenaLM, m: nn.Module):
+    # as the official wrapper: *every* Linear, the filter FFN's included, is re-drawn from N(0, 0.02)
+    if isinstance(m, nn.Linear):
+        nn.init.normal_(m.weight, std=self.cfg.initializer_range)
+        if m.bias is not None: nn.init.zeros_(m.bias)
+    elif isinstance(m, nn.Embedding):
+        nn.init.normal_(m.weight, std=self.cfg.initializer_range)
 
-    def _check_ids(self, input_ids: Tensor):
-        if input_ids.ndim != 2:
-            raise ValueError(f"input_ids must have shape (B, L), got {tuple(input_ids.shape)}")
-        if input_ids.dtype not in (torch.int32, torch.int64):
-            raise ValueError(f"input_ids must be integer token ids, got {input_ids.dtype}")
-        if (
-            input_ids.numel()
-            and input_ids.device.type != "meta"
-            and (input_ids.min() < 0 or input_ids.max() >= self.cfg.vocab_size)
-        ):
-            raise ValueError(
-                f"token ids must be in [0, vocab_size={self.cfg.vocab_size}), got range [{input_ids.min()},"
-                f" {input_ids.max()}]"
-            )
+@patch
+def _check_ids(self: HyenaLM, input_ids: Tensor):
+    if input_ids.ndim != 2:
+        raise ValueError(f"input_ids must have shape (B, L), got {tuple(input_ids.shape)}")
+    if input_ids.dtype not in (torch.int32, torch.int64):
+        raise ValueError(f"input_ids must be integer token ids, got {input_ids.dtype}")
+    if (
+        input_ids.numel()
+        and input_ids.device.type != "meta"
+        and (input_ids.min() < 0 or input_ids.max() >= self.cfg.vocab_size)
+    ):
+        raise ValueError(
+            f"token ids must be in [0, vocab_size={self.cfg.vocab_size}), got range [{input_ids.min()},"
+            f" {input_ids.max()}]"
+        )
 
-    def backbone(self, h: Tensor, caches: list[dict] | None = None) -> Tensor:
-        "Embedded input (B, L, D) -> final hidden states (B, L, D)."
-        for i, blk in enumerate(self.blocks): h = blk(h, None if caches is None else caches[i])
-        return self.ln_f(h)
+# %% ../../nbs/models/13_model.ipynb #c011s2
+@patch
+def backbone(self: HyenaLM, h: Tensor, caches: list[dict] | None = None) -> Tensor:
+    "Embedded input (B, L, D) -> final hidden states (B, L, D)."
+    for i, blk in enumerate(self.blocks): h = blk(h, None if caches is None else caches[i])
+    return self.ln_f(h)
 
-    def forward(self, input_ids: Tensor, caches: list[dict] | None = None) -> Tensor:
-        self._check_ids(input_ids)
-        h = self.embed(input_ids)
-        if self.pos is not None:
-            if input_ids.shape[1] > self.cfg.l_max:
-                raise ValueError(f"sequence length {input_ids.shape[1]} exceeds l_max={self.cfg.l_max}")
-            h = h + self.pos.weight[:input_ids.shape[1]]
-        h = self.backbone(self.drop(h), caches)
-        return self.lm_head(h)[..., :self.cfg.vocab_size]
+@patch
+def forward(self: HyenaLM, input_ids: Tensor, caches: list[dict] | None = None) -> Tensor:
+    self._check_ids(input_ids)
+    h = self.embed(input_ids)
+    if self.pos is not None:
+        if input_ids.shape[1] > self.cfg.l_max:
+            raise ValueError(f"sequence length {input_ids.shape[1]} exceeds l_max={self.cfg.l_max}")
+        h = h + self.pos.weight[:input_ids.shape[1]]
+    h = self.backbone(self.drop(h), caches)
+    return self.lm_head(h)[..., :self.cfg.vocab_size]
 
-    def num_params(self, non_embedding: bool = False) -> int:
-        n = sum(p.numel() for p in self.parameters())
-        return n - self.embed.weight.numel() if non_embedding else n
+@patch
+def num_params(self: HyenaLM, non_embedding: bool = False) -> int:
+    n = sum(p.numel() for p in self.parameters())
+    return n - self.embed.weight.numel() if non_embedding else n
 
 # %% ../../nbs/models/13_model.ipynb #c022
 def count_params(cfg: HyenaConfig) -> int:
@@ -290,10 +316,12 @@ def _check_sampling(max_new_tokens, temperature, top_k, generator):
     if generator is not None and not isinstance(generator, torch.Generator):
         raise ValueError(f"generator must be a torch.Generator or None, got {type(generator).__name__}")
 
+# %% ../../nbs/models/13_model.ipynb #c031s1
 @patch
 @torch.no_grad()
-def generate(self: HyenaLM, input_ids: Tensor, max_new_tokens: int, temperature: float = 1.0, top_k: int | None = None,
-             use_cache: bool = True, generator: torch.Generator | None = None, return_logits: bool = False):
+def generate(self: HyenaLM, input_ids: Tensor, max_new_tokens: int, temperature: float = 1.0,
+             top_k: int | None = None, use_cache: bool = True, generator: torch.Generator | None = None,
+             return_logits: bool = False):
     """Sample `max_new_tokens` after `input_ids` (B, T0).
 
     temperature=0 is greedy. Returns ids (B, T0+n) [, logits (B, n, V)]."""
@@ -315,8 +343,10 @@ def generate(self: HyenaLM, input_ids: Tensor, max_new_tokens: int, temperature:
             scaled = logits / temperature
             # checked once: NaN logits, or a temperature below the dtype
             if i == 0 and not torch.isfinite(scaled).all():
-                why = " (the logits themselves are not: check the weights)" if not torch.isfinite(logits).all() else ""
-                raise ValueError(f"the logits divided by temperature={temperature!r} are not finite{why}; temperature=0 is greedy")
+                why = (" (the logits themselves are not: check the weights)"
+                       if not torch.isfinite(logits).all() else "")
+                raise ValueError(f"the logits divided by temperature={temperature!r} are not finite{why};"
+                                 " temperature=0 is greedy")
             if top_k is not None:
                 scaled = scaled.masked_fill(
                     scaled < scaled.topk(min(top_k, scaled.shape[-1]), -1).values[:, -1:], -float("inf"))
