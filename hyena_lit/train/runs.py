@@ -72,8 +72,8 @@ COLUMNS = ["experiment", "sweep", "run", "task", "mixer", "seq_len", "vocab_size
            "tokens_per_second", "params", "notes"]
 
 # the budget and the size-dependent numbers: the rest names the recipe
-_BUDGET = ("name", "epochs", "warmup_epochs", "steps", "warmup_steps", "warmup_frac", "eval_every", "early_stop",
-           "lr", "init_lr", "final_lr", "batch_size", "micro_batch")
+_BUDGET = ("name", "epochs", "warmup_epochs", "steps", "warmup_steps", "warmup_frac", "eval_every",
+           "early_stop", "lr", "init_lr", "final_lr", "batch_size", "micro_batch")
 
 # %% ../../nbs/train/18a_runs.ipynb #c006s1
 def _recipe_name(p: dict, default: str) -> str:
@@ -310,7 +310,8 @@ def extend_run(run_dir: str | Path, wanted: dict, key: str | None = None, allowe
     of params.json if given) only in `allowed` keys, and only upward. Returns the segment record."""
     d = Path(run_dir)
     if not is_finished(d):
-        raise ValueError(f"{relative(d)} is not a finished run: there is nothing to extend (train it as usual)")
+        raise ValueError(f"{relative(d)} is not a finished run: there is nothing to extend"
+                         " (train it as usual)")
     if not (d / "checkpoint").is_dir():
         raise FileNotFoundError(
             f"{relative(d)} has no checkpoint/ (checkpoints stay out of git): it cannot be continued "
@@ -388,7 +389,8 @@ def compact_history(history: pd.DataFrame | list[dict]) -> pd.DataFrame:
     if {"tokens", "tokens_per_second"} <= set(h.columns):
         tok = _step_tokens(h)
         secs = (tok / h.tokens_per_second).groupby(group).sum().to_numpy()
-        out["tokens_per_second"] = np.where(many, tok.groupby(group).sum().to_numpy() / secs, out["tokens_per_second"])
+        out["tokens_per_second"] = np.where(many, tok.groupby(group).sum().to_numpy() / secs,
+                                            out["tokens_per_second"])
     return out
 
 # %% ../../nbs/train/18a_runs.ipynb #histc02s2
@@ -652,7 +654,8 @@ def number(name: str, v, lo: float | None = None, hi: float | None = None, lo_op
     if ok and lo is not None: ok = v > lo if lo_open else v >= lo
     if ok and hi is not None: ok = v <= hi
     if not ok:
-        rng = f"{'(' if lo_open else '['}{lo if lo is not None else '-inf'}, {hi if hi is not None else 'inf'}]"
+        rng = (f"{'(' if lo_open else '['}{lo if lo is not None else '-inf'}, "
+               f"{hi if hi is not None else 'inf'}]")
         raise ValueError(f"{name} must be a finite number in {rng}, got {v!r}")
     return v
 
@@ -764,7 +767,8 @@ def describe_budget(e: dict) -> str:
 
 def check_budget(e: dict, force: bool = False, limits: dict = CPU_LIMITS) -> dict:
     "Refuse a CPU run above `limits` (parameters or hours) unless `force`; returns `e`."
-    over = [f"{e['params'] / 1e6:.0f}M parameters > {limits['params'] / 1e6:.0f}M"] if e["params"] > limits["params"] else []
+    big = e["params"] > limits["params"]
+    over = [f"{e['params'] / 1e6:.0f}M parameters > {limits['params'] / 1e6:.0f}M"] if big else []
     if e["hours"] is not None and e["hours"] > limits["hours"]:
         over.append(f"{e['hours']:.3g} h > {limits['hours']:g} h")
     if e["device"].startswith("cpu") and over and not force:
