@@ -479,6 +479,7 @@ def stays(runs, row, root, a: str, lengths: list, at_least: float):
         score - at_least,
     )
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s019bs1
 def falls(runs, row, root, a: str, at: int, lengths: list, ratio: float):
     """The run of `a` best at length `at` drops below `ratio` times that accuracy at every tested length in
     `lengths`."""
@@ -498,6 +499,7 @@ def falls(runs, row, root, a: str, at: int, lengths: list, ratio: float):
         m,
     )
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s019bs2
 def fewer_flops(runs, row, root, a: str, b: str, cost: str, per: list = ("task",)):
     """For every run of `b`, some run of `a` on the same data reaches a loss as low with no more `cost`
     (training FLOPs)."""
@@ -529,12 +531,8 @@ CHECKS = {f.__name__: f for f in (beats, matches, only, ranked, widens, stays, f
 def parse_check(check: str) -> tuple[str, dict]:
     "'name(k=literal, ...)' -> (name, kwargs), for a name in CHECKS."
     call = ast.parse(check, mode="eval").body
-    if (
-        not isinstance(call, ast.Call)
-        or not isinstance(call.func, ast.Name)
-        or call.func.id not in CHECKS
-        or call.args
-    ):
+    if (not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id not in CHECKS
+            or call.args):
         raise ValueError(f"check {check!r}: write name(key=value, ...) with a name in {sorted(CHECKS)}")
     return call.func.id, {k.arg: ast.literal_eval(k.value) for k in call.keywords}
 
@@ -546,17 +544,13 @@ def claim_status(holds: bool, margin: float, spread: float, seeds: int, unit: st
     fewest seeds of a configuration it used."""
     floor = NOISE_FLOOR[unit]
     if math.isfinite(margin) and abs(margin) < floor and seeds < 3:
-        return (
-            "within noise",
-            (
-                f"margin {margin:+.2f} {unit} is under {floor:g} and rests on {seeds} seed(s): needs 3"
-                " (experiments/seeds.py)"
-            ),
-        )
+        return "within noise", (f"margin {margin:+.2f} {unit} is under {floor:g} and rests on {seeds}"
+                                " seed(s): needs 3 (experiments/seeds.py)")
     if spread == spread and abs(margin) < 2 * spread:
         return "within noise", f"margin {margin:+.2f} {unit} is under twice the seeds' spread ({spread:.2f})"
     return ("reproduced" if holds else "differs"), ""
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s020s1
 def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     "Status, our reading, its margin and seed spread, and the run folders used for one claim row."
     runs = select_runs(index, row["selector"])
@@ -576,6 +570,7 @@ def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
                 n_runs=len(used), seeds=seeds, why=why, noise="", margin=f"{margin:+.2f} {unit}",
                 spread="one seed" if spread != spread else f"sd {spread:.2f} {unit}")
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s020s2
 def _span(s: pd.Series, f=lambda x: f"{int(x)}") -> str:
     s = s.dropna()
     return "?" if s.empty else f(s.min()) if s.min() == s.max() else f"{f(s.min())}-{f(s.max())}"

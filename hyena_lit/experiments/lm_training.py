@@ -6,6 +6,7 @@
 from __future__ import annotations
 import argparse, json, math, os, time
 from dataclasses import dataclass, asdict, fields
+from fastcore.basics import patch_to
 from pathlib import Path
 import torch
 import torch.distributed as dist
@@ -26,19 +27,10 @@ __all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'eva
            'train', 'main']
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c004
-PEAK_LR = {
-    "125M": 6e-4,
-    "125M-slim": 6e-4,
-    "153M": 6e-4,
-    "355M": 4e-4,
-    "1.3B": 2.2e-4,
-    "gpt-125M": 6e-4,
-    "gpt-355M": 4e-4,
-    # the CPU pair: GPT-3's rule (smaller models, larger peak), the same for both
-    "mini": 1e-3,
-    "mini-base": 1e-3,
-    "gpt-mini": 1e-3,
-}
+PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 2.2e-4, "gpt-125M": 6e-4,
+           "gpt-355M": 4e-4,
+           # the CPU pair: GPT-3's rule (smaller models, larger peak), the same for both
+           "mini": 1e-3, "mini-base": 1e-3, "gpt-mini": 1e-3}
 
 @dataclass
 class TrainConfig:
@@ -73,57 +65,63 @@ class TrainConfig:
     # continue a finished run to a larger --tokens (a new segment; see runs.extend_run)
     extend: bool = False
 
-    def __post_init__(self):
-        if self.recipe not in ("paper", "improved"):
-            raise ValueError(f"recipe must be 'paper' or 'improved', got {self.recipe!r}")
-        for f in ("seq_len", "tokens", "global_batch", "micro_batch", "eval_every", "eval_batches",
-                  "ckpt_every"):
-            if not isinstance(getattr(self, f), int) or getattr(self, f) < 1:
-                raise ValueError(f"{f} must be a positive integer, got {getattr(self, f)!r}")
-        # a budget means what it says: never rounded up to a step
-        if self.tokens < self.global_batch * self.seq_len:
-            raise ValueError(
-                f"tokens={self.tokens} is less than one optimizer step (global_batch x seq_len = "
-                f"{self.global_batch * self.seq_len} tokens): raise tokens or lower global_batch or seq_len"
-            )
-        if self.order < 0 or self.order == 1:
-            raise ValueError(f"order must be 0 (the size's) or >= 2, got {self.order!r}")
-        if self.final_eval_windows < 0:
-            raise ValueError(f"final_eval_windows must be >= 0, got {self.final_eval_windows!r}")
-        from hyena_lit.train.runs import number, positive_int, one_of, pick_device
-        from hyena_lit.models.model import SIZES
-        one_of("size", self.size, list(SIZES))
-        for f in ("lr", "min_lr", "warmup_init_lr", "weight_decay", "grad_clip"):
-            number(f, getattr(self, f), 0)
-        number("warmup_frac", self.warmup_frac, 0, 1)
-        positive_int("max_steps", self.max_steps, 0)
-        positive_int("seed", self.seed, 0)
-        pick_device(self.device)
-        self.to_recipe()  # the recipe checks what is left (a negative peak, a final lr above it, ...)
+    def __post_init__(self): _check_config(self)  # below
 
-    @property
-    def steps(self) -> int:
-        return max(1, self.tokens // (self.global_batch * self.seq_len))
+# %% ../../nbs/experiments/44_lm_training.ipynb #c004s1
+def _check_config(cfg: TrainConfig):
+    "Refuse a setting out of range before any work; the recipe checks the rest."
+    if cfg.recipe not in ("paper", "improved"):
+        raise ValueError(f"recipe must be 'paper' or 'improved', got {cfg.recipe!r}")
+    for f in ("seq_len", "tokens", "global_batch", "micro_batch", "eval_every", "eval_batches",
+              "ckpt_every"):
+        if not isinstance(getattr(cfg, f), int) or getattr(cfg, f) < 1:
+            raise ValueError(f"{f} must be a positive integer, got {getattr(cfg, f)!r}")
+    # a budget means what it says: never rounded up to a step
+    if cfg.tokens < cfg.global_batch * cfg.seq_len:
+        raise ValueError(f"tokens={cfg.tokens} is less than one optimizer step (global_batch x seq_len = "
+                         f"{cfg.global_batch * cfg.seq_len} tokens): raise tokens or lower global_batch or"
+                         " seq_len")
+    if cfg.order < 0 or cfg.order == 1:
+        raise ValueError(f"order must be 0 (the size's) or >= 2, got {cfg.order!r}")
+    if cfg.final_eval_windows < 0:
+        raise ValueError(f"final_eval_windows must be >= 0, got {cfg.final_eval_windows!r}")
+    from hyena_lit.train.runs import number, positive_int, one_of, pick_device
+    from hyena_lit.models.model import SIZES
+    one_of("size", cfg.size, list(SIZES))
+    for f in ("lr", "min_lr", "warmup_init_lr", "weight_decay", "grad_clip"):
+        number(f, getattr(cfg, f), 0)
+    number("warmup_frac", cfg.warmup_frac, 0, 1)
+    positive_int("max_steps", cfg.max_steps, 0)
+    positive_int("seed", cfg.seed, 0)
+    pick_device(cfg.device)
+    cfg.to_recipe()  # the recipe checks what is left (a negative peak, a final lr above it, ...)
 
-    @property
-    def peak_lr(self) -> float:
-        lr = self.lr or PEAK_LR.get(self.size, 6e-4)
-        return 5 * lr if self.recipe == "improved" else lr
-    @property
-    def betas(self) -> tuple[float, float]:
-        return (0.9, 0.95) if self.recipe == "improved" else (0.9, 0.98)
+# %% ../../nbs/experiments/44_lm_training.ipynb #c004s2
+@patch_to(TrainConfig, as_prop=True)
+def steps(self) -> int:
+    return max(1, self.tokens // (self.global_batch * self.seq_len))
 
-    @property
-    def final_lr(self) -> float:
-        return 1e-5 if self.recipe == "improved" else self.min_lr
+@patch_to(TrainConfig, as_prop=True)
+def peak_lr(self) -> float:
+    lr = self.lr or PEAK_LR.get(self.size, 6e-4)
+    return 5 * lr if self.recipe == "improved" else lr
 
-    def to_recipe(self) -> Recipe:
-        "The engine's recipe for this run: `paper-lm` (Table A.3) or `improved`, with this run's numbers."
-        return get_recipe("paper-lm" if self.recipe == "paper" else "improved", lr=self.peak_lr,
-                          final_lr=self.final_lr, init_lr=self.warmup_init_lr, warmup_frac=self.warmup_frac,
-                          weight_decay=self.weight_decay, betas=self.betas, steps=self.steps,
-                          batch_size=self.global_batch, micro_batch=self.micro_batch,
-                          grad_clip=self.grad_clip, eval_every=self.eval_every)
+@patch_to(TrainConfig, as_prop=True)
+def betas(self) -> tuple[float, float]:
+    return (0.9, 0.95) if self.recipe == "improved" else (0.9, 0.98)
+
+@patch_to(TrainConfig, as_prop=True)
+def final_lr(self) -> float:
+    return 1e-5 if self.recipe == "improved" else self.min_lr
+
+@patch_to(TrainConfig)
+def to_recipe(self) -> Recipe:
+    "The engine's recipe for this run: `paper-lm` (Table A.3) or `improved`, with this run's numbers."
+    return get_recipe("paper-lm" if self.recipe == "paper" else "improved", lr=self.peak_lr,
+                      final_lr=self.final_lr, init_lr=self.warmup_init_lr, warmup_frac=self.warmup_frac,
+                      weight_decay=self.weight_decay, betas=self.betas, steps=self.steps,
+                      batch_size=self.global_batch, micro_batch=self.micro_batch,
+                      grad_clip=self.grad_clip, eval_every=self.eval_every)
 
 def lr_at(cfg: TrainConfig, step: int) -> float:
     """The learning rate at `step`: linear warmup from warmup_init_lr to the peak, then cosine decay to the
@@ -194,6 +192,7 @@ def final_eval_loss(model, val: Windows, cfg: TrainConfig, dev) -> tuple[float, 
     model.train(was)
     return (tot[0] / tot[1]).item(), n
 
+# %% ../../nbs/experiments/44_lm_training.ipynb #c011s1x
 def _shard(model: HyenaLM, groups: list[dict]) -> list[dict]:
     """FSDP2: shard each block and the rest; the optimizer groups (built by name before) get the sharded
     parameters."""
@@ -214,29 +213,31 @@ def plan_budget(cfg: TrainConfig, mcfg: HyenaConfig | None = None) -> dict:
     return budget_estimate(n, training_flops(forward_flops(mcfg, cfg.seq_len), tokens, cfg.seq_len),
                            cfg.steps, tokens, cfg.device)
 
+# %% ../../nbs/experiments/44_lm_training.ipynb #c011s1s1
+def _run_dir(cfg: TrainConfig, rank: int, world: int) -> Path:
+    "The run's folder; a finished one is refused, or reopened for a larger budget with `extend`."
+    out = Path(cfg.out_dir or project_root() / "runs" / "lm" / f"{cfg.size}-{Path(cfg.dataset).name}")
+    if cfg.global_batch % world:
+        raise ValueError(f"global_batch={cfg.global_batch} must be divisible by the number of processes"
+                         f" {world}")
+    if is_finished(out) and not cfg.extend:
+        raise FileExistsError(
+            f"{relative(out)} is a finished run (metrics.json): it is never trained again; choose another"
+            " out_dir (or pass --extend true with a larger --tokens to continue it as a new segment)")
+    if is_finished(out):
+        if rank == 0: print("extending:", extend_run(out, asdict(cfg), key="train", allowed=("tokens",)))
+        if world > 1: dist.barrier()
+    return out
+
+# %% ../../nbs/experiments/44_lm_training.ipynb #c011s1s2
 def train(cfg: TrainConfig) -> list[dict]:
     "Train (or resume) one language model through the engine; returns the history (one dict per step)."
     rank, world = _dist()
     dev = torch.device(cfg.device)
-    out = (
-        Path(cfg.out_dir)
-        if cfg.out_dir
-        else project_root() / "runs" / "lm" / f"{cfg.size}-{Path(cfg.dataset).name}"
-    )
-    if cfg.global_batch % world:
-        raise ValueError(
-            f"global_batch={cfg.global_batch} must be divisible by the number of processes {world}")
-    if is_finished(out) and not cfg.extend:
-        raise FileExistsError(
-            f"{relative(out)} is a finished run (metrics.json): it is never trained again; choose another"
-            " out_dir (or pass --extend true with a larger --tokens to continue it as a new segment)"
-        )
-    if is_finished(out):
-        if rank == 0: print("extending:", extend_run(out, asdict(cfg), key="train", allowed=("tokens",)))
-        if world > 1: dist.barrier()
+    out = _run_dir(cfg, rank, world)
     settings = {**asdict(cfg), "out_dir": relative(out)}  # only rank 0 owns the folder; every rank trains
-    run = (
-        RunFolder(out, settings, key="train", keep_checkpoint=True, device=cfg.device) if rank == 0 else None)
+    run = RunFolder(out, settings, key="train", keep_checkpoint=True, device=cfg.device) if rank == 0 \
+        else None
     with run or nullcontext():
         mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max),
                                      **({"order": cfg.order} if cfg.order else {}))
@@ -266,28 +267,17 @@ def train(cfg: TrainConfig) -> list[dict]:
             val_loss, n_val = final_eval_loss(model, val_w, cfg, dev)
             if run:
                 secs = sum(cfg.global_batch * cfg.seq_len / r["tokens_per_second"] for r in history)
-                run.finish(
-                    dict(
-                        steps=cfg.steps,
-                        tokens=history[-1]["tokens"],
-                        final_loss=history[-1]["loss"],
-                        val_loss=val_loss,
-                        val_ppl=math.exp(val_loss),
-                        val_windows=n_val,
-                        val_tokens=n_val * cfg.seq_len,
-                        params=n_params,
-                        train_flops=training_flops(
-                            forward_flops(mcfg, cfg.seq_len), history[-1]["tokens"], cfg.seq_len),
-                        train_seconds=secs,
-                        tokens_per_second=history[-1]["tokens"] / secs,
-                        world=world,
-                    ),
-                    history,
-                )
+                tok = history[-1]["tokens"]
+                flops = training_flops(forward_flops(mcfg, cfg.seq_len), tok, cfg.seq_len)
+                run.finish(dict(steps=cfg.steps, tokens=tok, final_loss=history[-1]["loss"],
+                                val_loss=val_loss, val_ppl=math.exp(val_loss), val_windows=n_val,
+                                val_tokens=n_val * cfg.seq_len, params=n_params, train_flops=flops,
+                                train_seconds=secs, tokens_per_second=tok / secs, world=world), history)
         elif run:
             run.write_history(history)  # a slice of the run (max_steps): the rest later
         return history
 
+# %% ../../nbs/experiments/44_lm_training.ipynb #c011s1s3
 def _flag(s: str) -> bool:
     if s.lower() in ("1", "true", "yes"): return True
     if s.lower() in ("0", "false", "no"): return False

@@ -39,23 +39,16 @@ PRESETS = {
     "table11-mamba": dict(tasks=["induction_heads"],
                           mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"],
                           seq_lens=[256], vocab_size=16, protocol="mamba"),
-    "selective-copying": dict(
-        tasks=["selective_copying"],
-        mixers=["hyena", "h3", "attention", "mamba"],
-        seq_lens=[256, 1024],
-        vocab_size=16,
-        # Mamba E.1: 400K steps (49 x 8192), lr 1e-4, batch 64
-        protocol="mamba",
-        epochs=49,
-        lr=1e-4,
-        batch_size=64,
-    ),
+    # Mamba E.1: 400K steps (49 x 8192), lr 1e-4, batch 64
+    "selective-copying": dict(tasks=["selective_copying"], mixers=["hyena", "h3", "attention", "mamba"],
+                              seq_lens=[256, 1024], vocab_size=16, protocol="mamba", epochs=49, lr=1e-4,
+                              batch_size=64),
 }
 MAMBA_EPOCHS = {"hyena": 10, "h3": 10, "attention": 25, "mamba": 25, "attention:rope": 50,
                 "attention:xpos": 50}  # 8192-step epochs, Mamba App. E.1
 MAMBA_LR = {"mamba": 1e-3}  # the better of 2e-4 and 1e-3 per model in the paper: 2e-4 for all but Mamba
 
-
+# %% ../../nbs/experiments/33_mechanistic.ipynb #c008s1
 def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, seeds: list, digits: list,
                  layers: list, n_layer: int, test_lens: list, icl_dims: list = (2, 4, 8)) -> list[dict]:
     """One dict per run: task, mixer, seq_len, vocab_size, n_layer, seed (+ test_lens for table11);
@@ -73,38 +66,23 @@ def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, see
                     out += [dict(task=task, mixer=m, seq_len=L - 1 + L % 2, vocab_size=n_o, n_layer=n_layer,
                                  seed=s) for L in seq_lens for n_o in icl_dims]
                 elif preset == "arithmetic":
-                    out += [
-                        dict(task=task, mixer=m, seq_len=3 * d, vocab_size=10, n_layer=nl, seed=s)
-                        for d in digits
-                        for nl in layers
-                    ]
+                    out += [dict(task=task, mixer=m, seq_len=3 * d, vocab_size=10, n_layer=nl, seed=s)
+                            for d in digits for nl in layers]
                 else:
-                    out += [
-                        dict(
-                            task=task,
-                            mixer=m,
-                            seq_len=L,
-                            vocab_size=V,
-                            n_layer=n_layer,
-                            seed=s,
-                            **({"test_lens": sorted(test_lens)} if preset.startswith("table11") else {}),
-                            **(
-                                dict(protocol="mamba", epochs=p.get("epochs") or MAMBA_EPOCHS[m],
-                                     lr=p.get("lr") or MAMBA_LR.get(m, 2e-4),
-                                     batch_size=p.get("batch_size", 8), weight_decay=0.0)
-                                if p.get("protocol") == "mamba"
-                                else {}
-                            ),
-                            **({"fresh_data": True} if p.get("fresh_data") else {}),
-                        )
-                        for L in seq_lens
-                    ]
+                    out += [dict(task=task, mixer=m, seq_len=L, vocab_size=V, n_layer=n_layer, seed=s,
+                                 **({"test_lens": sorted(test_lens)} if preset.startswith("table11") else {}),
+                                 **(dict(protocol="mamba", epochs=p.get("epochs") or MAMBA_EPOCHS[m],
+                                         lr=p.get("lr") or MAMBA_LR.get(m, 2e-4),
+                                         batch_size=p.get("batch_size", 8), weight_decay=0.0)
+                                    if p.get("protocol") == "mamba" else {}),
+                                 **({"fresh_data": True} if p.get("fresh_data") else {}))
+                            for L in seq_lens]
     for c in out:  # every setting's generator checks its arguments now, before any run starts training
         for L in [c["seq_len"], *c.get("test_lens", [])]:
             generate(c["task"], 2, seq_len=L, vocab_size=c["vocab_size"], seed=0)
     return out
 
-
+# %% ../../nbs/experiments/33_mechanistic.ipynb #c008s2
 def run_name(c: dict) -> str:
     return (
         f"{c['task']}_{c['mixer'].replace(':', '-')}_L{c['seq_len']}_V{c['vocab_size']}_n{c['n_layer']}_s{c['seed']}"
@@ -115,16 +93,8 @@ def model_config(c: dict) -> HyenaConfig:
     l_max = max([c["seq_len"] + 64, *c.get("test_lens", [])])
     return HyenaConfig(
         vocab_size=model_vocab(c["task"], max(c["seq_len"], *c.get("test_lens", [0])), c["vocab_size"]),
-        d_model=c["d_model"],
-        n_layer=c["n_layer"],
-        d_inner=c["d_inner"],
-        l_max=l_max,
-        emb_dim=5,
-        mixer=mixer,
-        n_heads=4,
-        pos=pos or "learned",
-        embed_dropout=c.get("embed_dropout"),
-    )
+        d_model=c["d_model"], n_layer=c["n_layer"], d_inner=c["d_inner"], l_max=l_max, emb_dim=5, mixer=mixer,
+        n_heads=4, pos=pos or "learned", embed_dropout=c.get("embed_dropout"))
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c009s
 # run options added after sweeps began, at the values those sweeps' runs had
@@ -163,6 +133,7 @@ def run_recipe(cfg: dict, epochs: int, warmup_epochs: int) -> Recipe:
     return get_recipe(cfg.get("recipe") or "paper-synthetics", epochs=epochs, warmup_epochs=warmup_epochs,
                       lr=cfg["lr"], weight_decay=cfg["weight_decay"], batch_size=cfg["batch_size"])
 
+# %% ../../nbs/experiments/33_mechanistic.ipynb #c009ss1
 def run_options(preset: str, embed_dropout=None, recall_score: str = "all") -> dict:
     """The model and test options of every run of a sweep of `preset`, checked; those at RUN_DEFAULTS are left
     out, as the runs before them had none."""
@@ -178,11 +149,8 @@ def run_options(preset: str, embed_dropout=None, recall_score: str = "all") -> d
             f"recall_score 'last' scores associative recall's answer, and preset {preset!r} trains"
             f" {PRESETS[preset]['tasks']}: leave it 'all'"
         )
-    return {
-        k: v
-        for k, v in dict(embed_dropout=embed_dropout, recall_score=recall_score).items()
-        if v != RUN_DEFAULTS[k]
-    }
+    return {k: v for k, v in dict(embed_dropout=embed_dropout, recall_score=recall_score).items()
+            if v != RUN_DEFAULTS[k]}
 
 def shared_settings(common: dict, preset: str) -> dict:
     """What every run of a sweep shares, for check_sweep: `common` less the machine, the run options in full,
@@ -254,27 +222,16 @@ def run_task(cfg: dict) -> dict:
         model = make()
         n_params = sum(p.numel() for p in model.parameters())
         saved = run.saved
-        if saved:ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
+        if saved: ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
         else: ep, wu = _epochs_for(make(), train, cfg, loss_fn=regression_loss if regression else None)
         recipe = run_recipe(cfg, ep, wu)
         run.start(epochs_used=ep, warmup_epochs_used=wu, params=n_params, model=mcfg.to_dict(),
                   recipe=recipe.to_dict())
         score = evaluate_regression if regression else evaluate_scored
-        hist = fit(
-            model,
-            train,
-            recipe,
-            run.dir,
-            evaluate=test_metrics(score, *test, val=val),
-            loss_fn=regression_loss if regression else None,
-            seed=cfg["seed"],
-            progress=False,
-            resample=(
-                (lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw))
-                if cfg.get("fresh_data")
-                else None
-            ),
-        )
+        fresh = lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw)
+        hist = fit(model, train, recipe, run.dir, evaluate=test_metrics(score, *test, val=val),
+                   loss_fn=regression_loss if regression else None, seed=cfg["seed"], progress=False,
+                   resample=fresh if cfg.get("fresh_data") else None)
         best = max(hist, key=lambda r: r["test_acc"])
         m = dict(task=cfg["task"], mixer=cfg["mixer"], seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"],
                  n_layer=cfg["n_layer"], seed=cfg["seed"], final_test_acc=hist[-1]["test_acc"],
@@ -282,18 +239,23 @@ def run_task(cfg: dict) -> dict:
                  solved_epoch=next((r["epoch"] for r in hist if r["test_acc"] >= 1.0), None),
                  epochs_run=len(hist), epochs_planned=ep, seconds=hist[-1]["seconds"], params=n_params,
                  metric="r2" if regression else "accuracy", **selected(hist))
-        if cfg.get("test_lens"):
-            accs = {}
-            for L in cfg["test_lens"]:
-                try:
-                    xt, yt = generate(cfg["task"], cfg["num_test"], seed=20_000 + L, seq_len=L,
-                                      vocab_size=cfg["vocab_size"])
-                    accs[str(L)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
-                except (RuntimeError, MemoryError) as e:  # out of memory at this length
-                    accs[str(L)] = f"does not fit ({type(e).__name__})"
-            m["test_len_acc"] = accs
+        if cfg.get("test_lens"): m["test_len_acc"] = _test_len_accs(model, cfg)
         return run.finish(m, hist)
 
+# %% ../../nbs/experiments/33_mechanistic.ipynb #c011s1s1
+def _test_len_accs(model, cfg: dict) -> dict:
+    "The trained model's accuracy at each of `cfg['test_lens']`, or why it could not run there."
+    accs = {}
+    for L in cfg["test_lens"]:
+        try:
+            xt, yt = generate(cfg["task"], cfg["num_test"], seed=20_000 + L, seq_len=L,
+                              vocab_size=cfg["vocab_size"])
+            accs[str(L)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
+        except (RuntimeError, MemoryError) as e:  # out of memory at this length
+            accs[str(L)] = f"does not fit ({type(e).__name__})"
+    return accs
+
+# %% ../../nbs/experiments/33_mechanistic.ipynb #c011s1s2
 def load_task_runs(sweep_dir: str | Path) -> "pd.DataFrame":
     "One row per finished run under `sweep_dir`."
     import pandas as pd
@@ -308,10 +270,8 @@ def run_task_steps(cfg: dict) -> dict:
         if run.finished: return run.metrics
         torch.set_num_threads(cfg.get("threads", 1))
         task, L, V, seed = cfg["task"], cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
-        val = {
-            T: generate(task, cfg["num_test"], seed=20_000 + T, seq_len=T, vocab_size=V)
-            for T in sorted({L, *cfg.get("test_lens", [])})
-        }
+        val = {T: generate(task, cfg["num_test"], seed=20_000 + T, seq_len=T, vocab_size=V)
+               for T in sorted({L, *cfg.get("test_lens", [])})}
         batch_at = lambda step: generate(task, cfg["batch_size"], seed=10**9 + seed * 10**7 + step, seq_len=L,
                                          vocab_size=V)  # never a validation seed
         torch.manual_seed(seed)
@@ -335,26 +295,14 @@ def run_task_steps(cfg: dict) -> dict:
         for T, (xt, yt) in val.items():
             try: accs[str(T)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
             except (RuntimeError, MemoryError) as e: accs[str(T)] = f"does not fit ({type(e).__name__})"
-        m = dict(
-            task=task,
-            mixer=cfg["mixer"],
-            seq_len=L,
-            vocab_size=V,
-            n_layer=cfg["n_layer"],
-            seed=seed,
-            final_test_acc=evals[-1]["test_acc"],
-            best_test_acc=best["test_acc"],
-            best_epoch=best["step"] / cfg["steps_per_epoch"],
-            solved_epoch=next(
-                (r["step"] / cfg["steps_per_epoch"] for r in evals if r["test_acc"] >= 1.0), None),
-            epochs_run=hist[-1]["step"] / cfg["steps_per_epoch"],
-            epochs_planned=cfg["epochs"],
-            steps_run=hist[-1]["step"],
-            seconds=sum(cfg["batch_size"] * L / r["tokens_per_second"] for r in hist),
-            params=sum(p.numel() for p in model.parameters()),
-            metric="accuracy",
-            test_len_acc=accs,
-        )
+        spe = cfg["steps_per_epoch"]
+        m = dict(task=task, mixer=cfg["mixer"], seq_len=L, vocab_size=V, n_layer=cfg["n_layer"], seed=seed,
+                 final_test_acc=evals[-1]["test_acc"], best_test_acc=best["test_acc"],
+                 best_epoch=best["step"] / spe,
+                 solved_epoch=next((r["step"] / spe for r in evals if r["test_acc"] >= 1.0), None),
+                 epochs_run=hist[-1]["step"] / spe, epochs_planned=cfg["epochs"], steps_run=hist[-1]["step"],
+                 seconds=sum(cfg["batch_size"] * L / r["tokens_per_second"] for r in hist),
+                 params=sum(p.numel() for p in model.parameters()), metric="accuracy", test_len_acc=accs)
         return run.finish(m, hist)
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c013

@@ -47,7 +47,41 @@ def zoology_batch_size(seq_len: int) -> int:
 MODEL_DEFAULTS = dict(mlp_ratio=2, emb_dim=5, l_max_pad=64, param_hints=True, mlp_activation="gelu",
                       weight_decay=0.1)  # what the sweeps made before these options used
 
+# %% ../../nbs/experiments/35_mqar.ipynb #c011p1
+def _check_settings(settings: list, vocab_size: int):
+    "Refuse a (seq_len, num_kv) pair outside Zoology's bounds or the generator's."
+    for s in settings:
+        if not (isinstance(s, (list, tuple)) and len(s) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in s)):
+            raise ValueError(f"settings must be [seq_len, num_kv] pairs of positive integers, got {s!r}")
+        L, kv = s
+        if L % 2:
+            raise ValueError(f"settings {list(s)}: seq_len must be even (Zoology: queries sit at even"
+                             f" offsets), got {L}")
+        if vocab_size <= L:
+            raise ValueError(f"settings {list(s)}: vocab_size must exceed seq_len (Zoology: V > L), got"
+                             f" vocab_size={vocab_size}")
+        if 4 * kv > L:
+            raise ValueError(f"settings {list(s)}: 4 * num_kv must be <= seq_len (Zoology: 2 tokens per pair,"
+                             f" 2 per query), got 4 * {kv} > {L}")
+        # the generator's own checks (e.g. kv distinct keys in [1, V/2))
+        generate("mqar", 2, seq_len=L, vocab_size=vocab_size, seed=0, num_kv=kv)
 
+# %% ../../nbs/experiments/35_mqar.ipynb #c011p2
+def _check_model_options(mlp_ratio, l_max_pad, emb_dim, param_hints, mlp_activation, weight_decay):
+    "Refuse a model option (MODEL_DEFAULTS) out of range."
+    positive_int("mlp_ratio", mlp_ratio, 0)
+    positive_int("l_max_pad", l_max_pad, 0)
+    positive_int("emb_dim", emb_dim, 3)
+    if emb_dim % 2 == 0:
+        raise ValueError(f"emb_dim must be odd (time, then cosine and sine pairs), got {emb_dim}")
+    if not isinstance(param_hints, bool):
+        raise ValueError(f"param_hints must be True or False, got {param_hints!r}")
+    if mlp_activation not in ("gelu", "tanh"):
+        raise ValueError(f"mlp_activation must be 'gelu' or 'tanh', got {mlp_activation!r}")
+    number("weight_decay", weight_decay, 0)
+
+# %% ../../nbs/experiments/35_mqar.ipynb #c011s1
 def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: list, vocab_size: int,
               num_train: int, num_test: int, epochs: int, early_stop: float | None, batch_size: int,
               max_minutes_per_run: float, device: str = "cpu", n_layer: int = 2, mlp_ratio: int = 2,
@@ -68,30 +102,7 @@ def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: li
     positive_int("vocab_size", vocab_size, 3)
     if not isinstance(settings, (list, tuple)) or not settings:
         raise ValueError(f"settings must be a non-empty list of [seq_len, num_kv] pairs, got {settings!r}")
-    for s in settings:
-        if not (
-            isinstance(s, (list, tuple))
-            and len(s) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in s)
-        ):
-            raise ValueError(f"settings must be [seq_len, num_kv] pairs of positive integers, got {s!r}")
-        L, kv = s
-        if L % 2:
-            raise ValueError(
-                f"settings {list(s)}: seq_len must be even (Zoology: queries sit at even offsets), got {L}"
-            )
-        if vocab_size <= L:
-            raise ValueError(
-                f"settings {list(s)}: vocab_size must exceed seq_len (Zoology: V > L), got"
-                f" vocab_size={vocab_size}"
-            )
-        if 4 * kv > L:
-            raise ValueError(
-                f"settings {list(s)}: 4 * num_kv must be <= seq_len (Zoology: 2 tokens per pair, 2 per"
-                f" query), got 4 * {kv} > {L}"
-            )
-        # the generator's own checks (e.g. kv distinct keys in [1, V/2))
-        generate("mqar", 2, seq_len=L, vocab_size=vocab_size, seed=0, num_kv=kv)
+    _check_settings(settings, vocab_size)
     int_list("d_models", d_models)
     if max(d_models) >= vocab_size:
         raise ValueError(f"d_models must be below vocab_size={vocab_size} (the scored head), got {d_models}")
@@ -102,16 +113,7 @@ def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: li
     for name, vals in (("mixers", mixers), ("settings", [list(s) for s in settings]), ("d_models", d_models),
                        ("lrs", lrs), ("seeds", seeds)):
         distinct(name, vals)
-    positive_int("mlp_ratio", mlp_ratio, 0)
-    positive_int("l_max_pad", l_max_pad, 0)
-    positive_int("emb_dim", emb_dim, 3)
-    if emb_dim % 2 == 0:
-        raise ValueError(f"emb_dim must be odd (time, then cosine and sine pairs), got {emb_dim}")
-    if not isinstance(param_hints, bool):
-        raise ValueError(f"param_hints must be True or False, got {param_hints!r}")
-    if mlp_activation not in ("gelu", "tanh"):
-        raise ValueError(f"mlp_activation must be 'gelu' or 'tanh', got {mlp_activation!r}")
-    number("weight_decay", weight_decay, 0)
+    _check_model_options(mlp_ratio, l_max_pad, emb_dim, param_hints, mlp_activation, weight_decay)
     positive_int("num_train", num_train)
     positive_int("num_test", num_test)
     positive_int("epochs", epochs)
@@ -127,14 +129,9 @@ def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: li
              weight_decay=weight_decay, num_train=num_train, num_test=num_test, epochs=epochs,
              early_stop=early_stop, batch_size=batch_size or zoology_batch_size(L),
              max_minutes_per_run=max_minutes_per_run, device=device, threads=1)
-        for m in mixers
-        for L, kv in settings
-        for d in d_models
-        for lr in lrs
-        for s in seeds
-    ]
+        for m in mixers for L, kv in settings for d in d_models for lr in lrs for s in seeds]
 
-
+# %% ../../nbs/experiments/35_mqar.ipynb #c011s2
 def run_name(c: dict) -> str:
     "The run folder's name: mqar_<mixer>_L<seq_len>_kv<num_kv>_d<d_model>_lr<lr>_s<seed>."
     return (
@@ -216,11 +213,8 @@ def step_seconds(c: dict, batch: tuple[Tensor, Tensor], device: str = "cpu", rep
     sequences or fewer) and scaled linearly: the fastest of `repeats` timings."""
     model = ScoredLM(mqar_model_config(c)).to(device)
     xb, yb = batch[0][:64].to(device), batch[1][:64].to(device)
-    return (
-        min(seconds_per_step(model, (xb, yb), loss_fn=scored_loss(model)) for _ in range(repeats))
-        * c["batch_size"]
-        / len(xb)
-    )
+    return min(seconds_per_step(model, (xb, yb), loss_fn=scored_loss(model)) for _ in range(repeats)) \
+        * c["batch_size"] / len(xb)
 
 def planned_epochs(c: dict, step_s: float) -> int:
     """The epochs of run `c` that fit in c['max_minutes_per_run'] (0: all of c['epochs']); a test pass counted
@@ -230,6 +224,7 @@ def planned_epochs(c: dict, step_s: float) -> int:
         math.ceil(c["num_train"] / c["batch_size"]) + math.ceil(c["num_test"] / c["batch_size"]) / 3)
     return max(1, min(c["epochs"], int(60 * c["max_minutes_per_run"] / epoch_s)))
 
+# %% ../../nbs/experiments/35_mqar.ipynb #c020s1
 def cell_name(c: dict) -> str:
     "A cell of the grid: every learning rate of one (mixer, L, kv, width, seed)."
     return run_name(c).replace(f"_lr{c['lr']:.2e}", "")
@@ -246,8 +241,8 @@ def cell_epochs(c: dict, step_s: Callable[[], float]) -> int:
         tmp.write_text(json.dumps(dict(epochs=planned_epochs(c, step_s()), planned_by=Path(c["dir"]).name,
                                        max_minutes_per_run=c["max_minutes_per_run"]), indent=1))
         # atomic: if another worker planned the cell meanwhile, its plan stands
-        try:os.link(tmp, f)
-        except FileExistsError:pass
+        try: os.link(tmp, f)
+        except FileExistsError: pass
         finally: tmp.unlink()
     plan = json.loads(f.read_text())
     if plan["max_minutes_per_run"] != c["max_minutes_per_run"]:
@@ -351,6 +346,7 @@ def load_mqar_runs(sweep_dir: str | Path) -> "pd.DataFrame":
     res["kept"] = res.index.isin(res.groupby(keys)["final_test_acc"].idxmax())
     return res
 
+# %% ../../nbs/experiments/35_mqar.ipynb #c031s1
 # Zoology's figure 2 read off its plot: final test accuracy (%), the best of its four learning rates, up to 64
 # epochs (early stop at 99%).
 ZOOLOGY_FIG2 = [
@@ -373,28 +369,22 @@ ZOOLOGY_FIG2 = [
     ]
 ]
 
+# %% ../../nbs/experiments/35_mqar.ipynb #c031s2
 def plot_figure2(res: "pd.DataFrame", path: str | Path | None = None, reference: list | None = None):
     """Zoology's figure 2 from `load_mqar_runs`: accuracy (best lr, mean over seeds) against d_model, one
     panel per sequence length, one line per mixer; `reference` (records like ZOOLOGY_FIG2's) dashed, at the
     widths trained."""
     import matplotlib.pyplot as plt, pandas as pd
     reference = pd.DataFrame(reference) if reference is not None else None
-    best = (
-        res[res.kept]
-        .groupby(["seq_len", "num_kv", "mixer", "d_model"], as_index=False)["final_test_acc"]
-        .mean()
-    )
+    best = res[res.kept].groupby(["seq_len", "num_kv", "mixer", "d_model"], as_index=False)["final_test_acc"]
+    best = best.mean()
     panels = sorted(set(zip(best.seq_len, best.num_kv)))
     fig, axs = plt.subplots(1, len(panels), figsize=(2.8 * len(panels), 2.6), squeeze=False, sharey=True)
     for ax, (L, kv) in zip(axs[0], panels):
         for m, g in best[(best.seq_len == L) & (best.num_kv == kv)].groupby("mixer"):
             line, = ax.plot(g.d_model, g.final_test_acc, marker="o", label=m)
-            r = (
-                reference[
-                    (reference.mixer == m) & (reference.seq_len == L) & reference.d_model.isin(best.d_model)]
-                if reference is not None
-                else []
-            )
+            r = reference[(reference.mixer == m) & (reference.seq_len == L)
+                          & reference.d_model.isin(best.d_model)] if reference is not None else []
             if len(r):
                 ax.plot(r.d_model, r.zoology / 100, ls="--", marker="x", color=line.get_color(), alpha=0.7,
                         label=f"{m} (Zoology)")

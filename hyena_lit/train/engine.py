@@ -7,6 +7,7 @@ from __future__ import annotations
 import fnmatch, json, math, os, shutil, time
 from contextlib import nullcontext
 from dataclasses import dataclass, asdict, fields, replace
+from fastcore.basics import patch_to
 from pathlib import Path
 from typing import Callable
 import torch
@@ -57,77 +58,77 @@ class Recipe:
     early_stop: float | None = 1.0
 
     def __post_init__(self):
-        num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-        for f in ("lr", "eps", "weight_decay", "warmup_epochs", "warmup_frac", "init_lr", "final_lr",
-                  "grad_clip"):
-            v = getattr(self, f)
-            if not num(v) or v < 0:
-                raise ValueError(f"recipe {self.name!r}: {f} must be a finite number >= 0, got {v!r}")
-        if self.lr <= 0: raise ValueError(f"recipe {self.name!r}: lr must be > 0, got {self.lr!r}")
-        if len(self.betas) != 2 or not all(num(b) and 0 <= b < 1 for b in self.betas):
-            raise ValueError(f"recipe {self.name!r}: betas must be two numbers in [0, 1), got {self.betas!r}")
-        if self.schedule not in SCHEDULES:
-            raise ValueError(
-                f"recipe {self.name!r}: schedule must be one of {SCHEDULES}, got {self.schedule!r}")
-        for f in ("decay_all", "param_hints"):
-            if not isinstance(getattr(self, f), bool):
-                raise ValueError(f"recipe {self.name!r}: {f} must be True or False, got {getattr(self, f)!r}")
-        if self.precision not in PRECISIONS:
-            raise ValueError(
-                f"recipe {self.name!r}: precision must be one of {PRECISIONS}, got {self.precision!r}")
-        for f in ("epochs", "steps", "warmup_steps"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise ValueError(f"recipe {self.name!r}: {f} must be an integer >= 0, got {v!r}")
-        if (self.epochs > 0) == (self.steps > 0):
-            raise ValueError(
-                f"recipe {self.name!r}: set exactly one of epochs and steps, got epochs={self.epochs},"
-                f" steps={self.steps}"
-            )
-        if (
-            not isinstance(self.micro_batch, int)
-            or isinstance(self.micro_batch, bool)
-            or self.micro_batch < 0
-        ):
-            raise ValueError(
-                f"recipe {self.name!r}: micro_batch must be an integer >= 0 (0: the whole batch), got"
-                f" {self.micro_batch!r}"
-            )
-        for f in ("batch_size", "eval_every"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"recipe {self.name!r}: {f} must be a positive integer, got {v!r}")
-        if self.warmup_frac > 1:
-            raise ValueError(f"recipe {self.name!r}: warmup_frac must be in [0, 1], got {self.warmup_frac!r}")
-        if self.epochs and self.warmup_epochs > self.epochs:
-            raise ValueError(
-                f"recipe {self.name!r}: warmup_epochs={self.warmup_epochs} exceeds epochs={self.epochs}")
-        for pat, opts in self.groups:
-            if (
-                not isinstance(pat, str)
-                or not isinstance(opts, dict)
-                or set(opts) - {"lr", "weight_decay"}
-                or not all(num(v) and v >= 0 for v in opts.values())
-            ):
-                raise ValueError(
-                    f"recipe {self.name!r}: groups must be (pattern, {{'lr': >= 0, 'weight_decay': >= 0}})"
-                    f" pairs, got {(pat, opts)!r}"
-                )
+        _check_fields(self)  # the checks: below
+        _check_budget(self)
 
-    def to_dict(self) -> dict:
-        return {**asdict(self), "betas": list(self.betas), "groups": [[p, dict(o)] for p, o in self.groups]}
+# %% ../../nbs/train/18_engine.ipynb #c004s1
+_num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
-    @classmethod
-    def from_dict(cls, d: dict) -> "Recipe":
-        known = {f.name for f in fields(cls)}
-        d = dict(d)
-        if "grad_accum" in d:  # params.json written before micro-batches were counted in sequences
-            k = d.pop("grad_accum")
-            d.setdefault("micro_batch", 0 if k == 1 else d.get("batch_size", 32) // k)
-        if set(d) - known: raise ValueError(f"unknown recipe field(s) {sorted(set(d) - known)}")
-        if "betas" in d: d["betas"] = tuple(d["betas"])
-        if "groups" in d: d["groups"] = tuple((p, dict(o)) for p, o in d["groups"])
-        return cls(**d)
+def _check_fields(r: Recipe):
+    "Refuse an optimizer setting out of range: the rates, betas, decay, schedule and precision."
+    for f in ("lr", "eps", "weight_decay", "warmup_epochs", "warmup_frac", "init_lr", "final_lr",
+              "grad_clip"):
+        v = getattr(r, f)
+        if not _num(v) or v < 0:
+            raise ValueError(f"recipe {r.name!r}: {f} must be a finite number >= 0, got {v!r}")
+    if r.lr <= 0: raise ValueError(f"recipe {r.name!r}: lr must be > 0, got {r.lr!r}")
+    if len(r.betas) != 2 or not all(_num(b) and 0 <= b < 1 for b in r.betas):
+        raise ValueError(f"recipe {r.name!r}: betas must be two numbers in [0, 1), got {r.betas!r}")
+    if r.schedule not in SCHEDULES:
+        raise ValueError(f"recipe {r.name!r}: schedule must be one of {SCHEDULES}, got {r.schedule!r}")
+    for f in ("decay_all", "param_hints"):
+        if not isinstance(getattr(r, f), bool):
+            raise ValueError(f"recipe {r.name!r}: {f} must be True or False, got {getattr(r, f)!r}")
+    if r.precision not in PRECISIONS:
+        raise ValueError(f"recipe {r.name!r}: precision must be one of {PRECISIONS}, got {r.precision!r}")
+
+# %% ../../nbs/train/18_engine.ipynb #c004s2
+def _check_budget(r: Recipe):
+    "Refuse an impossible budget: epochs or steps, batch sizes, warmup, parameter groups."
+    for f in ("epochs", "steps", "warmup_steps"):
+        v = getattr(r, f)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise ValueError(f"recipe {r.name!r}: {f} must be an integer >= 0, got {v!r}")
+    if (r.epochs > 0) == (r.steps > 0):
+        raise ValueError(f"recipe {r.name!r}: set exactly one of epochs and steps, got epochs={r.epochs},"
+                         f" steps={r.steps}")
+    if not isinstance(r.micro_batch, int) or isinstance(r.micro_batch, bool) or r.micro_batch < 0:
+        raise ValueError(
+            f"recipe {r.name!r}: micro_batch must be an integer >= 0 (0: the whole batch), got"
+            f" {r.micro_batch!r}"
+        )
+    for f in ("batch_size", "eval_every"):
+        v = getattr(r, f)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise ValueError(f"recipe {r.name!r}: {f} must be a positive integer, got {v!r}")
+    if r.warmup_frac > 1:
+        raise ValueError(f"recipe {r.name!r}: warmup_frac must be in [0, 1], got {r.warmup_frac!r}")
+    if r.epochs and r.warmup_epochs > r.epochs:
+        raise ValueError(f"recipe {r.name!r}: warmup_epochs={r.warmup_epochs} exceeds epochs={r.epochs}")
+    for pat, opts in r.groups:
+        if (not isinstance(pat, str) or not isinstance(opts, dict) or set(opts) - {"lr", "weight_decay"}
+                or not all(_num(v) and v >= 0 for v in opts.values())):
+            raise ValueError(
+                f"recipe {r.name!r}: groups must be (pattern, {{'lr': >= 0, 'weight_decay': >= 0}})"
+                f" pairs, got {(pat, opts)!r}"
+            )
+
+# %% ../../nbs/train/18_engine.ipynb #c004s3
+@patch_to(Recipe)
+def to_dict(self) -> dict:
+    return {**asdict(self), "betas": list(self.betas), "groups": [[p, dict(o)] for p, o in self.groups]}
+
+@patch_to(Recipe, cls_method=True)
+def from_dict(cls, d: dict) -> "Recipe":
+    known = {f.name for f in fields(cls)}
+    d = dict(d)
+    if "grad_accum" in d:  # params.json written before micro-batches were counted in sequences
+        k = d.pop("grad_accum")
+        d.setdefault("micro_batch", 0 if k == 1 else d.get("batch_size", 32) // k)
+    if set(d) - known: raise ValueError(f"unknown recipe field(s) {sorted(set(d) - known)}")
+    if "betas" in d: d["betas"] = tuple(d["betas"])
+    if "groups" in d: d["groups"] = tuple((p, dict(o)) for p, o in d["groups"])
+    return cls(**d)
 
 # %% ../../nbs/train/18_engine.ipynb #c007
 RECIPES: dict[str, Recipe] = {
@@ -148,6 +149,7 @@ RECIPES: dict[str, Recipe] = {
                        grad_clip=1.0, eval_every=50, early_stop=None),
 }
 
+# %% ../../nbs/train/18_engine.ipynb #c007s1
 def register_recipe(r: Recipe) -> Recipe:
     """Add a named recipe (an experiment notebook's own, e.g.
 
@@ -274,6 +276,7 @@ def _canonical(model: nn.Module, sd: dict) -> dict:
     out.update({n: sd[n] for n, _ in model.named_buffers() if n in sd})
     return out
 
+# %% ../../nbs/train/18_engine.ipynb #c019s1
 def save_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimizer, **state):
     """Write weights and `state` (plus the optimizer's) to the folder `path`, atomically.
 
@@ -292,6 +295,7 @@ def save_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimiz
     tmp.rename(path)
     shutil.rmtree(old, ignore_errors=True)
 
+# %% ../../nbs/train/18_engine.ipynb #c019s2
 def load_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimizer) -> dict:
     "Restore weights, optimizer and torch's RNG from the folder `path`; returns the rest of the saved state."
     from safetensors.torch import load_file
@@ -320,10 +324,8 @@ def load_weights(model: nn.Module, path: str | Path) -> nn.Module:
     shared = {n for n, _ in model.named_parameters(remove_duplicate=False)} - {
         n for n, _ in model.named_parameters()}
     if set(missing) - shared or unexpected:
-        raise KeyError(
-            f"weights do not match the model: missing {sorted(set(missing) - shared)}, unexpected"
-            f" {unexpected}"
-        )
+        raise KeyError(f"weights do not match the model: missing {sorted(set(missing) - shared)}, unexpected"
+                       f" {unexpected}")
     return model
 
 # %% ../../nbs/train/18_engine.ipynb #c021
@@ -334,25 +336,18 @@ def scored_cross_entropy(logits: Tensor, targets: Tensor) -> Tensor:
     return F.cross_entropy(logits.flatten(0, 1), targets.flatten(), ignore_index=IGNORE)
 
 def _autocast(r: Recipe, device: torch.device):
-    return (
-        torch.autocast(device.type, dtype=torch.bfloat16)
-        if r.precision == "bf16" and device.type == "cuda"
-        else nullcontext()
-    )
+    bf16 = r.precision == "bf16" and device.type == "cuda"
+    return torch.autocast(device.type, dtype=torch.bfloat16) if bf16 else nullcontext()
 
+# %% ../../nbs/train/18_engine.ipynb #c021s1
 @torch.no_grad()
 def locate_nonfinite(model: nn.Module, x: Tensor) -> str:
     """Run `model(x)` with a hook on every module; name the first module (in execution order) whose output is
     not finite, and where."""
     found = []
     def hook(mod, inp, out, name=""):
-        if (
-            found
-            or not isinstance(out, Tensor)
-            or out.is_floating_point() is False
-            or torch.isfinite(out).all()
-        ):
-            return
+        skip = found or not isinstance(out, Tensor) or out.is_floating_point() is False
+        if skip or torch.isfinite(out).all(): return
         idx = tuple((~torch.isfinite(out)).nonzero()[0].tolist())
         clean = all(torch.isfinite(t).all() for t in inp if isinstance(t, Tensor) and t.is_floating_point())
         found.append(
@@ -370,6 +365,7 @@ def locate_nonfinite(model: nn.Module, x: Tensor) -> str:
         model.train(was)
     return found[0] if found else ""
 
+# %% ../../nbs/train/18_engine.ipynb #c021s2
 def _optimizer_step(model, opt, sched, xb: Tensor, yb: Tensor, r: Recipe, loss_fn, device,
                     where: Callable[[], str], wrapped=None) -> Tensor:
     """One optimizer step on this process's share (xb, yb) of the batch, in micro-batches; returns the batch's
@@ -402,6 +398,7 @@ def _optimizer_step(model, opt, sched, xb: Tensor, yb: Tensor, r: Recipe, loss_f
     opt.zero_grad(set_to_none=True)
     return total
 
+# %% ../../nbs/train/18_engine.ipynb #c021s3
 def _train_epoch(
     model, opt, sched, loader, r: Recipe, loss_fn, device, where: Callable[[int], str]
 ) -> tuple[float, int, int, float]:
@@ -454,6 +451,13 @@ def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = No
                           ckpt_every=ckpt_every, max_seconds=max_seconds)
     if callable(train):
         raise ValueError(f"recipe {r.name!r} counts epochs: train must be a pair of tensors (x, y)")
+    return _fit_epochs(model, train, r, run_dir, evaluate=evaluate, loss_fn=loss_fn, resample=resample,
+                       seed=seed, device=device, max_seconds=max_seconds, stop_after=stop_after,
+                       progress=progress, groups=groups)
+
+# %% ../../nbs/train/18_engine.ipynb #c022s1
+def _fit_epochs(model, train, r: Recipe, run_dir, *, evaluate, loss_fn, resample, seed, device, max_seconds,
+                stop_after, progress, groups):
     x, y = train
     spe = math.ceil(len(x) / r.batch_size)
     opt = make_optimizer(model, r, groups)
@@ -480,11 +484,8 @@ def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = No
             model, opt, sched, epoch_loader(x, y, r.batch_size, gen), r, loss_fn, device,
             lambda i: f"epoch {epoch + 1}, step {i + 1}; last good checkpoint: {good}")
         train_time = time.perf_counter() - t0
-        ev = (
-            evaluate(model)
-            if evaluate is not None and ((epoch + 1) % r.eval_every == 0 or epoch + 1 == r.epochs)
-            else {}
-        )
+        due = evaluate is not None and ((epoch + 1) % r.eval_every == 0 or epoch + 1 == r.epochs)
+        ev = evaluate(model) if due else {}
         elapsed += time.perf_counter() - t0
         rec = dict(epoch=epoch + 1, train_loss=tot / n, **ev, lr=lr, seconds=elapsed,
                    tokens_per_second=tokens / train_time, stop="")
@@ -505,6 +506,7 @@ def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = No
     bar.close()
     return history
 
+# %% ../../nbs/train/18_engine.ipynb #c022s2
 def _write_history(history: list[dict], run_dir: Path):
     import pandas as pd
     tmp = run_dir / "history.csv.tmp"

@@ -46,6 +46,7 @@ def save_json(obj, path: Path):
     tmp.write_text(json.dumps(obj, indent=2, default=str))
     tmp.replace(path)
 
+# %% ../../nbs/train/18a_runs.ipynb #c004s1
 def is_finished(run_dir: str | Path) -> bool:
     "A run folder is finished once its metrics.json exists."
     return (Path(run_dir) / "metrics.json").is_file()
@@ -70,23 +71,11 @@ COLUMNS = ["experiment", "sweep", "run", "task", "mixer", "seq_len", "vocab_size
            "seed", "recipe", "epochs_run", "epochs_planned", "metric", "best", "final", "tokens", "seconds",
            "tokens_per_second", "params", "notes"]
 
-_BUDGET = (
-    "name",
-    "epochs",
-    "warmup_epochs",
-    "steps",
-    "warmup_steps",
-    "warmup_frac",
-    "eval_every",
-    "early_stop",
-    "lr",
-    "init_lr",
-    "final_lr",
-    # the budget and the size-dependent numbers: the rest names the recipe
-    "batch_size",
-    "micro_batch",
-)
+# the budget and the size-dependent numbers: the rest names the recipe
+_BUDGET = ("name", "epochs", "warmup_epochs", "steps", "warmup_steps", "warmup_frac", "eval_every",
+           "early_stop", "lr", "init_lr", "final_lr", "batch_size", "micro_batch")
 
+# %% ../../nbs/train/18a_runs.ipynb #c006s1
 def _recipe_name(p: dict, default: str) -> str:
     """The named recipe a run used: the one whose every field but the budget equals the run's resolved recipe;
     '<name>*' if none does."""
@@ -99,6 +88,7 @@ def _recipe_name(p: dict, default: str) -> str:
     same = [n for n, named in RECIPES.items() if core(named.to_dict()) == core(r)]
     return r.get("name") if r.get("name") in same else (same[0] if same else f"{r.get('name', default)}*")
 
+# %% ../../nbs/train/18a_runs.ipynb #c006s2
 def _recall_row(p: dict, m: dict) -> dict:
     model, L = p.get("model", {}), m["seq_len"]
     mixer = model.get("mixer") or f"longconv:{m['parametrization']}"
@@ -118,6 +108,7 @@ def _recall_row(p: dict, m: dict) -> dict:
                 seconds=m["seconds"], tokens_per_second=m.get("tokens_per_second"), params=m.get("params"),
                 notes=notes)
 
+# %% ../../nbs/train/18a_runs.ipynb #c006s3
 def _task_row(p: dict, m: dict) -> dict:
     "A run of a task (mechanistic, images, DNA): what its metrics.json says, each field where it has it."
     g = lambda k: m.get(k, p.get(k))
@@ -138,6 +129,7 @@ def _task_row(p: dict, m: dict) -> dict:
         seconds=m.get("seconds"), tokens_per_second=m.get("tokens_per_second"), params=g("params"),
         notes=m.get("notes", ""))
 
+# %% ../../nbs/train/18a_runs.ipynb #c006s4
 def _lm_row(p: dict, m: dict) -> dict:
     t, model = p["train"], p["model"]
     return dict(task=Path(t["dataset"]).name, mixer=model["mixer"], seq_len=t["seq_len"],
@@ -174,6 +166,7 @@ def _downstream_row(p: dict, m: dict) -> dict:
     return dict(task="downstream", metric=f"{first}_acc", best=m[first]["acc"], final=m[first]["acc"],
                 seconds=m.get("seconds"), notes=f"evaluation of {p.get('run', '?')} on {len(tasks)} tasks")
 
+# %% ../../nbs/train/18a_runs.ipynb #c006s5
 _MAMBA_INIT = (
     "Mamba trained with the model-wide init over its projections (delta = softplus(0) = 0.69 in every"
     " channel) and weight decay on A_log; since fixed in 17_baselines: re-run to count"
@@ -191,6 +184,7 @@ DEFECTS = {
                 *(f"mechanistic/tasks-cpu/icl_linear_mamba_L63_V{v}_n2_s0" for v in (2, 4, 8)))
 }
 
+# %% ../../nbs/train/18a_runs.ipynb #c006s6
 def run_row(run_dir: str | Path, root: str | Path | None = None) -> dict:
     "One index row for the finished run in `run_dir`."
     d = Path(run_dir)
@@ -316,9 +310,8 @@ def extend_run(run_dir: str | Path, wanted: dict, key: str | None = None, allowe
     of params.json if given) only in `allowed` keys, and only upward. Returns the segment record."""
     d = Path(run_dir)
     if not is_finished(d):
-        raise ValueError(
-            f"{relative(d)} is not a finished run: there is nothing to extend (train it as usual)"
-        )
+        raise ValueError(f"{relative(d)} is not a finished run: there is nothing to extend"
+                         " (train it as usual)")
     if not (d / "checkpoint").is_dir():
         raise FileNotFoundError(
             f"{relative(d)} has no checkpoint/ (checkpoints stay out of git): it cannot be continued "
@@ -370,6 +363,7 @@ def evaluation_rows(h: pd.DataFrame) -> pd.Series:
     ev = [c for c in h.columns if c not in TRAINING_COLUMNS]
     return h[ev].notna().any(axis=1) if ev else pd.Series(False, index=h.index)
 
+# %% ../../nbs/train/18a_runs.ipynb #histc02s1
 def _intervals(h: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     "(the rows that end an interval: each evaluation and the last row, each row's interval number)."
     end = evaluation_rows(h)
@@ -395,11 +389,11 @@ def compact_history(history: pd.DataFrame | list[dict]) -> pd.DataFrame:
     if {"tokens", "tokens_per_second"} <= set(h.columns):
         tok = _step_tokens(h)
         secs = (tok / h.tokens_per_second).groupby(group).sum().to_numpy()
-        out["tokens_per_second"] = np.where(
-            many, tok.groupby(group).sum().to_numpy() / secs, out["tokens_per_second"]
-        )
+        out["tokens_per_second"] = np.where(many, tok.groupby(group).sum().to_numpy() / secs,
+                                            out["tokens_per_second"])
     return out
 
+# %% ../../nbs/train/18a_runs.ipynb #histc02s2
 def _check_compact(old_csv: Path, new_csv: Path):
     """Raise unless `new_csv` is `old_csv` compacted: evaluation rows equal to the character, the interval
     sums kept."""
@@ -419,6 +413,7 @@ def _check_compact(old_csv: Path, new_csv: Path):
         assert np.isclose(secs(new), secs(old), rtol=1e-9, atol=0), "training seconds"
     assert len(compact_history(new)) == len(new), "not compact"
 
+# %% ../../nbs/train/18a_runs.ipynb #histc02s3
 def compact_file(path: str | Path) -> bool:
     """Rewrite one history.csv at evaluation cadence: a temporary file, checked, then renamed.
 
@@ -439,12 +434,8 @@ def compact_histories(root: str | Path | None = None, keep=KEEP_PER_STEP) -> lis
     matching `keep`; the ones changed."""
     root = Path(root) if root is not None else project_root() / "runs"
     files = sorted(p for p in root.rglob("history.csv") if ".ipynb_checkpoints" not in p.parts)
-    return [
-        f
-        for f in files
-        if not any(fnmatch.fnmatch(f.parent.relative_to(root).as_posix(), k) for k in keep)
-        and compact_file(f)
-    ]
+    kept = lambda f: any(fnmatch.fnmatch(f.parent.relative_to(root).as_posix(), k) for k in keep)
+    return [f for f in files if not kept(f) and compact_file(f)]
 
 # %% ../../nbs/train/18a_runs.ipynb #c013h
 import fcntl, os, platform, shutil
@@ -505,36 +496,35 @@ class RunFolder:
         p = self.dir / "params.json"
         return json.loads(p.read_text()) if p.exists() else {}
 
-    def __enter__(self) -> "RunFolder":
-        self.made = not self.dir.exists()
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self._lockfile = _lock(self.dir)
-        try:
-            saved = self.saved
-            bad = (
-                params_conflicts(saved.get(self.key, {}) if self.key else saved, self.settings)
-                if saved
-                else {}
-            )
-            if bad:
-                raise ValueError(
-                    f"{relative(self.dir)} was made with other settings ({conflicts_text(bad)}): "
-                    "use another run or sweep name"
-                )
-        except BaseException:
-            self._release()
-            raise
-        return self
-
-    def start(self, **derived) -> dict:
-        """Write params.json (settings, `derived`, provenance) at the first start; a resumed run keeps what it
-        saved."""
+# %% ../../nbs/train/18a_runs.ipynb #c013is1
+@patch_to(RunFolder)
+def __enter__(self) -> "RunFolder":
+    self.made = not self.dir.exists()
+    self.dir.mkdir(parents=True, exist_ok=True)
+    self._lockfile = _lock(self.dir)
+    try:
         saved = self.saved
-        if saved: return saved
-        body = {self.key: self.settings} if self.key else dict(self.settings)
-        p = {**body, "dir": relative(self.dir), **derived, "provenance": provenance(self.device)}
-        save_json(p, self.dir / "params.json")
-        return p
+        bad = params_conflicts(saved.get(self.key, {}) if self.key else saved, self.settings) if saved else {}
+        if bad:
+            raise ValueError(
+                f"{relative(self.dir)} was made with other settings ({conflicts_text(bad)}): "
+                "use another run or sweep name"
+            )
+    except BaseException:
+        self._release()
+        raise
+    return self
+
+@patch_to(RunFolder)
+def start(self, **derived) -> dict:
+    """Write params.json (settings, `derived`, provenance) at the first start; a resumed run keeps what it
+    saved."""
+    saved = self.saved
+    if saved: return saved
+    body = {self.key: self.settings} if self.key else dict(self.settings)
+    p = {**body, "dir": relative(self.dir), **derived, "provenance": provenance(self.device)}
+    save_json(p, self.dir / "params.json")
+    return p
 
 # %% ../../nbs/train/18a_runs.ipynb #c013j
 @patch_to(RunFolder)
@@ -564,6 +554,7 @@ def _release(self, failed: bool = False):
     if self.made and not resumable and (failed or not (self.dir / "params.json").exists()):
         shutil.rmtree(self.dir, ignore_errors=True)  # leave no half-made folder behind
 
+# %% ../../nbs/train/18a_runs.ipynb #c013js1
 @patch_to(RunFolder)
 def __exit__(self, typ, exc, tb) -> bool:
     failed = typ is not None and typ is not Interrupted and not self.finished
@@ -579,7 +570,6 @@ def open(self) -> "RunFolder":
 
 @patch_to(RunFolder)
 def close(self): self.__exit__(None, None, None)
-
 
 # %% ../../nbs/train/18a_runs.ipynb #c013m
 import tarfile
@@ -664,9 +654,8 @@ def number(name: str, v, lo: float | None = None, hi: float | None = None, lo_op
     if ok and lo is not None: ok = v > lo if lo_open else v >= lo
     if ok and hi is not None: ok = v <= hi
     if not ok:
-        rng = (
-            f"{'(' if lo_open else '['}{lo if lo is not None else '-inf'}, {hi if hi is not None else 'inf'}]"
-        )
+        rng = (f"{'(' if lo_open else '['}{lo if lo is not None else '-inf'}, "
+               f"{hi if hi is not None else 'inf'}]")
         raise ValueError(f"{name} must be a finite number in {rng}, got {v!r}")
     return v
 
@@ -675,14 +664,12 @@ def one_of(name: str, v, options) -> object:
     return v
 
 def int_list(name: str, vals, lo: int = 1) -> list[int]:
-    if (
-        not isinstance(vals, (list, tuple))
-        or not vals
-        or any(not isinstance(v, int) or isinstance(v, bool) or v < lo for v in vals)
-    ):
+    if not isinstance(vals, (list, tuple)) or not vals or any(
+            not isinstance(v, int) or isinstance(v, bool) or v < lo for v in vals):
         raise ValueError(f"{name} must be a non-empty list of integers >= {lo}, got {vals!r}")
     return list(vals)
 
+# %% ../../nbs/train/18a_runs.ipynb #c015s1
 def pick_device(device: str) -> "torch.device":
     "The torch device named `device`, or a ValueError saying which devices there are."
     import torch
@@ -765,6 +752,7 @@ def budget_estimate(params: int, train_flops: float, steps: int, tokens: int, de
                 tokens=int(tokens), train_flops=float(train_flops), flops_per_second=rate,
                 hours=train_flops / rate / 3600 if rate else None)
 
+# %% ../../nbs/train/18a_runs.ipynb #c016bs1
 def describe_budget(e: dict) -> str:
     at = (
         f"about {e['hours']:.3g} h at the {e['flops_per_second']:.2g} FLOP/s measured here on"
@@ -779,11 +767,8 @@ def describe_budget(e: dict) -> str:
 
 def check_budget(e: dict, force: bool = False, limits: dict = CPU_LIMITS) -> dict:
     "Refuse a CPU run above `limits` (parameters or hours) unless `force`; returns `e`."
-    over = (
-        [f"{e['params'] / 1e6:.0f}M parameters > {limits['params'] / 1e6:.0f}M"]
-        if e["params"] > limits["params"]
-        else []
-    )
+    big = e["params"] > limits["params"]
+    over = [f"{e['params'] / 1e6:.0f}M parameters > {limits['params'] / 1e6:.0f}M"] if big else []
     if e["hours"] is not None and e["hours"] > limits["hours"]:
         over.append(f"{e['hours']:.3g} h > {limits['hours']:g} h")
     if e["device"].startswith("cpu") and over and not force:
