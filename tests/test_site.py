@@ -91,3 +91,16 @@ def test_notebooks_are_found_in_sub_folders(tmp_path):
         (tmp_path / "nbs" / rel).write_text("{}")
     found = [p.relative_to(tmp_path / "nbs").as_posix() for p in notebooks.notebooks(tmp_path)]
     assert found == ["core/01_a.ipynb", "index.ipynb"]
+
+
+EXPERIMENTS = [p for p in notebooks.notebooks() if notebooks.genre(p) == "experiment"]
+
+
+@pytest.mark.parametrize("nb", EXPERIMENTS, ids=[p.stem for p in EXPERIMENTS])
+def test_experiment_notebook_links_its_executed_copies(nb):
+    "An experiment notebook is kept without outputs; its 'Results' cell names the runs/ folder of its executed copies."
+    cell = next((c for c in json.loads(nb.read_text())["cells"] if c.get("id") == "results-link"), None)
+    assert cell, f"{nb.name}: no 'results-link' cell"
+    link = re.search(r"\]\(((?:\.\./)+)(runs/[^)]+)\)", "".join(cell["source"])).group(2)
+    copies = docs.executed_copies().get(nb.stem, [])
+    assert any(p.resolve().is_relative_to((ROOT / link).resolve()) for p in copies), (nb.name, link)
