@@ -89,8 +89,10 @@ def skip_flags(root: Path = ROOT) -> set[str]:
 
 
 def child_env() -> dict:
-    "A notebook's environment: nbdev_test's IN_TEST, no progress bars, Triton's interpreter without a GPU."
-    env = dict(os.environ, IN_TEST="1", TQDM_DISABLE="1", PYTHONHASHSEED="0", MPLBACKEND="agg")
+    """A notebook's environment: nbdev_test's IN_TEST, no progress bars, no hub requests (their retries print
+    waits), Triton's interpreter without a GPU."""
+    env = dict(os.environ, IN_TEST="1", TQDM_DISABLE="1", PYTHONHASHSEED="0", MPLBACKEND="agg",
+               HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
     if shutil.which("nvidia-smi") is None: env["TRITON_INTERPRET"] = "1"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     return env
