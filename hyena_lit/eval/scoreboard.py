@@ -79,6 +79,7 @@ def read_cached(path: Path):
     "`path` parsed (JSON or CSV), or None when it does not exist."
     return _read(str(path), path.stat().st_mtime_ns) if path.exists() else None
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s012s1
 def last_value(run: pd.Series, root: str | Path) -> float | None:
     """What a run reports without choosing an epoch on the test set: the mean of its last five test accuracies
     in history.csv, else its last evaluation."""
@@ -93,6 +94,7 @@ def reported(field: str) -> str:
     last_value)."""
     return re.sub(r"^(exp\()?best", lambda m: (m[1] or "") + "last", field or "best")
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s012s3
 def read_field(run: pd.Series, field: str, root: str | Path) -> tuple[float | None, str]:
     """(value of `field` for `run`, the path it was read from relative to the repository root); value None
     when the run lacks it."""
@@ -185,11 +187,27 @@ def device_name(run: pd.Series, root: str | Path) -> str:
         return _gpu_logs(str(root)).get(f"{run['experiment']}/{run['run']}", "GPU (name not recorded)")
     return "CPU" if dev == "cpu" else "device not recorded"
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s015bs1
 def n_test(run: pd.Series, root: str | Path) -> int | None:
     "How many test examples a run's accuracy was measured on (params.json's num_test), when it says."
     n = (read_cached(Path(root) / run_dir(run) / "params.json") or {}).get("num_test")
     return int(n) if isinstance(n, (int, float)) else None
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s015bs2
+def _synthetic_scale(run: pd.Series, p: dict) -> str:
+    "A synthetic run's scale: layers, width, parameters, length, and epochs of how many steps or examples."
+    return (
+        f"{int(run['n_layer'])} layer{'s' if run['n_layer'] > 1 else ''}, width {int(run['d_model'])},"
+        f" {_num(run['params'])} params, L = {int(run['seq_len'])},"
+        f" {float(run['epochs_run']):g}/{int(run['epochs_planned'])} epochs"
+        + (
+            f" of {p['steps_per_epoch']} steps of batch {p['batch_size']}"
+            if p.get("protocol") == "mamba"
+            else f" of {p['num_train']}" if "num_train" in p else ""
+        )
+    )
+
+# %% ../../nbs/eval/90_scoreboard.ipynb #s015bs3
 def our_scale(run: pd.Series, root: str | Path) -> str:
     """The scale a run was measured at, from its index row and params.json: layers, width, parameters, length,
     budget, device."""
@@ -197,16 +215,7 @@ def our_scale(run: pd.Series, root: str | Path) -> str:
     p = read_cached(folder / "params.json") or {}
     dev = device_name(run, root)
     if run["metric"] in ("test_acc", "test_r2"):
-        s = (
-            f"{int(run['n_layer'])} layer{'s' if run['n_layer'] > 1 else ''}, width {int(run['d_model'])},"
-            f" {_num(run['params'])} params, L = {int(run['seq_len'])},"
-            f" {float(run['epochs_run']):g}/{int(run['epochs_planned'])} epochs"
-            + (
-                f" of {p['steps_per_epoch']} steps of batch {p['batch_size']}"
-                if p.get("protocol") == "mamba"
-                else f" of {p['num_train']}" if "num_train" in p else ""
-            )
-        )
+        s = _synthetic_scale(run, p)
     elif run["metric"] == "val_loss":
         s = (
             f"{_num(run['params'])} params, {_num(run['tokens'])} tokens of {run['task']}, L ="
@@ -302,6 +311,7 @@ def number_status(row: pd.Series, a: pd.Series) -> tuple[str, str, str]:
         )
     return "differs", "", noise
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s015ds1
 def judge_number(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     """Status, our value (mean over seeds, the best epoch's beside it) and the run(s) it came from for one
     number row."""
@@ -378,6 +388,7 @@ def beats(runs, row, root, a: str, b: str, per: list, margin: float = 0.0):
         out.append(f"{_label(per, key)}: {fmt(va, _u(row))} vs {fmt(vb, _u(row))} {'✓' if m > 0 else '✗'}")
     return (worst > 0 if out else None), "; ".join(out), used, worst
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s018bs1
 def matches(runs, row, root, a: str, b: str, per: list, tol: float, at: float):
     """Two-sided: in every `per` group, the perplexities (exp of the losses) of `a` and `b` differ by at most
     `tol` at the paper's perplexity `at`, in ratio."""
@@ -393,6 +404,7 @@ def matches(runs, row, root, a: str, b: str, per: list, tol: float, at: float):
                    f"(ratio {math.exp(va - vb):.3f}, allowed 1 ± {tol / at:.4f}) {'✓' if m >= 0 else '✗'}")
     return (worst >= 0 if out else None), "; ".join(out), used, worst
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s018bs2
 def only(runs, row, root, a: str, threshold: float, per: list = ("seq_len",)):
     "In every `per` group, the runs of `a` reach `threshold` and no other operator does."
     v, out, used, worst = _values(runs, row["field"], root), [], [], math.inf
@@ -627,12 +639,14 @@ def score(paper: pd.DataFrame, index: pd.DataFrame, root: str | Path) -> pd.Data
         )
     return pd.DataFrame(rows)
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s023s1
 _CITE = re.compile(r"runs/[\w.\-/]+")
 
 def cited_runs(note: str, root: Path) -> list[str]:
     "The run folders or files under runs/ that `note` names and that exist."
     return [p for p in _CITE.findall(note) if (root.parent / p.rstrip(".")).exists()]
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s023s2
 def validate(board: pd.DataFrame, root: str | Path | None = None) -> list[str]:
     "Problems that make the board unfit to publish (empty when fine)."
     root = Path(root) if root is not None else project_root() / "runs"
@@ -674,6 +688,7 @@ def summary_line(board: pd.DataFrame) -> str:
         " and the Mamba paper's appendix E; each row gives the scale and the device it was measured on)"
     )
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s026s1
 def status_counts(board: pd.DataFrame) -> pd.DataFrame:
     "Rows by paper table (in the data's order) and status."
     order = list(dict.fromkeys(board.paper + " " + board.table))
@@ -681,6 +696,7 @@ def status_counts(board: pd.DataFrame) -> pd.DataFrame:
         index=order, columns=list(STATUSES), fill_value=0)
     return t.rename_axis(index="table", columns=None)
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s026s2
 def status_figure(board: pd.DataFrame, path: str | Path) -> Path:
     "The heat map of status by table (counts), saved as a PNG."
     import matplotlib
@@ -713,6 +729,63 @@ def _noise(r) -> str:
     "A number's chance and binomial error; a claim's margin and seed spread."
     return f"margin {r.margin}; {r.spread}" if r.margin else r.noise
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s027s2
+_RULE = (
+    "**The rule.** *Ours* is what a run reports without choosing an epoch on the test set: no task"
+    " here has a validation split, so an accuracy is the mean of the run's last five evaluations"
+    " (history.csv; else its last one), with the best epoch's value beside it; over seeds of one"
+    " configuration, their mean and sd. Where a row's selector matches several configurations, the"
+    " best mean counts (`runs`: how many runs matched). A *number* is reproduced when ours lies in"
+    " the row's `accept` band (the paper's value with a tolerance in its unit), differs when it lies"
+    " outside by more than two binomial standard errors of our test set, and is *within noise* when"
+    " closer; a band that contains chance (each accuracy row gives it) makes a row reproduced only on"
+    " three or more seeds, and is within noise before. A row whose outcome its own protocol fixes, or"
+    " which is computed without training, is *by construction* and counted apart. A *claim* (an"
+    " ordering) holds when it holds over our runs at our scale; each gives its margin (positive when"
+    " it holds) and the seeds' spread (the largest sd of a configuration it used): a margin under 5"
+    " accuracy points (0.05 nats of loss) needs three seeds and a margin under twice the spread is"
+    " within noise; the missing seeds are cells of `experiments/seeds.py`. \"Matches\" claims are"
+    " two-sided at the paper's tolerance. A row that differs gives a reason that names the run behind"
+    " it (figures inside a reason are best epochs unless it says they are means of the last five"
+    " evaluations); a row that is not run says why. `[n]` refers to the command under the table that"
+    " would run the row at the paper's scale. † marks runs trained before the filter-FFN bug was"
+    " fixed (the FFN had 3 positional features and w = 1 whatever its config said;"
+    " `nbs/mixers/15_longconvs.ipynb`); ‡ marks Mamba runs trained before its initialization fix (the"
+    " model-wide init re-drew Mamba's projections, so its step size was 0.69 in every channel;"
+    " `nbs/mixers/17_baselines.ipynb`)."
+)
+
+# %% ../../nbs/eval/90_scoreboard.ipynb #s027s4
+def _table_section(p: str, table: str, g: pd.DataFrame) -> list[str]:
+    "One paper table's section of the page: a row per paper row, then the commands its notes cite."
+    pages = ", ".join(dict.fromkeys(g.page))
+    cmds = list(dict.fromkeys(c for c in g.command if c))
+    out = [
+        "",
+        f"## {p} paper, {table} (p. {pages})",
+        "",
+        (
+            "| id | row | column | paper | accept | chance | paper scale | ours | seeds | noise | our"
+            " scale | status | runs | run | note |"
+        ),
+        "|" + "---|" * 15,
+    ]
+    for r in g.itertuples():
+        note = r.note + (f" [{cmds.index(r.command) + 1}]" if r.command else "")
+        out.append(
+            "| "
+            + " | ".join(
+                _cell(x)
+                for x in (r.id, r.row, r.column, r.value, r.accept, r.chance, r.paper_scale, r.ours,
+                          r.seeds or "", _noise(r), r.our_scale, f"**{r.status}**", r.n_runs or "",
+                          ", ".join(_link(s) for s in r.run.split(", ") if s), note)
+            )
+            + " |"
+        )
+    if cmds: out += [""] + [f"[{k}] `{c}`  " for k, c in enumerate(cmds, 1)]
+    return out
+
+# %% ../../nbs/eval/90_scoreboard.ipynb #s027s5
 def render_page(board: pd.DataFrame) -> str:
     "The scoreboard as one markdown page."
     t = status_counts(board)
@@ -729,63 +802,17 @@ def render_page(board: pd.DataFrame) -> str:
         "",
         "![status by table](status_by_table.png)",
         "",
-        (
-            "**The rule.** *Ours* is what a run reports without choosing an epoch on the test set: no task"
-            " here has a validation split, so an accuracy is the mean of the run's last five evaluations"
-            " (history.csv; else its last one), with the best epoch's value beside it; over seeds of one"
-            " configuration, their mean and sd. Where a row's selector matches several configurations, the"
-            " best mean counts (`runs`: how many runs matched). A *number* is reproduced when ours lies in"
-            " the row's `accept` band (the paper's value with a tolerance in its unit), differs when it lies"
-            " outside by more than two binomial standard errors of our test set, and is *within noise* when"
-            " closer; a band that contains chance (each accuracy row gives it) makes a row reproduced only on"
-            " three or more seeds, and is within noise before. A row whose outcome its own protocol fixes, or"
-            " which is computed without training, is *by construction* and counted apart. A *claim* (an"
-            " ordering) holds when it holds over our runs at our scale; each gives its margin (positive when"
-            " it holds) and the seeds' spread (the largest sd of a configuration it used): a margin under 5"
-            " accuracy points (0.05 nats of loss) needs three seeds and a margin under twice the spread is"
-            " within noise; the missing seeds are cells of `experiments/seeds.py`. \"Matches\" claims are"
-            " two-sided at the paper's tolerance. A row that differs gives a reason that names the run behind"
-            " it (figures inside a reason are best epochs unless it says they are means of the last five"
-            " evaluations); a row that is not run says why. `[n]` refers to the command under the table that"
-            " would run the row at the paper's scale. † marks runs trained before the filter-FFN bug was"
-            " fixed (the FFN had 3 positional features and w = 1 whatever its config said;"
-            " `nbs/mixers/15_longconvs.ipynb`); ‡ marks Mamba runs trained before its initialization fix (the"
-            " model-wide init re-drew Mamba's projections, so its step size was 0.69 in every channel;"
-            " `nbs/mixers/17_baselines.ipynb`)."
-        ),
+        _RULE,
         "",
         "| table | " + " | ".join(t.columns) + " |",
         "|---|" + "---:|" * len(t.columns),
     ]
     out += [f"| {i} | " + " | ".join(str(v) for v in r) + " |" for i, r in zip(t.index, t.values)]
     for (p, table), g in board.groupby(["paper", "table"], sort=False):
-        pages = ", ".join(dict.fromkeys(g.page))
-        cmds = list(dict.fromkeys(c for c in g.command if c))
-        out += [
-            "",
-            f"## {p} paper, {table} (p. {pages})",
-            "",
-            (
-                "| id | row | column | paper | accept | chance | paper scale | ours | seeds | noise | our"
-                " scale | status | runs | run | note |"
-            ),
-            "|" + "---|" * 15,
-        ]
-        for r in g.itertuples():
-            note = r.note + (f" [{cmds.index(r.command) + 1}]" if r.command else "")
-            out.append(
-                "| "
-                + " | ".join(
-                    _cell(x)
-                    for x in (r.id, r.row, r.column, r.value, r.accept, r.chance, r.paper_scale, r.ours,
-                              r.seeds or "", _noise(r), r.our_scale, f"**{r.status}**", r.n_runs or "",
-                              ", ".join(_link(s) for s in r.run.split(", ") if s), note)
-                )
-                + " |"
-            )
-        if cmds: out += [""] + [f"[{k}] `{c}`  " for k, c in enumerate(cmds, 1)]
+        out += _table_section(p, table, g)
     return "\n".join(out) + "\n"
 
+# %% ../../nbs/eval/90_scoreboard.ipynb #s027s6
 def summary_md(board: pd.DataFrame) -> str:
     "The README's lead: the summary line and a link to the page."
     return (

@@ -50,6 +50,7 @@ def recipe_change(p: dict) -> str:
     if p.get("longconv_short_filter") is not None: parts.append(f"short filters {p['longconv_short_filter']}")
     return ", ".join(parts)
 
+# %% ../../nbs/eval/34_synthetics_results.ipynb #c010s1
 def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
     """Every finished synthetic run under runs_root (associative_recall/<sweep>/<run>,
     mechanistic/<sweep>/<run>) as one row."""
@@ -103,6 +104,7 @@ def query_variants(x, sep_id: int) -> dict:
             # ... k v v q    (the last value repeated: one off, no separator)
             "nosep_off": torch.cat([pairs, pairs[:, -1:], q], 1)}
 
+# %% ../../nbs/eval/34_synthetics_results.ipynb #c017g16s1
 def answer_probes(model, x, y, sep_id: int, batch_size: int = 100) -> dict:
     """Accuracy (%) of `model` at the answer of each `query_variants` ending, and at the in-context lookups of
     the task's inputs."""
@@ -119,6 +121,7 @@ def answer_probes(model, x, y, sep_id: int, batch_size: int = 100) -> dict:
         acc[k] = float(evaluate_scored(model, xv, last, batch_size)[1])
     return {k: round(100 * v, 1) for k, v in {**acc, "context": float(context)}.items()}
 
+# %% ../../nbs/eval/34_synthetics_results.ipynb #c017g16s2
 def nyquist_density(model, L: int) -> float:
     """Power of the model's long filters at 0.45-0.5 cycles per step (an alternating sign from one lag to the
     next) over their mean power, averaged over channels and layers: 1 for white noise, 0 for filters that
@@ -134,6 +137,7 @@ def nyquist_density(model, L: int) -> float:
     if not dens: raise ValueError("the model has no long filters (modules named *.mixer.filter) to measure")
     return round(sum(dens) / len(dens), 2)
 
+# %% ../../nbs/eval/34_synthetics_results.ipynb #c017g16s3
 def probe_checkpoint(run_dir: str | Path) -> dict:
     """`answer_probes` and `nyquist_density` of an associative-recall run's checkpoint (`run_dir/checkpoint`,
     the weights of its `state.pt` epoch) on the run's own test set, beside the accuracies its history recorded

@@ -82,16 +82,8 @@ def _check_model_options(mlp_ratio, l_max_pad, emb_dim, param_hints, mlp_activat
     number("weight_decay", weight_decay, 0)
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c011s1
-def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: list, vocab_size: int,
-              num_train: int, num_test: int, epochs: int, early_stop: float | None, batch_size: int,
-              max_minutes_per_run: float, device: str = "cpu", n_layer: int = 2, mlp_ratio: int = 2,
-              emb_dim: int = 5, l_max_pad: int = 64, param_hints: bool = True, mlp_activation: str = "gelu",
-              weight_decay: float = 0.1) -> list[dict]:
-    """Check every parameter (Zoology's bounds: L even, V > L, 4 kv <= L) and expand them into one dict per
-    run: mixer x (L, kv) x d_model x lr x seed. The model options (MODEL_DEFAULTS) are the same for every run:
-    MLP width mlp_ratio * d (0: none), Hyena's filter features `emb_dim` and length L + `l_max_pad`, the MLP's
-    `mlp_activation`, whether the filter's optimizer hints count (`param_hints`) and AdamW's `weight_decay`.
-    """
+def _check_axes(mixers: list, settings: list, d_models: list, lrs: list, seeds: list, vocab_size: int):
+    "The grid's axes checked: known mixers, settings within Zoology's bounds, no repeated entry."
     def distinct(name, vals):
         if len(set(map(json.dumps, vals))) != len(vals):
             raise ValueError(f"{name} has repeated entries (two runs would share a folder): {vals!r}")
@@ -113,6 +105,19 @@ def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: li
     for name, vals in (("mixers", mixers), ("settings", [list(s) for s in settings]), ("d_models", d_models),
                        ("lrs", lrs), ("seeds", seeds)):
         distinct(name, vals)
+
+# %% ../../nbs/experiments/35_mqar.ipynb #c011s1s1
+def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: list, vocab_size: int,
+              num_train: int, num_test: int, epochs: int, early_stop: float | None, batch_size: int,
+              max_minutes_per_run: float, device: str = "cpu", n_layer: int = 2, mlp_ratio: int = 2,
+              emb_dim: int = 5, l_max_pad: int = 64, param_hints: bool = True, mlp_activation: str = "gelu",
+              weight_decay: float = 0.1) -> list[dict]:
+    """Check every parameter (Zoology's bounds: L even, V > L, 4 kv <= L) and expand them into one dict per
+    run: mixer x (L, kv) x d_model x lr x seed. The model options (MODEL_DEFAULTS) are the same for every run:
+    MLP width mlp_ratio * d (0: none), Hyena's filter features `emb_dim` and length L + `l_max_pad`, the MLP's
+    `mlp_activation`, whether the filter's optimizer hints count (`param_hints`) and AdamW's `weight_decay`.
+    """
+    _check_axes(mixers, settings, d_models, lrs, seeds, vocab_size)
     _check_model_options(mlp_ratio, l_max_pad, emb_dim, param_hints, mlp_activation, weight_decay)
     positive_int("num_train", num_train)
     positive_int("num_test", num_test)
@@ -253,6 +258,21 @@ def cell_epochs(c: dict, step_s: Callable[[], float]) -> int:
     return plan["epochs"]
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c023
+def _mqar_metrics(cfg: dict, recipe, hist: list[dict], ep: int, n_params: int) -> dict:
+    "A finished run's metrics.json: its setting, its best and final test accuracies, its cost."
+    best = max(hist, key=lambda r: r["test_acc"])
+    return dict(task="mqar", mixer=cfg["mixer"], seq_len=cfg["seq_len"], num_kv=cfg["num_kv"],
+                vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"], d_model=cfg["d_model"], lr=cfg["lr"],
+                seed=cfg["seed"], batch_size=cfg["batch_size"], recipe=recipe.name,
+                final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"],
+                best_epoch=best["epoch"],
+                solved_epoch=next((r["epoch"] for r in hist if r["stop"] == "solved"), None),
+                stop=hist[-1]["stop"] or "schedule done", epochs_run=len(hist), epochs_planned=ep,
+                seconds=hist[-1]["seconds"], tokens=len(hist) * cfg["num_train"] * cfg["seq_len"],
+                tokens_per_second=statistics.median(r["tokens_per_second"] for r in hist), params=n_params,
+                metric="accuracy")
+
+# %% ../../nbs/experiments/35_mqar.ipynb #c023s1
 def run_mqar(cfg: dict) -> dict:
     """Train one MQAR run under `zoology-mqar`; params.json first, history.csv each epoch, metrics.json last,
     under cfg['dir']. Resumable, idempotent."""
@@ -285,18 +305,7 @@ def run_mqar(cfg: dict) -> dict:
         if len(hist) < ep and not hist[-1]["stop"]:
             # stop_after: the rest later
             return dict(unfinished=True, epochs_run=len(hist), epochs_planned=ep)
-        best = max(hist, key=lambda r: r["test_acc"])
-        m = dict(task="mqar", mixer=cfg["mixer"], seq_len=cfg["seq_len"], num_kv=cfg["num_kv"],
-                 vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"], d_model=cfg["d_model"], lr=cfg["lr"],
-                 seed=cfg["seed"], batch_size=cfg["batch_size"], recipe=recipe.name,
-                 final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"],
-                 best_epoch=best["epoch"],
-                 solved_epoch=next((r["epoch"] for r in hist if r["stop"] == "solved"), None),
-                 stop=hist[-1]["stop"] or "schedule done", epochs_run=len(hist), epochs_planned=ep,
-                 seconds=hist[-1]["seconds"], tokens=len(hist) * cfg["num_train"] * cfg["seq_len"],
-                 tokens_per_second=statistics.median(r["tokens_per_second"] for r in hist), params=n_params,
-                 metric="accuracy")
-        return run.finish(m, hist)
+        return run.finish(_mqar_metrics(cfg, recipe, hist, ep, n_params), hist)
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c026
 def throughput(mixers: list, settings: list, d_models: list, batch_size: int = 64, vocab_size: int = 8192,

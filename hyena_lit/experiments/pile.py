@@ -32,6 +32,7 @@ GPT_PARTNER = {
 }
 CPU_SIZES = ("mini", "mini-base", "tiny", "small")
 
+# %% ../../nbs/experiments/40_pile.ipynb #c008s1
 def parse_tokens(s: str) -> list[int]:
     "'5B,10B,15B' -> [5e9, 10e9, 15e9]; k, M, B suffixes."
     out = []
@@ -51,6 +52,7 @@ def tokens_label(n: int) -> str:
         if n >= m: return f"{n / m:g}{suffix}"
     return str(n)
 
+# %% ../../nbs/experiments/40_pile.ipynb #c008s3
 def plan_runs(size: str, gpt: str = "auto", dataset: str = "auto", tokens: str = "auto", seq_len: int = 0,
               global_batch: int = 0, micro_batch: int = 0, recipe: str = "paper", device: str = "cpu",
               fsdp: str = "auto", eval_windows: int = 512, out_dir: str | Path = "runs/pile/x",

@@ -34,6 +34,7 @@ RUNNERS = {
 }
 SAVED_UNDER = {"lm": "train"}  # where params.json keeps a cell's settings, when not at its top level
 
+# %% ../../nbs/train/18b_launch.ipynb #lc4s2
 def _target(target: str):
     """The function named 'module:name'.
 
@@ -51,6 +52,7 @@ _recall = _cfg_runner("hyena_lit.experiments.associative_recall:run_setting")
 _mechanistic = _cfg_runner("hyena_lit.experiments.mechanistic:run_task")
 _mqar = _cfg_runner("hyena_lit.experiments.mqar:run_mqar")
 
+# %% ../../nbs/train/18b_launch.ipynb #lc4s4
 def _dna(params: dict, run_dir: Path, device: str, threads: int):
     return _target("hyena_lit.experiments.dna:run_dna")({**params, "threads": threads}, run_dir,
                                                         device=device)
@@ -70,7 +72,6 @@ def _images(params: dict, run_dir: Path, device: str, threads: int):
          "run_name": run_dir.name}
     data, classes = load_image_data(**p)
     return run_images(p, run_dir, data, classes)
-
 
 # %% ../../nbs/train/18b_launch.ipynb #lc5
 def load_cells(path: str | Path, root: str | Path | None = None, only: list[str] | None = None) -> list[dict]:
@@ -130,6 +131,7 @@ def _tokens(p: dict) -> float | None:
         return float(p["epochs"] * p["num_train"] * p["seq_len"])
     return None
 
+# %% ../../nbs/train/18b_launch.ipynb #lc7s2
 def _rows(cells: list[dict]) -> tuple[list[dict], list[str]]:
     "One plan row per cell, and the cells whose folder holds other settings."
     rows, bad = [], []
@@ -146,6 +148,7 @@ def _rows(cells: list[dict]) -> tuple[list[dict], list[str]]:
         )
     return rows, bad
 
+# %% ../../nbs/train/18b_launch.ipynb #lc7s3
 def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = ()) -> pd.DataFrame:
     """One row per cell: key, experiment, status (finished, unfinished, new), seconds (measured, or expected
     on `device`). `reference`: more cells whose finished runs count as measured peers (another grid's seed 0).
@@ -165,6 +168,7 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = ()) -> 
     df["seconds"] = pd.to_numeric(df.seconds, errors="coerce")
     return df
 
+# %% ../../nbs/train/18b_launch.ipynb #lc7s5
 def _expected(df: pd.DataFrame, i, kind: str) -> float | None:
     """Seconds for row i: its tokens / the peers' median tokens/s, else the peers' median wall time (see
     above)."""
@@ -266,6 +270,7 @@ def _parallel(
         if started: ray.shutdown()
     return results + [dict(key=c["key"], status="not started", error=_blocked(c)) for c in queue]
 
+# %% ../../nbs/train/18b_launch.ipynb #lc10s2
 def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop_at: float | None = None,
            device: str = "cpu", threads: int = 1, progress: bool = True,
            p: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -306,7 +311,9 @@ def parse_stop_at(s: str | None, now: datetime | None = None) -> float | None:
     except ValueError:
         raise ValueError(f"--stop-at must be HH:MM, an ISO date-time or +<n>m / +<n>h, got {s!r}") from None
 
-def main(argv: list[str] | None = None) -> int:
+# %% ../../nbs/train/18b_launch.ipynb #lc12s1
+def _arg_parser() -> argparse.ArgumentParser:
+    "The command's flags."
     ap = argparse.ArgumentParser(prog="python -m hyena_lit.train.launch",
                                  description="Plan and run a grid of runs.")
     ap.add_argument("file", help="an experiment file (experiments/<grid>.py) defining cells()")
@@ -319,32 +326,47 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", default=None, help="the runs folder (default: the project's runs/)")
     ap.add_argument("--device", default="cpu", help="cpu or cuda")
     ap.add_argument("--threads", type=int, default=1, help="torch threads per cell")
+    return ap
+
+# %% ../../nbs/train/18b_launch.ipynb #lc12s3
+def _planned(a: argparse.Namespace) -> tuple[list[dict], pd.DataFrame]:
+    "The cells of the flags' file and their plan; cells no peer measured are timed by the other grids' runs."
+    cells = load_cells(a.file, a.root, a.only)
+    p = plan(cells, a.device)
+    # no measured peer here: the other grids' runs time them
+    if p[p.status != "finished"].seconds.isna().any():
+        files = [
+            Path(a.file),
+            *(f for f in sorted(Path(a.file).parent.glob("[a-z]*.py")) if f.name != Path(a.file).name)]
+        # --only's others too
+        p = plan(cells, a.device, [c for f in files for c in load_cells(f, a.root)])
+    return cells, p
+
+def _print_plan(p: pd.DataFrame):
+    "The plan as a table, one row per cell."
+    with pd.option_context("display.max_rows", None, "display.width", 160):
+        million = lambda t: f"{t / 1e6:,.0f}M" if t == t and t else ""  # tokens, for reading
+        print(
+            p.assign(
+                tokens=p.tokens.map(million), seconds=p.seconds.round(0), device=p.device.fillna("")
+            ).to_string(index=False)
+        )
+
+# %% ../../nbs/train/18b_launch.ipynb #lc12s5
+def main(argv: list[str] | None = None) -> int:
+    ap = _arg_parser()
     a = ap.parse_args(argv)
     if a.workers < 1 or a.threads < 1: ap.error("--workers and --threads must be integers >= 1")
     if a.device.split(":")[0] not in ("cpu", "cuda"):
         ap.error(f"--device must be cpu or cuda, got {a.device!r}")
     try:
         stop_at = parse_stop_at(a.stop_at)
-        cells = load_cells(a.file, a.root, a.only)
-        p = plan(cells, a.device)
-        # no measured peer here: the other grids' runs time them
-        if p[p.status != "finished"].seconds.isna().any():
-            files = [
-                Path(a.file),
-                *(f for f in sorted(Path(a.file).parent.glob("[a-z]*.py")) if f.name != Path(a.file).name)]
-            # --only's others too
-            p = plan(cells, a.device, [c for f in files for c in load_cells(f, a.root)])
+        cells, p = _planned(a)
     except ValueError as e:
         ap.error(str(e))
     print(describe_plan(p, a.workers))
     if a.dry_run:
-        with pd.option_context("display.max_rows", None, "display.width", 160):
-            million = lambda t: f"{t / 1e6:,.0f}M" if t == t and t else ""  # tokens, for reading
-            print(
-                p.assign(
-                    tokens=p.tokens.map(million), seconds=p.seconds.round(0), device=p.device.fillna("")
-                ).to_string(index=False)
-            )
+        _print_plan(p)
         return 0
     res = launch(cells, a.workers, a.address, stop_at, a.device, a.threads, p=p)
     print(res.status.value_counts().to_string() if len(res) else "every cell is finished")
