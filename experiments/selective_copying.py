@@ -1,7 +1,9 @@
 """The Mamba paper's selective copying (its appendix E.1) at L = 256, V = 16: can a mixer copy, in order, the
 tokens scattered among noise? Hyena, H3, attention and Mamba under the Mamba protocol with one lr, 1e-3, for every
 model, capped at 20 CPU minutes a run; then Mamba with 40 minutes. Mamba stays near chance at L = 256, so the easy
-case comes first: Mamba at L = 64 and 128 at both of the paper's learning rates (1e-3 and 1e-4), 15 minutes a run."""
+case comes first: Mamba at L = 64 and 128 at both of the paper's learning rates (1e-3 and 1e-4), 15 minutes a run.
+Then Mamba at L = 256 with 65 minutes on two threads, about twice the 40-minute run's steps: is its plateau a
+budget the longer sequence needs, or a wall?"""
 from experiments._common import mechanistic_cells
 
 PROTOCOL = dict(seq_lens=[256], evals_per_epoch=16, protocol_lr=1e-3)
@@ -20,4 +22,6 @@ def cells(root="runs") -> list[dict]:
                               **PROTOCOL)
             + mechanistic_cells(root, "selective-copying-cpu-40min", "selective-copying", mixers=["mamba"],
                                 max_minutes_per_run=40, **PROTOCOL)
-            + easy(root))
+            + easy(root)
+            + mechanistic_cells(root, "selective-copying-cpu-65min", "selective-copying", mixers=["mamba"],
+                                max_minutes_per_run=65, **PROTOCOL))
