@@ -226,7 +226,8 @@ def entry_html(e: Entry, board: list[dict], paper: dict, out: Path) -> str:
     rows = [r for r in board if r["table"] == e.key and r["paper"] == e.paper]
     folders = entry_sweeps(e, run_folders(rows))
     counts = {s: sum(r["status"] == s for r in rows) for s in dict.fromkeys(r["status"] for r in rows)}
-    status = ", ".join(f"{n} {s}" for s, n in counts.items()) or "not on the scoreboard: not run"
+    empty = "no number of the paper's to score; our runs below" if folders else "not on the scoreboard: not run"
+    status = ", ".join(f"{n} {s}" for s, n in counts.items()) or empty
     parts = [f'<section id="{anchor(e.key)}"><h2>{e.paper} {cell(e.key)}: {cell(e.about)}</h2>',
              f"<p><b>Scoreboard:</b> {cell(status)} ({len(rows)} numbers)</p>"]
     none = "<p>The paper's numbers are not in nbs/paper_numbers.csv.</p>"
