@@ -1,11 +1,10 @@
-"""Issue 16: why Conv1d, TransferFunc and H3 predict the in-context lookups of associative recall and miss its answer.
+"""Why Conv1d, TransferFunc and H3 predict the in-context lookups of associative recall and miss its answer.
 Runs `probe_checkpoint` (nbs/eval/34_synthetics_results.ipynb) over the finished runs of a sweep that still hold a
 checkpoint, and writes <out>/probe.csv and <out>/params.json; nbs/eval/34a_figure_4_1.ipynb ("Lookups and answers")
 reads them.
 
-The checkpoints probed are not the runs' final weights: they are the epoch-297..397 checkpoints the first H200 call of
-2026-11-26 brought back (runs/associative_recall/gpu-h200-20261126), left in the run folders when the second call
-finished the runs. Checkpoints are not committed (gitignored), so this reruns only where they are; the CSV records each
+The checkpoints probed are not the runs' final weights: they are the epoch-297..397 checkpoints of a GPU sweep
+(runs/associative_recall/gpu-h200-20261126), left in the run folders of the sweep that finished the runs. Checkpoints are not committed (gitignored), so this reruns only where they are; the CSV records each
 checkpoint's epoch and the accuracies the run's history recorded at that epoch, which the probe must reproduce.
 usage: python scripts/answer_phase_probe.py [--sweep runs/associative_recall/fig4.1-official] [--out runs/associative_recall/answer-phase-probe]"""
 import argparse, datetime, json, subprocess, sys

@@ -1,4 +1,4 @@
-"""How fast this machine trains the campaigns' two kinds of job, alone and side by side: Hyena's official-recipe recall
+"""How fast a machine trains the two kinds of job of the recall grids, alone and side by side: Hyena's official-recipe recall
 model at L = 256 (batch 32; the model of runs/associative_recall/official-L256/12-official_L256_V30_s0) and the MQAR
 model of the walk's 2023 step (Zoology's Hyena with a 4d tanh MLP, L = 64, batch 1024). Each job trains on one fixed
 batch for SECONDS and reports tokens per second: alone on one thread, beside the other kind, beside its own kind, and
