@@ -259,11 +259,30 @@ def figures_page(out: Path) -> Path:
     return page
 
 
+def front_page(pages: list[Page]) -> str:
+    """index.html: README.md (nbs/index.ipynb with the scoreboard's line and the results table filled in) as HTML,
+    its links made to work from _docs/ (a notebook's link goes to its page), then every page."""
+    import mistune
+    body = mistune.create_markdown(plugins=["table"])((ROOT / "README.md").read_text())
+    stems = {p.path.stem for p in pages}
+
+    def link(m: re.Match) -> str:
+        href = html.unescape(m.group(1))
+        stem = Path(href.split("#")[0]).stem
+        if href.split("#")[0].endswith(".ipynb") and stem in stems: return f'href="{stem}.html"'
+        if re.match(r"[a-z]+:|#", href): return m.group(0)
+        return f'href="../{html.escape(href)}"'
+    body = re.sub(r'href="([^"]*)"', link, body)
+    figures = '<p><a href="figures.html">Each table and figure of both papers, ours beside it</a></p>'
+    body = body.replace("</h1>", "</h1>" + figures, 1)
+    head = f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>hyena_lit</title>{STYLE}</head>"
+    return f"{head}<body>{body}{nav(pages)}</body></html>"
+
+
 def build(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     pages = build_pages(out, copy_mathjax(out))
-    front = (out / "index.html").read_text()
-    (out / "index.html").write_text(front.replace("</body>", nav(pages) + "</body>", 1))
+    (out / "index.html").write_text(front_page(pages))
     return [out / p.name for p in pages] + [figures_page(out)]
 
 
