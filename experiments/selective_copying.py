@@ -3,7 +3,9 @@ tokens scattered among noise? Hyena, H3, attention and Mamba under the Mamba pro
 model, capped at 20 CPU minutes a run; then Mamba with 40 minutes. Mamba stays near chance at L = 256, so the easy
 case comes first: Mamba at L = 64 and 128 at both of the paper's learning rates (1e-3 and 1e-4), 15 minutes a run.
 Then Mamba at L = 256 with 65 minutes on two threads, about twice the 40-minute run's steps: is its plateau a
-budget the longer sequence needs, or a wall?"""
+budget the longer sequence needs, or a wall? Two ablations at 35 minutes a run bracket it: L = 192 at lr 1e-3
+(where between 128, solved, and 256, stuck, does learning stop?) and L = 256 at lr 3e-3 (does a larger step leave
+the plateau?)."""
 from experiments._common import mechanistic_cells
 
 PROTOCOL = dict(seq_lens=[256], evals_per_epoch=16, protocol_lr=1e-3)
@@ -16,6 +18,14 @@ def easy(root="runs") -> list[dict]:
                                        seq_lens=[64, 128], evals_per_epoch=16, protocol_lr=lr, max_minutes_per_run=15)]
 
 
+def ablations(root="runs") -> list[dict]:
+    "Mamba between the solved L = 128 and the stuck L = 256: a length in between, and a larger learning rate."
+    return (mechanistic_cells(root, "selective-copying-ablation-L192", "selective-copying", mixers=["mamba"],
+                              seq_lens=[192], evals_per_epoch=16, protocol_lr=1e-3, max_minutes_per_run=35)
+            + mechanistic_cells(root, "selective-copying-ablation-lr3e-3", "selective-copying", mixers=["mamba"],
+                                seq_lens=[256], evals_per_epoch=16, protocol_lr=3e-3, max_minutes_per_run=35))
+
+
 def cells(root="runs") -> list[dict]:
     mixers = ["hyena", "h3", "attention", "mamba"]
     return (mechanistic_cells(root, "selective-copying-cpu", "selective-copying", mixers=mixers, max_minutes_per_run=20,
@@ -24,4 +34,5 @@ def cells(root="runs") -> list[dict]:
                                 max_minutes_per_run=40, **PROTOCOL)
             + easy(root)
             + mechanistic_cells(root, "selective-copying-cpu-65min", "selective-copying", mixers=["mamba"],
-                                max_minutes_per_run=65, **PROTOCOL))
+                                max_minutes_per_run=65, **PROTOCOL)
+            + ablations(root))
