@@ -95,11 +95,15 @@ def test_notebooks_are_found_in_sub_folders(tmp_path):
 EXPERIMENTS = [p for p in notebooks.notebooks() if notebooks.genre(p) == "experiment"]
 
 
+@pytest.fixture(scope="module")
+def copies() -> dict:
+    return docs.executed_copies()  # reads every notebook under runs/: once for all the cases below
+
+
 @pytest.mark.parametrize("nb", EXPERIMENTS, ids=[p.stem for p in EXPERIMENTS])
-def test_experiment_notebook_links_its_executed_copies(nb):
+def test_experiment_notebook_links_its_executed_copies(nb, copies):
     "An experiment notebook is kept without outputs; its 'Results' cell names the runs/ folder of its executed copies."
     cell = next((c for c in json.loads(nb.read_text())["cells"] if c.get("id") == "results-link"), None)
     assert cell, f"{nb.name}: no 'results-link' cell"
     link = re.search(r"\]\(((?:\.\./)+)(runs/[^)]+)\)", "".join(cell["source"])).group(2)
-    copies = docs.executed_copies().get(nb.stem, [])
-    assert any(p.resolve().is_relative_to((ROOT / link).resolve()) for p in copies), (nb.name, link)
+    assert any(p.resolve().is_relative_to((ROOT / link).resolve()) for p in copies.get(nb.stem, [])), (nb.name, link)
