@@ -91,12 +91,13 @@ def evaluate_last(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[fl
 @torch.no_grad()
 def evaluate_sums(model, x: Tensor, y: Tensor, sums, batch_size: int = 64) -> list[float]:
     """In eval mode, without gradients:
-    the totals over batches of `sums(output, targets)` (a tuple of tensors or numbers)."""
-    was = model.training
+    the totals over batches of `sums(output, targets)` (a tuple of tensors or numbers), each batch moved to
+    the model's device."""
+    was, dev = model.training, next(model.parameters()).device
     model.eval()
     tot = None
     for i in range(0, len(x), batch_size):
-        s = [float(v) for v in sums(model(x[i:i + batch_size]), y[i:i + batch_size])]
+        s = [float(v) for v in sums(model(x[i:i + batch_size].to(dev)), y[i:i + batch_size].to(dev))]
         tot = s if tot is None else [a + b for a, b in zip(tot, s)]
     model.train(was)
     return tot

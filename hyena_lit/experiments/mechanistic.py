@@ -165,8 +165,9 @@ def _epochs_for(model, train, cfg, loss_fn=None) -> tuple[int, int]:
     """Epochs (and warmup epochs) that fit in max_minutes_per_run, from the time of a few steps (the recall
     sweep's timer)."""
     if cfg["max_minutes_per_run"] <= 0: return cfg["epochs"], cfg["warmup_epochs"]
-    epoch_s = seconds_per_step(model, (train[0][:cfg["batch_size"]], train[1][:cfg["batch_size"]]),
-                               loss_fn=loss_fn) * math.ceil(cfg["num_train"] / cfg["batch_size"])
+    dev = next(model.parameters()).device
+    batch = (train[0][:cfg["batch_size"]].to(dev), train[1][:cfg["batch_size"]].to(dev))
+    epoch_s = seconds_per_step(model, batch, loss_fn=loss_fn) * math.ceil(cfg["num_train"] / cfg["batch_size"])
     ep = max(2, min(cfg["epochs"], int(60 * cfg["max_minutes_per_run"] / epoch_s)))
     return ep, max(1, round(cfg["warmup_epochs"] * ep / cfg["epochs"]))
 
@@ -219,11 +220,12 @@ def run_task(cfg: dict) -> dict:
         # real-valued tokens: a linear embedding, a scalar head, mean squared error
         regression = cfg["task"] == "icl_linear"
         make = (lambda: VectorLM(mcfg, in_dim=cfg["vocab_size"])) if regression else (lambda: HyenaLM(mcfg))
-        model = make()
+        dev = cfg.get("device", "cpu")
+        model = make().to(dev)
         n_params = sum(p.numel() for p in model.parameters())
         saved = run.saved
         if saved: ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
-        else: ep, wu = _epochs_for(make(), train, cfg, loss_fn=regression_loss if regression else None)
+        else: ep, wu = _epochs_for(make().to(dev), train, cfg, loss_fn=regression_loss if regression else None)
         recipe = run_recipe(cfg, ep, wu)
         run.start(epochs_used=ep, warmup_epochs_used=wu, params=n_params, model=mcfg.to_dict(),
                   recipe=recipe.to_dict())
@@ -276,12 +278,14 @@ def run_task_steps(cfg: dict) -> dict:
                                          vocab_size=V)  # never a validation seed
         torch.manual_seed(seed)
         mcfg = model_config(cfg)
-        model = HyenaLM(mcfg)
+        dev = cfg.get("device", "cpu")
+        model = HyenaLM(mcfg).to(dev)
         steps = cfg["epochs"] * cfg["steps_per_epoch"]
         if run.saved: steps = run.saved["steps_used"]
         elif cfg.get("max_minutes_per_run", 0) > 0:
             steps = max(1, min(
-                steps, int(60 * cfg["max_minutes_per_run"] / seconds_per_step(HyenaLM(mcfg), batch_at(0)))))
+                steps, int(60 * cfg["max_minutes_per_run"] / seconds_per_step(HyenaLM(mcfg).to(dev),
+                                                                   tuple(t.to(dev) for t in batch_at(0))))))
         recipe = get_recipe("mamba-synthetics", lr=cfg["lr"], batch_size=cfg["batch_size"], steps=steps,
                             eval_every=min(cfg["steps_per_epoch"] // cfg.get("evals_per_epoch", 1), steps),
                             early_stop=cfg.get("solved_at"))

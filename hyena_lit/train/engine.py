@@ -306,7 +306,8 @@ def load_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimiz
         except Exception as e:  # truncated, empty or missing: name the file and the way forward
             raise RuntimeError(f"checkpoint file {path / name} cannot be read ({type(e).__name__}: {e}); "
                                f"delete the folder {path} to start the run over") from None
-    st = read("state.pt", lambda f: torch.load(f, weights_only=False))
+    # a checkpoint written on a GPU resumes on a CPU: its tensors load on the CPU, then follow the model's
+    st = read("state.pt", lambda f: torch.load(f, weights_only=False, map_location="cpu"))
     weights = read("model.safetensors", lambda f: load_file(str(f)))
     set_state_dict(model, opt, model_state_dict=_canonical(model, weights), optim_state_dict=st.pop("opt"),
                    options=StateDictOptions(full_state_dict=True, strict=False))
