@@ -5,8 +5,7 @@ case comes first: Mamba at L = 64 and 128 at both of the paper's learning rates 
 Then Mamba at L = 256 with 65 minutes on two threads, about twice the 40-minute run's steps: is its plateau a
 budget the longer sequence needs, or a wall? Two ablations at 35 minutes a run bracket it: L = 192 at lr 1e-3
 (where between 128, solved, and 256, stuck, does learning stop?) and L = 256 at lr 3e-3 (does a larger step leave
-the plateau?). Last, with a GPU (`--device cuda`), Mamba at L = 256 at both learning rates, 5 minutes a run: a GPU's minutes
-are tens of thousands of steps, ten times the CPU's."""
+the plateau?)."""
 from experiments._common import mechanistic_cells
 
 PROTOCOL = dict(seq_lens=[256], evals_per_epoch=16, protocol_lr=1e-3)
@@ -27,13 +26,6 @@ def ablations(root="runs") -> list[dict]:
                                 seq_lens=[256], evals_per_epoch=16, protocol_lr=3e-3, max_minutes_per_run=35))
 
 
-def gpu(root="runs") -> list[dict]:
-    "Mamba at L = 256 at lr 1e-3 and 3e-3, 5 minutes a run (`--device cuda`: a GPU's steps)."
-    return [c for lr in (1e-3, 3e-3)
-            for c in mechanistic_cells(root, f"selective-copying-gpu-lr{lr:g}", "selective-copying", mixers=["mamba"],
-                                       seq_lens=[256], evals_per_epoch=16, protocol_lr=lr, max_minutes_per_run=5)]
-
-
 def cells(root="runs") -> list[dict]:
     mixers = ["hyena", "h3", "attention", "mamba"]
     return (mechanistic_cells(root, "selective-copying-cpu", "selective-copying", mixers=mixers, max_minutes_per_run=20,
@@ -43,5 +35,4 @@ def cells(root="runs") -> list[dict]:
             + easy(root)
             + mechanistic_cells(root, "selective-copying-cpu-65min", "selective-copying", mixers=["mamba"],
                                 max_minutes_per_run=65, **PROTOCOL)
-            + ablations(root)
-            + gpu(root))
+            + ablations(root))

@@ -256,8 +256,9 @@ class _Projection(nn.Module):
 # %% ../../nbs/mixers/17_baselines.ipynb #c010s1
 class Mamba(_Mixer):
     """Mamba block mixer (expand 2, state 16, conv 4); `impl='cpp'` (default: the fused C++ scan for CPU
-    tensors, else 'chunked'), `'scan'` (sequential) or `'chunked'` ((T x T) decay blocks, a few large kernels
-    where the scan would launch several per position)."""
+    tensors, else 'chunked'), `'scan'` (sequential) or `'chunked'` ((T x T) decay blocks: a few large kernels
+    where the scan launches several per position, but a (B, T, T, E, N) tensor per chunk; a GPU trains this
+    block fast only with a fused scan kernel, which this module does not have)."""
     def __init__(self, d_model: int, l_max: int, d_state: int = 16, expand: int = 2, d_conv: int = 4,
                  chunk: int = 64, impl: str = "cpp", recompute: bool = True):
         super().__init__()
