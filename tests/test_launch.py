@@ -1,5 +1,6 @@
 """The launcher end to end, as a user runs it: a four-cell grid on Ray with two workers, a second launch that skips
-all four, and a cell killed midway that resumes and ends where an uninterrupted run ends."""
+all four, the same grid in local processes where Ray is not installed, and a cell killed midway that resumes and ends
+where an uninterrupted run ends."""
 import json, os, signal, subprocess, sys, time
 from pathlib import Path
 
@@ -31,6 +32,16 @@ def test_four_cells_on_ray_then_skipped(tmp_path):
     second = launch(TINY, "--root", runs, "--workers", 2)
     assert second.returncode == 0 and "4 finished, 0 unfinished, 0 new" in second.stdout, second.stdout
     assert "every cell is finished" in second.stdout
+
+
+def test_four_cells_in_processes_without_ray(tmp_path, monkeypatch):
+    import hyena_lit.train.launch as L
+    monkeypatch.setattr(L, "_has_ray", lambda: False)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))   # the spawned workers import hyena_lit and experiments/ from here
+    runs = tmp_path / "runs"
+    res = L.launch(L.load_cells(TINY, root=runs), workers=2, progress=False)
+    assert len(res) == 4 and (res.status == "finished").all(), res
+    assert len(list(run_folders(runs))) == 4
 
 
 def test_killed_cell_resumes_exactly(tmp_path):

@@ -239,43 +239,73 @@ def _blocked(c: dict) -> str:
 
 
 # %% ../../nbs/train/18b_launch.ipynb #lc10
+def _schedule(todo: list[dict], slots: int, stop_at, bar, submit, wait_one) -> list:
+    """The loop both back ends share: at most `slots` cells at once, none before the run it starts from is
+    finished, none after `stop_at`. `submit(c)` starts a cell and returns its handle; `wait_one(handles)`
+    returns a finished handle and a function that gives its result (or raises the cell's error)."""
+    queue, pending, results = list(todo), {}, []
+    while queue or pending:
+        while len(pending) < slots and not (stop_at is not None and time.time() >= stop_at):
+            c = next((c for c in queue if waits_for(c) is None), None)
+            if c is None: break
+            queue.remove(c)
+            pending[submit(c)] = c
+        if not pending: break
+        h, get = wait_one(list(pending))
+        c = pending.pop(h)
+        try: results.append(get())
+        except Exception as e:
+            results.append(dict(key=c["key"], status="failed", error=f"{type(e).__name__}: {e}"))
+        bar.update(1)
+    return results + [dict(key=c["key"], status="not started", error=_blocked(c)) for c in queue]
+
 def _parallel(
     todo: list[dict], workers: int, address: str | None, device: str, threads: int, stop_at, bar) -> list:
-    "Run `todo` as Ray tasks, at most as many at once as the cluster has slots; none starts after `stop_at`."
+    """Run `todo` as Ray tasks, at most as many at once as the cluster has slots. On this machine's GPUs the
+    `workers` cells share them (each asks for GPUs / workers of one: small models leave a GPU mostly idle)."""
     import ray
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, num_cpus=None if address else workers * threads, include_dashboard=False,
                  log_to_driver=False, configure_logging=False)
     gpu = device.startswith("cuda")
-    task = ray.remote(num_cpus=1 if gpu else threads, num_gpus=1 if gpu else 0)(run_cell)
     have = ray.cluster_resources().get("GPU" if gpu else "CPU", 1)
+    share = min(1.0, have / workers) if gpu and address is None else 1.0
+    task = ray.remote(num_cpus=1 if gpu else threads, num_gpus=share if gpu else 0)(run_cell)
     slots = workers if address is None else max(1, int(have if gpu else have // threads))
-    queue, pending, results = list(todo), {}, []
+    def wait_one(refs):
+        (ref,), _ = ray.wait(refs, num_returns=1)
+        return ref, lambda: ray.get(ref)
     try:
-        while queue or pending:
-            while len(pending) < slots and not (stop_at is not None and time.time() >= stop_at):
-                c = next((c for c in queue if waits_for(c) is None), None)
-                if c is None: break
-                queue.remove(c)
-                pending[task.remote(c, "cuda" if gpu else device, threads, stop_at)] = c
-            if not pending: break
-            (ref,), _ = ray.wait(list(pending), num_returns=1)
-            c = pending.pop(ref)
-            try: results.append(ray.get(ref))
-            except Exception as e:
-                results.append(dict(key=c["key"], status="failed", error=f"{type(e).__name__}: {e}"))
-            bar.update(1)
+        return _schedule(todo, slots, stop_at, bar,
+                         lambda c: task.remote(c, "cuda" if gpu else device, threads, stop_at), wait_one)
     finally:
         if started: ray.shutdown()
-    return results + [dict(key=c["key"], status="not started", error=_blocked(c)) for c in queue]
+
+def _has_ray() -> bool:
+    import importlib.util
+    return importlib.util.find_spec("ray") is not None
+
+def _pool(todo: list[dict], workers: int, device: str, threads: int, stop_at, bar) -> list:
+    """`_parallel` without Ray: a process per cell, `workers` at once, on this machine (GPU cells share the
+    device)."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    def wait_one(futures):
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        f = next(iter(done))
+        return f, f.result
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1) as ex:
+        return _schedule(todo, workers, stop_at, bar, lambda c: ex.submit(run_cell, c, device, threads, stop_at),
+                         wait_one)
+
 
 # %% ../../nbs/train/18b_launch.ipynb #lc10s2
 def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop_at: float | None = None,
            device: str = "cpu", threads: int = 1, progress: bool = True,
            p: pd.DataFrame | None = None) -> pd.DataFrame:
     """Run every cell that is not finished (unfinished ones first); one worker runs in this process, more (or
-    an `address`) on Ray. `p`: the cells' plan, if already made. Returns one row per cell run: key, status,
+    an `address`) on Ray (without Ray: local processes). `p`: the cells' plan, if already made. Returns one row per cell run: key, status,
     seconds, error, log."""
     p = plan(cells, device) if p is None else p
     todo = [c for s in ("unfinished", "new") for c, st in zip(cells, p.status) if st == s]
@@ -288,6 +318,8 @@ def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop
             results.append(run_cell(c, device, threads, stop_at) if waits_for(c) is None else
                            dict(key=c["key"], status="not started", error=_blocked(c)))
             bar.update(1)
+    elif address is None and not _has_ray():
+        results = _pool(todo, workers, device, threads, stop_at, bar)
     else:
         results = _parallel(todo, workers, address, device, threads, stop_at, bar)
     bar.close()
