@@ -151,7 +151,7 @@ ENTRIES = [
           ["synthetics/figure_4_1.png", "synthetics/fig4_1_official.png",
            "synthetics/fig4_1_short_filters.png"]),
     Entry("Table 4.2", "Hyena", "associative recall against other subquadratic operators",
-          ["synthetics/table_4_2_memory.png"]),
+          ["synthetics/table_4_2_curves.png", "synthetics/table_4_2_memory.png"]),
     Entry("Table 4.3", "Hyena", "WikiText-103 perplexity", ["wikitext103/*/curves.png"]),
     Entry("Table 4.4", "Hyena", "The Pile perplexity", ["pile/*/figure_4_2.png"]),
     Entry("Table 4.5", "Hyena", "SuperGLUE zero-shot", [], ("downstream/*",)),
