@@ -1,7 +1,7 @@
 """Table 4.2: associative recall at V = 30 with two layers, Hyena against the other subquadratic mixers (GSS, H3,
 AFT, RWKV, Mamba) and attention as the reference. Is Hyena the only one to solve it?
 
-Three grids at L = 256: Table A.1's recipe capped at 6 CPU minutes a run (every position scored), and the official
+Two grids at L = 256: Table A.1's recipe capped at 6 CPU minutes a run (every position scored), and the official
 synthetics configuration, scored at the answer alone. Then the paper's own setting for this table (its appendix A:
 "the same associative recall task, using hyperparameters in Table A.1", 2000 examples, 200 epochs), uncapped and
 scored at the answer alone, at L = 512 for all seven and at L = 1024 for Hyena, attention, H3 and Mamba: about
