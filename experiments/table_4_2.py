@@ -5,9 +5,9 @@ Two grids at L = 256: Table A.1's recipe capped at 6 CPU minutes a run (every po
 synthetics configuration, scored at the answer alone. Then the paper's own setting for this table (its appendix A:
 "the same associative recall task, using hyperparameters in Table A.1", 2000 examples, 200 epochs), uncapped and
 scored at the answer alone, at L = 512 for all seven and at L = 1024 for Hyena, attention, H3 and Mamba: about
-13k steps a run, a GPU's work (`--device cuda --workers 8`: small models share one GPU), except Mamba's, which
-train faster on a CPU: the library's fused selective scan is C++ for CPUs, and its GPU forms launch many small
-kernels or build a (B, T, T, E, N) tensor per chunk."""
+13k steps a run, a GPU's work (`--device cuda --workers 8`: small models share one GPU). Mamba's cells train
+faster on a CPU (`--only '*mamba*'` without `--device cuda`): the library's fused selective scan is C++ for CPUs,
+and its GPU form builds a (B, T, T, E, N) tensor per chunk."""
 from experiments._common import mechanistic_cells
 
 MIXERS = ["hyena", "attention", "gss", "h3", "aft", "rwkv", "mamba"]

@@ -270,7 +270,8 @@ def _parallel(
                  log_to_driver=False, configure_logging=False)
     gpu = device.startswith("cuda")
     have = ray.cluster_resources().get("GPU" if gpu else "CPU", 1)
-    share = min(1.0, have / workers) if gpu and address is None else 1.0
+    # a fractional task stays on one GPU: ceil(workers / GPUs) cells to a GPU
+    share = 1 / -(-workers // int(max(1, have))) if gpu and address is None else 1.0
     task = ray.remote(num_cpus=1 if gpu else threads, num_gpus=share if gpu else 0)(run_cell)
     slots = workers if address is None else max(1, int(have if gpu else have // threads))
     def wait_one(refs):
@@ -291,13 +292,17 @@ def _pool(todo: list[dict], workers: int, device: str, threads: int, stop_at, ba
     device)."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    ctx = multiprocessing.get_context("spawn")
+    def submit(c):
+        ex = ProcessPoolExecutor(1, mp_context=ctx)  # a process of its own: a crash fails this cell alone
+        f = ex.submit(run_cell, c, device, threads, stop_at)
+        ex.shutdown(wait=False)
+        return f
     def wait_one(futures):
         done, _ = wait(futures, return_when=FIRST_COMPLETED)
         f = next(iter(done))
         return f, f.result
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1) as ex:
-        return _schedule(todo, workers, stop_at, bar, lambda c: ex.submit(run_cell, c, device, threads, stop_at),
-                         wait_one)
+    return _schedule(todo, workers, stop_at, bar, submit, wait_one)
 
 
 # %% ../../nbs/train/18b_launch.ipynb #lc10s2
@@ -350,7 +355,7 @@ def _arg_parser() -> argparse.ArgumentParser:
                                  description="Plan and run a grid of runs.")
     ap.add_argument("file", help="an experiment file (experiments/<grid>.py) defining cells()")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
-    ap.add_argument("--workers", type=int, default=1, help="cells at once (Ray when > 1)")
+    ap.add_argument("--workers", type=int, default=1, help="cells at once (Ray when > 1, else local processes)")
     ap.add_argument("--address", default=None, help="an existing Ray cluster's address")
     ap.add_argument("--stop-at", default=None,
                     help="no cell starts after it; running cells checkpoint and stop")
