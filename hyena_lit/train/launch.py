@@ -259,6 +259,8 @@ def _schedule(todo: list[dict], slots: int, stop_at, bar, submit, wait_one) -> l
         bar.update(1)
     return results + [dict(key=c["key"], status="not started", error=_blocked(c)) for c in queue]
 
+
+# %% ../../nbs/train/18b_launch.ipynb #lc10r
 def _parallel(
     todo: list[dict], workers: int, address: str | None, device: str, threads: int, stop_at, bar) -> list:
     """Run `todo` as Ray tasks, at most as many at once as the cluster has slots. On this machine's GPUs the
@@ -283,6 +285,8 @@ def _parallel(
     finally:
         if started: ray.shutdown()
 
+
+# %% ../../nbs/train/18b_launch.ipynb #lc10p
 def _has_ray() -> bool:
     import importlib.util
     return importlib.util.find_spec("ray") is not None
