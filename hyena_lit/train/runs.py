@@ -492,7 +492,7 @@ class RunFolder:
 
     @property
     def saved(self) -> dict:
-        "params.json as the run's first start wrote it ({} before)."
+        "params.json as the run's first start wrote it, with its resumes ({} before)."
         p = self.dir / "params.json"
         return json.loads(p.read_text()) if p.exists() else {}
 
@@ -518,9 +518,16 @@ def __enter__(self) -> "RunFolder":
 @patch_to(RunFolder)
 def start(self, **derived) -> dict:
     """Write params.json (settings, `derived`, provenance) at the first start; a resumed run keeps what it
-    saved."""
+    saved and adds where and when it resumed to `provenance["resumed"]` (a run may start on a GPU and end on
+    a CPU)."""
     saved = self.saved
-    if saved: return saved
+    if saved:
+        if not self.finished:
+            here = provenance(self.device)
+            saved.setdefault("provenance", {}).setdefault("resumed", []).append(
+                {k: here[k] for k in ("started", "device", "device_name", "torch")})
+            save_json(saved, self.dir / "params.json")
+        return saved
     body = {self.key: self.settings} if self.key else dict(self.settings)
     p = {**body, "dir": relative(self.dir), **derived, "provenance": provenance(self.device)}
     save_json(p, self.dir / "params.json")
