@@ -93,7 +93,7 @@ def evaluate_sums(model, x: Tensor, y: Tensor, sums, batch_size: int = 64) -> li
     """In eval mode, without gradients:
     the totals over batches of `sums(output, targets)` (a tuple of tensors or numbers), each batch moved to
     the model's device."""
-    was, dev = model.training, next(model.parameters()).device
+    was, dev = model.training, next(model.parameters(), x).device  # a model without weights: the data's device
     model.eval()
     tot = None
     for i in range(0, len(x), batch_size):
