@@ -5,6 +5,7 @@ import json, os, signal, subprocess, sys, time
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from hyena_lit.train.runs import is_finished, run_folders
 
@@ -37,6 +38,7 @@ def test_four_cells_on_ray_then_skipped(tmp_path):
 def test_four_cells_in_processes_without_ray(tmp_path, monkeypatch):
     import hyena_lit.train.launch as L
     monkeypatch.setattr(L, "_has_ray", lambda: False)
+    monkeypatch.setattr(L, "_parallel", lambda *a, **k: pytest.fail("the Ray back end ran without Ray"))
     monkeypatch.setenv("PYTHONPATH", str(ROOT))   # the spawned workers import hyena_lit and experiments/ from here
     runs = tmp_path / "runs"
     res = L.launch(L.load_cells(TINY, root=runs), workers=2, progress=False)

@@ -165,9 +165,8 @@ def _epochs_for(model, train, cfg, loss_fn=None) -> tuple[int, int]:
     """Epochs (and warmup epochs) that fit in max_minutes_per_run, from the time of a few steps (the recall
     sweep's timer)."""
     if cfg["max_minutes_per_run"] <= 0: return cfg["epochs"], cfg["warmup_epochs"]
-    dev = next(model.parameters()).device
-    batch = (train[0][:cfg["batch_size"]].to(dev), train[1][:cfg["batch_size"]].to(dev))
-    epoch_s = seconds_per_step(model, batch, loss_fn=loss_fn) * math.ceil(cfg["num_train"] / cfg["batch_size"])
+    epoch_s = seconds_per_step(model, (train[0][:cfg["batch_size"]], train[1][:cfg["batch_size"]]),
+                               loss_fn=loss_fn) * math.ceil(cfg["num_train"] / cfg["batch_size"])
     ep = max(2, min(cfg["epochs"], int(60 * cfg["max_minutes_per_run"] / epoch_s)))
     return ep, max(1, round(cfg["warmup_epochs"] * ep / cfg["epochs"]))
 
@@ -284,8 +283,7 @@ def run_task_steps(cfg: dict) -> dict:
         if run.saved: steps = run.saved["steps_used"]
         elif cfg.get("max_minutes_per_run", 0) > 0:
             steps = max(1, min(
-                steps, int(60 * cfg["max_minutes_per_run"] / seconds_per_step(HyenaLM(mcfg).to(dev),
-                                                                   tuple(t.to(dev) for t in batch_at(0))))))
+                steps, int(60 * cfg["max_minutes_per_run"] / seconds_per_step(HyenaLM(mcfg).to(dev), batch_at(0)))))
         recipe = get_recipe("mamba-synthetics", lr=cfg["lr"], batch_size=cfg["batch_size"], steps=steps,
                             eval_every=min(cfg["steps_per_epoch"] // cfg.get("evals_per_epoch", 1), steps),
                             early_stop=cfg.get("solved_at"))

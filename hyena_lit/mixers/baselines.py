@@ -130,12 +130,11 @@ def _window_mean(self: AFTConv, k: Tensor, v: Tensor, w: Tensor) -> Tensor:
 
 # %% ../../nbs/mixers/17_baselines.ipynb #c008
 class RWKVTimeMix(_Mixer):
-    """RWKV-4 time mixing; `impl='scan'` (the recurrence), `'chunked'` ((T x T) blocks) or `'auto'` (default:
-    the blocks on a GPU, where a kernel launch per position would dominate, else the recurrence)."""
-    def __init__(self, d_model: int, l_max: int, impl: str = "auto", recompute: bool = False):
+    "RWKV-4 time mixing; `impl='scan'` (the recurrence, default) or `'chunked'` ((T x T) blocks)."
+    def __init__(self, d_model: int, l_max: int, impl: str = "scan", recompute: bool = False):
         super().__init__()
-        if impl not in ("auto", "chunked", "scan"):
-            raise ValueError(f"impl must be 'auto', 'chunked' or 'scan', got {impl!r}")
+        if impl not in ("chunked", "scan"):
+            raise ValueError(f"impl must be 'chunked' or 'scan', got {impl!r}")
         self.d_model, self.l_max, self.impl, self.recompute = d_model, l_max, impl, recompute
         ratio = torch.arange(d_model) / max(1, d_model - 1)
         # w = exp(time_decay), RWKV's init spread
@@ -234,10 +233,9 @@ def wkv_chunked(self: RWKVTimeMix, k: Tensor, v: Tensor, T: int = 64) -> Tensor:
 def forward(self: RWKVTimeMix, x: Tensor, cache=None) -> Tensor:
     self._check(x)
     r, k, v = self._rkv(x)
-    impl = ("chunked" if x.device.type == "cuda" else "scan") if self.impl == "auto" else self.impl
     wkv = (
         self.wkv_chunked(k, v)
-        if impl == "chunked"
+        if self.impl == "chunked"
         else self.wkv_segments(k, v) if self.recompute else self.wkv_scan(k, v)
     )
     return self.out_proj(torch.sigmoid(r) * wkv)
@@ -256,9 +254,7 @@ class _Projection(nn.Module):
 # %% ../../nbs/mixers/17_baselines.ipynb #c010s1
 class Mamba(_Mixer):
     """Mamba block mixer (expand 2, state 16, conv 4); `impl='cpp'` (default: the fused C++ scan for CPU
-    tensors, 'chunked' on a GPU, else 'scan'), `'scan'` (sequential) or `'chunked'` ((T x T) decay blocks:
-    a few large kernels where the scan launches several per position, but a (B, T, T, E, N) tensor per
-    chunk; a GPU trains this block fast only with a fused scan kernel, which this module does not have)."""
+    tensors, else 'scan'), `'scan'` (sequential) or `'chunked'` ((T x T) decay blocks)."""
     def __init__(self, d_model: int, l_max: int, d_state: int = 16, expand: int = 2, d_conv: int = 4,
                  chunk: int = 64, impl: str = "cpp", recompute: bool = True):
         super().__init__()
@@ -363,7 +359,7 @@ def scan_cpp(self: Mamba, x, dt, A, Bm, Cm):
 # %% ../../nbs/mixers/17_baselines.ipynb #c010p0s1
 def _cpp_takes(x: Tensor) -> bool:
     """Whether the fused C++ scan runs on x: a CPU float32/float64 tensor, and the extension builds here (if
-    not: one warning, and the torch scan; on a GPU, the chunked form)."""
+    not: one warning, and the torch scan)."""
     if x.device.type != "cpu" or x.dtype not in (torch.float32, torch.float64): return False
     if cpp_available(): return True
     warn_fallback_once()
@@ -375,8 +371,7 @@ def forward(self: Mamba, u: Tensor, cache=None) -> Tensor:
     L = u.shape[1]
     x, z = self.in_proj(u).chunk(2, -1)
     x = F.silu(self.conv(x.transpose(1, 2))[..., :L].transpose(1, 2))
-    impl = self.impl
-    if impl == "cpp" and not _cpp_takes(x): impl = "chunked" if x.device.type == "cuda" else "scan"
+    impl = "scan" if self.impl == "cpp" and not _cpp_takes(x) else self.impl
     if impl == "cpp":
         # (B, L, E) rows, as the kernel reads them; x_proj then saves this same tensor, not a second copy
         x = x.contiguous()

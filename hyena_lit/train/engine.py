@@ -569,8 +569,8 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
 def seconds_per_step(model: nn.Module, batch: tuple[Tensor, Tensor], loss_fn: Callable | None = None,
                      steps: int = 4) -> float:
     """Wall time of one AdamW step of `model` on `batch` (mean of `steps` after a warm-up one), +10% for
-    evaluation and logging. A timing aside for sizing runs: pass a copy, its weights change. On a GPU it
-    waits for the kernels, not their launches."""
+    evaluation and logging, `batch` moved to the model's device. A timing aside for sizing runs: pass a copy,
+    its weights change. On a GPU it waits for the kernels, not their launches."""
     loss_fn = loss_fn or scored_cross_entropy
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
     def one():
@@ -578,7 +578,9 @@ def seconds_per_step(model: nn.Module, batch: tuple[Tensor, Tensor], loss_fn: Ca
         opt.zero_grad()
         loss.backward()
         opt.step()
-    sync = torch.cuda.synchronize if batch[0].is_cuda else (lambda: None)
+    dev = next(model.parameters()).device
+    batch = tuple(t.to(dev) for t in batch)
+    sync = torch.cuda.synchronize if dev.type == "cuda" else (lambda: None)
     one()
     sync()
     t0 = time.perf_counter()

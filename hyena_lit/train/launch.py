@@ -4,7 +4,7 @@
 
 # %% ../../nbs/train/18b_launch.ipynb #lc2
 from __future__ import annotations
-import argparse, contextlib, fnmatch, importlib, io, json, os, runpy, statistics, sys, time, traceback
+import argparse, contextlib, fnmatch, importlib, io, json, math, os, runpy, statistics, sys, time, traceback
 from datetime import datetime, timedelta
 from pathlib import Path
 import pandas as pd
@@ -273,7 +273,7 @@ def _parallel(
     gpu = device.startswith("cuda")
     have = ray.cluster_resources().get("GPU" if gpu else "CPU", 1)
     # a fractional task stays on one GPU: ceil(workers / GPUs) cells to a GPU
-    share = 1 / -(-workers // int(max(1, have))) if gpu and address is None else 1.0
+    share = 1 / math.ceil(workers / max(1, int(have))) if gpu and address is None else 1.0
     task = ray.remote(num_cpus=1 if gpu else threads, num_gpus=share if gpu else 0)(run_cell)
     slots = workers if address is None else max(1, int(have if gpu else have // threads))
     def wait_one(refs):
@@ -314,7 +314,8 @@ def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop
            device: str = "cpu", threads: int = 1, progress: bool = True,
            p: pd.DataFrame | None = None) -> pd.DataFrame:
     """Run every cell that is not finished (unfinished ones first); one worker runs in this process, more (or
-    an `address`) on Ray (without Ray: local processes). `p`: the cells' plan, if already made. Returns one row per cell run: key, status,
+    an `address`) on Ray (without Ray: local processes). `p`: the cells' plan, if already made. Returns one
+    row per cell run: key, status,
     seconds, error, log."""
     p = plan(cells, device) if p is None else p
     todo = [c for s in ("unfinished", "new") for c, st in zip(cells, p.status) if st == s]
