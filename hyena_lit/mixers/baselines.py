@@ -5,6 +5,7 @@
 # %% ../../nbs/mixers/17_baselines.ipynb #c003
 from __future__ import annotations
 import math
+import warnings
 import torch
 from fastcore.basics import patch, patch_to
 import torch.nn.functional as F
@@ -12,6 +13,7 @@ from torch import nn, Tensor
 from ..core.fftconv import fftconv, fftconv_ref
 from .longconvs import ExplicitFilter, S4DFilter
 from .selective_scan_cpu import selective_scan, cpp_available, warn_fallback_once
+from . import wkv_cpu
 
 # %% auto #0
 __all__ = ['BASELINES', 'H3', 'GSS', 'AFTConv', 'RWKVTimeMix', 'Mamba', 'selective_scan_ref', 'mamba_ref', 'baseline_mixer',
@@ -130,11 +132,12 @@ def _window_mean(self: AFTConv, k: Tensor, v: Tensor, w: Tensor) -> Tensor:
 
 # %% ../../nbs/mixers/17_baselines.ipynb #c008
 class RWKVTimeMix(_Mixer):
-    "RWKV-4 time mixing; `impl='scan'` (the recurrence, default) or `'chunked'` ((T x T) blocks)."
-    def __init__(self, d_model: int, l_max: int, impl: str = "scan", recompute: bool = False):
+    """RWKV-4 time mixing; `impl='cpp'` (default: the fused C++ WKV for CPU tensors, else the scan), `'scan'`
+    (the recurrence) or `'chunked'` ((T x T) blocks)."""
+    def __init__(self, d_model: int, l_max: int, impl: str = "cpp", recompute: bool = False):
         super().__init__()
-        if impl not in ("chunked", "scan"):
-            raise ValueError(f"impl must be 'chunked' or 'scan', got {impl!r}")
+        if impl not in ("cpp", "chunked", "scan"):
+            raise ValueError(f"impl must be 'cpp', 'chunked' or 'scan', got {impl!r}")
         self.d_model, self.l_max, self.impl, self.recompute = d_model, l_max, impl, recompute
         ratio = torch.arange(d_model) / max(1, d_model - 1)
         # w = exp(time_decay), RWKV's init spread
@@ -230,12 +233,31 @@ def wkv_chunked(self: RWKVTimeMix, k: Tensor, v: Tensor, T: int = 64) -> Tensor:
     return torch.cat(outs, 1)
 
 @patch
+def wkv_cpp(self: RWKVTimeMix, k: Tensor, v: Tensor) -> Tensor:
+    "The recurrence fused in C++ (`wkv` of `hyena_lit.mixers.wkv_cpu`), its backward by hand."
+    return wkv_cpu.wkv(k, v, torch.exp(self.time_decay), self.time_first)
+
+_wkv_warned = False
+
+def _wkv_cpp_takes(x: Tensor) -> bool:
+    """Whether the fused C++ WKV runs on x: a CPU float32/float64 tensor, and the extension builds here (if not:
+    one warning, and the torch scan)."""
+    global _wkv_warned
+    if x.device.type != "cpu" or x.dtype not in (torch.float32, torch.float64): return False
+    if wkv_cpu.wkv_available(): return True
+    if not _wkv_warned:
+        _wkv_warned = True
+        warnings.warn(f"{wkv_cpu.build_error()}; RWKV falls back to the torch scan (impl='scan')", RuntimeWarning)
+    return False
+
+@patch
 def forward(self: RWKVTimeMix, x: Tensor, cache=None) -> Tensor:
     self._check(x)
     r, k, v = self._rkv(x)
+    impl = "scan" if self.impl == "cpp" and not _wkv_cpp_takes(x) else self.impl
     wkv = (
-        self.wkv_chunked(k, v)
-        if self.impl == "chunked"
+        self.wkv_chunked(k, v) if impl == "chunked"
+        else self.wkv_cpp(k, v) if impl == "cpp"
         else self.wkv_segments(k, v) if self.recompute else self.wkv_scan(k, v)
     )
     return self.out_proj(torch.sigmoid(r) * wkv)

@@ -19,7 +19,7 @@ import warnings
 import torch
 from torch import Tensor
 
-__all__ = ["SelectiveScanFn", "selective_scan", "cpp_available", "build_error", "load_extension"]
+__all__ = ["SelectiveScanFn", "selective_scan", "cpp_available", "build_error", "load_extension", "build_cpu_extension"]
 
 _SRC = r"""
 #include <torch/extension.h>
@@ -205,6 +205,23 @@ def _cflags() -> list[str]:
     return ["-O3", *vec]
 
 
+_built: dict[str, object] = {}
+
+
+def build_cpu_extension(stem: str, src: str, functions: list[str], vectorize: bool = True):
+    """Build (or load from torch's extension cache, ~/.cache/torch_extensions) a C++ source with `load_inline`, once a
+    process; `vectorize` adds the at::vec flags of `_cflags` to -O3. Raises RuntimeError saying why it cannot."""
+    flags = _cflags() if vectorize else ["-O3"]
+    name = stem + ("_avx512" if "-mavx512f" in flags else "_avx2" if "-mavx2" in flags else "_default")
+    if name in _built: return _built[name]
+    from torch.utils.cpp_extension import load_inline, is_ninja_available
+    cxx = os.environ.get("CXX", "c++")
+    if shutil.which(cxx) is None: raise RuntimeError(f"no C++ compiler ({cxx!r} not on PATH)")
+    if not is_ninja_available(): raise RuntimeError("ninja is not installed (`pip install ninja`)")
+    _built[name] = load_inline(name, cpp_sources=[src], functions=functions, extra_cflags=flags, verbose=False)
+    return _built[name]
+
+
 def load_extension():
     "The compiled extension (built on the first call into torch's extension cache, ~/.cache/torch_extensions); raises RuntimeError if it cannot be built."
     global _ext, _error, build_seconds
@@ -213,13 +230,7 @@ def load_extension():
     import time
     t0 = time.perf_counter()
     try:
-        from torch.utils.cpp_extension import load_inline, is_ninja_available
-        cxx = os.environ.get("CXX", "c++")
-        if shutil.which(cxx) is None: raise RuntimeError(f"no C++ compiler ({cxx!r} not on PATH)")
-        if not is_ninja_available(): raise RuntimeError("ninja is not installed (`pip install ninja`)")
-        flags = _cflags()
-        name = "hyena_lit_selective_scan_cpu_" + ("avx512" if "-mavx512f" in flags else "avx2" if "-mavx2" in flags else "default")
-        _ext = load_inline(name, cpp_sources=[_SRC], functions=["forward", "backward"], extra_cflags=flags, verbose=False)
+        _ext = build_cpu_extension("hyena_lit_selective_scan_cpu", _SRC, ["forward", "backward"])
     except Exception as e:  # no compiler, no ninja, a failed compile: say why, once
         _error = f"the fused CPU selective scan could not be built: {type(e).__name__}: {str(e).strip()[-2000:]}"
         raise RuntimeError(_error) from e
