@@ -2,7 +2,8 @@
 4/8/16 key-value pairs, widths 64 and 128, Hyena against attention and Mamba, the best of three learning rates per
 cell, each run capped at 20 CPU minutes. Does Hyena's gap to attention close with width, as Zoology reports? Then a
 walk on one cell (Hyena, L = 64, width 64) from this reproduction's model to Zoology's, one change at a time, 10
-whole epochs each; and a first sweep with 10k training sequences (attention fits them and not the test set)."""
+whole epochs each (the last step, Zoology's code of the figure's date, also at its 64 epochs); and a first sweep
+with 10k training sequences (attention fits them and not the test set)."""
 from hyena_lit.experiments.mqar import ZOOLOGY_SETTINGS, mqar_runs, run_name
 from experiments._common import cell, folder
 
@@ -34,4 +35,5 @@ def cells(root="runs") -> list[dict]:
             + walk(root, "cpu-100k-nomlp", [LO], mlp_ratio=0)
             + walk(root, "cpu-100k-onegroup", [HI, LO, MID], param_hints=False)
             + walk(root, "cpu-100k-zoology", [HI, LO, MID], **ZOOLOGY_MODEL)
-            + walk(root, "cpu-100k-zoology2023", [HI], **zoology_2023))
+            + walk(root, "cpu-100k-zoology2023", [HI], **zoology_2023)
+            + walk(root, "cpu-100k-zoology2023-10ep", [HI], **dict(zoology_2023, epochs=10)))

@@ -5,7 +5,9 @@ case comes first: Mamba at L = 64 and 128 at both of the paper's learning rates 
 Then Mamba at L = 256 with 65 minutes on two threads, about twice the 40-minute run's steps: is its plateau a
 budget the longer sequence needs, or a wall? Two ablations at 35 minutes a run bracket it: L = 192 at lr 1e-3
 (where between 128, solved, and 256, stuck, does learning stop?) and L = 256 at lr 3e-3 (does a larger step leave
-the plateau?)."""
+the plateau?). Last, a length curriculum: the same Mamba trained at L = 128, then from those weights at 256, then at
+512. If it solves 256 from the 128 weights in the steps that left the model trained from scratch at chance, the wall
+is finding the copy mechanism at long L, not holding 16 tokens for 256 steps."""
 from experiments._common import mechanistic_cells
 
 PROTOCOL = dict(seq_lens=[256], evals_per_epoch=16, protocol_lr=1e-3)
@@ -26,6 +28,17 @@ def ablations(root="runs") -> list[dict]:
                                 seq_lens=[256], evals_per_epoch=16, protocol_lr=3e-3, max_minutes_per_run=35))
 
 
+def curriculum(root="runs", lens=(128, 256, 512), minutes=(20, 35, 35)) -> list[dict]:
+    "Mamba at each length of `lens`, each run started from the weights of the one before (lr 1e-3, as the easy case)."
+    out = []
+    for L, m in zip(lens, minutes):
+        c, = mechanistic_cells(root, "selective-copying-curriculum", "selective-copying", mixers=["mamba"], seq_lens=[L],
+                               evals_per_epoch=16, protocol_lr=1e-3, max_minutes_per_run=m)
+        c["params"].update(keep_checkpoint=True, init_from=out[-1]["run"] if out else "")
+        out.append(c)
+    return out
+
+
 def cells(root="runs") -> list[dict]:
     mixers = ["hyena", "h3", "attention", "mamba"]
     return (mechanistic_cells(root, "selective-copying-cpu", "selective-copying", mixers=mixers, max_minutes_per_run=20,
@@ -35,4 +48,5 @@ def cells(root="runs") -> list[dict]:
             + easy(root)
             + mechanistic_cells(root, "selective-copying-cpu-65min", "selective-copying", mixers=["mamba"],
                                 max_minutes_per_run=65, **PROTOCOL)
-            + ablations(root))
+            + ablations(root)
+            + curriculum(root))

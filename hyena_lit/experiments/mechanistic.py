@@ -10,7 +10,7 @@ import torch
 from ..models.model import HyenaConfig, HyenaLM
 from ..data.synthetics import (generate, assert_disjoint, evaluate_scored, test_metrics, selected,
                                        IGNORE)
-from ..train.engine import Recipe, RECIPES, fit, get_recipe, seconds_per_step
+from ..train.engine import Recipe, RECIPES, fit, get_recipe, seconds_per_step, load_weights
 from ..data.tasks import model_vocab, regression_loss, evaluate_regression
 from ..models.model import VectorLM
 from ..mixers.baselines import saved_activation_bytes
@@ -266,8 +266,14 @@ def load_task_runs(sweep_dir: str | Path) -> "pd.DataFrame":
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c011t
 def run_task_steps(cfg: dict) -> dict:
     """A run of the Mamba paper's protocol: fresh batches every step, constant lr, evaluation every 8192-step
-    epoch, then every test length."""
-    with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu")) as run:
+    epoch, then every test length. `init_from` (a run folder kept with `keep_checkpoint`) starts the weights
+    from that run's: a length curriculum."""
+    src = cfg.get("init_from")
+    if src and not is_finished(cfg["dir"]) and not (project_root() / src / "checkpoint").is_dir():
+        raise ValueError(f"init_from={src!r} holds no checkpoint/ (relative to the repository root): "
+                         "run it with keep_checkpoint=True first")
+    with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu"),
+                   keep_checkpoint=cfg.get("keep_checkpoint", False)) as run:
         if run.finished: return run.metrics
         torch.set_num_threads(cfg.get("threads", 1))
         task, L, V, seed = cfg["task"], cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
@@ -279,6 +285,7 @@ def run_task_steps(cfg: dict) -> dict:
         mcfg = model_config(cfg)
         dev = cfg.get("device", "cpu")
         model = HyenaLM(mcfg).to(dev)
+        if src: load_weights(model, project_root() / src / "checkpoint")  # a resume then loads its own over it
         steps = cfg["epochs"] * cfg["steps_per_epoch"]
         if run.saved: steps = run.saved["steps_used"]
         elif cfg.get("max_minutes_per_run", 0) > 0:

@@ -337,7 +337,8 @@ def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop
 
 # %% ../../nbs/train/18b_launch.ipynb #lc12
 def parse_stop_at(s: str | None, now: datetime | None = None) -> float | None:
-    "`HH:MM` (today), an ISO date-time, or `+90m` / `+2h` from now -> Unix seconds; None for no deadline."
+    """`HH:MM` (its next occurrence: 01:10 given at 23:00 is tomorrow's), an ISO date-time (not in the past), or
+    `+90m` / `+2h` from now -> Unix seconds; None for no deadline."""
     if not s: return None
     now = now or datetime.now().astimezone()
     try:
@@ -347,11 +348,14 @@ def parse_stop_at(s: str | None, now: datetime | None = None) -> float | None:
             return (now + timedelta(minutes=n if unit == "m" else 60 * n)).timestamp()
         if len(s) <= 5 and ":" in s:
             h, m = (int(x) for x in s.split(":"))
-            return now.replace(hour=h, minute=m, second=0, microsecond=0).timestamp()
+            t = now.replace(hour=h, minute=m, second=0, microsecond=0)
+            return (t if t > now else t + timedelta(days=1)).timestamp()
         t = datetime.fromisoformat(s)
-        return (t if t.tzinfo else t.astimezone()).timestamp()
+        t = t if t.tzinfo else t.astimezone()
     except ValueError:
         raise ValueError(f"--stop-at must be HH:MM, an ISO date-time or +<n>m / +<n>h, got {s!r}") from None
+    if t <= now: raise ValueError(f"--stop-at {s!r} is in the past: no cell would start")
+    return t.timestamp()
 
 # %% ../../nbs/train/18b_launch.ipynb #lc12s1
 def _arg_parser() -> argparse.ArgumentParser:
