@@ -167,7 +167,12 @@ def _sc_ours(R):
     rows = R.runs("mechanistic", "selective-copying-cpu")
     b = sorted(best_by(rows, lambda r: r["mixer"]).items(), key=lambda kv: -float(kv[1]["best"]))
     mins = [round(float(r["seconds"]) / 60) for r in rows]
-    return f"L = 256, {min(mins)}-{max(mins)} minutes per run: " + ", ".join(f"{NAMES[m]} {pct(r['best'])}" for m, r in b)
+    out = f"L = 256, {min(mins)}-{max(mins)} minutes per run: " + ", ".join(f"{NAMES[m]} {pct(r['best'])}" for m, r in b)
+    cur = {r["seq_len"]: r for r in R.runs("mechanistic", "selective-copying-curriculum")}
+    if "256" in cur:  # the same Mamba trained at 128 first, then at each length from the weights of the one before
+        out += "; Mamba with a length curriculum (128, then each length from the shorter run's weights): " + \
+               ", ".join(f"{pct(cur[L]['best'])} at {L}" for L in sorted(cur, key=int) if L != "128")
+    return out
 
 def _lm_paper(R):
     hy = slash(R.sb(f"H-T4.4-Hyena-2(355M)-{t}")["value"] for t in ("5B", "10B", "15B"))
@@ -254,7 +259,8 @@ SECTIONS = [
     Section("selective-copying", "Selective copying (Mamba, Section 3.1)",
             lambda R: "Mamba solves it, the time-invariant H3 and Hyena do not fully (a claim, no number)",
             _sc_ours, ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34f_selective_copying.ipynb"],
-            ["mechanistic/selective-copying-cpu", "mechanistic/selective-copying-cpu-40min"]),
+            ["mechanistic/selective-copying-cpu", "mechanistic/selective-copying-cpu-40min",
+             "mechanistic/selective-copying-curriculum"]),
     Section("figure-42", "Figure 4.2, Table 4.4: LM", _lm_paper, _lm_ours,
             ["nbs/experiments/40_pile.ipynb"], ["pile/cpu-mini"], ["Table 4.4", "Figure 4.2"]),
     Section("downstream", "Tables 4.5-4.6: downstream",
