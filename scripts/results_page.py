@@ -167,11 +167,10 @@ def _sc_ours(R):
     rows = R.runs("mechanistic", "selective-copying-cpu")
     b = sorted(best_by(rows, lambda r: r["mixer"]).items(), key=lambda kv: -float(kv[1]["best"]))
     mins = [round(float(r["seconds"]) / 60) for r in rows]
-    out = f"L = 256, {min(mins)}-{max(mins)} minutes per run: " + ", ".join(f"{NAMES[m]} {pct(r['best'])}" for m, r in b)
+    out = f"L = 256, {min(mins)}-{max(mins)} min a run: " + ", ".join(f"{NAMES[m]} {pct(r['best'])}" for m, r in b)
     cur = {r["seq_len"]: r for r in R.runs("mechanistic", "selective-copying-curriculum")}
     if "256" in cur:  # the same Mamba trained at 128 first, then at each length from the weights of the one before
-        out += "; Mamba with a length curriculum (128, then each length from the shorter run's weights): " + \
-               ", ".join(f"{pct(cur[L]['best'])} at {L}" for L in sorted(cur, key=int) if L != "128")
+        out += "; Mamba from its L = 128 weights: " + ", ".join(f"{pct(cur[L]['best'])} at {L}" for L in sorted(cur, key=int) if L != "128")
     return out
 
 def _lm_paper(R):

@@ -322,7 +322,8 @@ def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop
     # what others start from, first
     todo.sort(key=lambda c: "init_from" in c["params"] and bool(c["params"]["init_from"]))
     bar = tqdm(total=len(todo), desc="cells", disable=not progress)
-    if workers == 1 and address is None:
+    if not todo: results = []  # nothing to run: no Ray to start (a busy machine can fail to start one)
+    elif workers == 1 and address is None:
         results = []
         for c in todo:
             results.append(run_cell(c, device, threads, stop_at) if waits_for(c) is None else
