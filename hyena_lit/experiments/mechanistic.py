@@ -268,7 +268,8 @@ def run_task_steps(cfg: dict) -> dict:
     """A run of the Mamba paper's protocol: fresh batches every step, constant lr, evaluation every 8192-step
     epoch, then every test length. `init_from` (a run folder kept with `keep_checkpoint`) starts the weights
     from that run's: a length curriculum."""
-    src = cfg.get("init_from")
+    # a resumed run (its own checkpoint/) or a finished one no longer needs the weights it started from
+    src = cfg.get("init_from") if not any(Path(cfg["dir"]).glob("checkpoint*")) else ""
     if src and not is_finished(cfg["dir"]) and not (project_root() / src / "checkpoint").is_dir():
         raise ValueError(f"init_from={src!r} holds no checkpoint/ (relative to the repository root): "
                          "run it with keep_checkpoint=True first")
@@ -285,7 +286,7 @@ def run_task_steps(cfg: dict) -> dict:
         mcfg = model_config(cfg)
         dev = cfg.get("device", "cpu")
         model = HyenaLM(mcfg).to(dev)
-        if src: load_weights(model, project_root() / src / "checkpoint")  # a resume then loads its own over it
+        if src: load_weights(model, project_root() / src / "checkpoint")
         steps = cfg["epochs"] * cfg["steps_per_epoch"]
         if run.saved: steps = run.saved["steps_used"]
         elif cfg.get("max_minutes_per_run", 0) > 0:
