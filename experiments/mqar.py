@@ -1,5 +1,5 @@
 """Zoology's Figure 2, multi-query associative recall (MQAR): 100k training sequences, lengths 64/128/256 with
-4/8/16 key-value pairs, widths 64 and 128, Hyena against attention and Mamba, the best of three learning rates per
+4/8/16 key-value pairs, widths 64 and 128, Hyena against attention, Mamba and H3, the best of three learning rates per
 cell, each run capped at 20 CPU minutes. Does Hyena's gap to attention close with width, as Zoology reports? Then a
 walk on one cell (Hyena, L = 64, width 64) from this reproduction's model to Zoology's, one change at a time, 10
 whole epochs each (the last step, Zoology's code of the figure's date, also at its 64 epochs); and a first sweep
@@ -27,7 +27,7 @@ def walk(root, sweep, lrs, **change) -> list[dict]:
 def cells(root="runs") -> list[dict]:
     zoology_2023 = dict(ZOOLOGY_MODEL, mlp_ratio=4, mlp_activation="tanh", weight_decay=0.01, batch_size=1024,
                         early_stop=None, epochs=64)  # Zoology's blocks and recipe when its figure 2 was made
-    return (grid(root, "cpu-100k", ["attention", "hyena", "mamba"], [list(s) for s in ZOOLOGY_SETTINGS], [64, 128],
+    return (grid(root, "cpu-100k", ["attention", "hyena", "mamba", "h3"], [list(s) for s in ZOOLOGY_SETTINGS], [64, 128],
                  [LO, MID, HI])
             + grid(root, "cpu-10k", ["attention"], [[64, 4]], [64], [LO, MID], num_train=10_000)
             + walk(root, "cpu-100k-30ep", [LO], epochs=30)

@@ -375,6 +375,19 @@ ZOOLOGY_FIG2 = [
         ("hyena", 256, 128, 14.0, False),
         ("hyena", 256, 256, 53.0, False),
         ("hyena", 256, 512, 69.0, False),
+        # H3, the red line: approx where attention's or another marker covers it
+        ("h3", 64, 64, 93.0, False),
+        ("h3", 64, 128, 98.0, True),
+        ("h3", 64, 256, 98.0, True),
+        ("h3", 64, 512, 97.0, True),
+        ("h3", 128, 64, 25.0, False),
+        ("h3", 128, 128, 74.0, False),
+        ("h3", 128, 256, 91.0, False),
+        ("h3", 128, 512, 76.0, False),
+        ("h3", 256, 64, 9.0, True),
+        ("h3", 256, 128, 64.0, False),
+        ("h3", 256, 256, 61.0, False),
+        ("h3", 256, 512, 64.0, True),
     ]
 ]
 
