@@ -61,11 +61,12 @@ TIMING = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|µs|us|s|sec|seconds|min|minutes)\
 
 
 def notebooks(root: Path = ROOT) -> list[Path]:
-    "Every notebook under nbs/, recursively, skipping folders that start with _ or . and nbs/fixtures."
+    """Every notebook under nbs/, recursively, skipping folders that start with _ or . and nbs/fixtures, and the links
+    nbs/NN_name.ipynb to the experiment notebooks (each notebook once)."""
     nbs = root / "nbs"
     def keep(p: Path) -> bool:
         parts = p.relative_to(nbs).parts[:-1]
-        return not any(d.startswith(("_", ".")) for d in parts) and parts[:1] != ("fixtures",)
+        return not any(d.startswith(("_", ".")) for d in parts) and parts[:1] != ("fixtures",) and not p.is_symlink()
     return sorted((p for p in nbs.rglob("*.ipynb") if keep(p)), key=lambda p: p.relative_to(nbs).as_posix())
 
 
