@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from ..train.runs import project_root, relative, is_finished
-from ..experiments.dna import TABLE13, load_dna_sweep
+from ..core.paper import paper_table
+from ..experiments.dna import load_dna_sweep
 
 # %% auto #0
 __all__ = ['MODEL_ORDER', 'dna_runs', 'unfinished', 'pretrain_table', 'position_table', 'accuracy_table', 'context_trend',

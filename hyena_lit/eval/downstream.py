@@ -19,14 +19,15 @@ from ..models.model import HyenaConfig, HyenaLM
 from ..train.engine import load_weights, _canonical
 from ..data.lm_data import gpt2_tokenizer, EOT
 from ..train.runs import project_root, save_json, relative, is_finished, RunFolder
+from ..core.paper import paper_table
 
 # %% auto #0
 __all__ = ['DTYPES', 'TASKS_DIR', 'FIXTURES', 'TASK_SPLITS', 'prepare_wsc', 'prepare_rte', 'prepare_multirc', 'prepare_record',
-           'prepare_copa', 'prepare_boolq', 'prepare_cb', 'prepare_wic', 'STOP_WORDS', 'PAPER_TABLE_4_5',
-           'PAPER_TABLE_4_6', 'PAPER_LAMBADA', 'CHANCE', 'known_tasks', 'check_eval_params', 'load_run', 'save_run',
-           'loglikelihood_rolling', 'generate_until', 'HyenaEvalLM', 'data_root', 'local_dataset', 'gold_match',
-           'task_manager', 'evaluate_run', 'results_table', 'lm_eval_cli', 'build_cloze', 'parse_runs', 'cloze_for_run',
-           'collect_downstream', 'paper_beside']
+           'prepare_copa', 'prepare_boolq', 'prepare_cb', 'prepare_wic', 'STOP_WORDS', 'BASELINES_4_5', 'BASELINES_4_6',
+           'CHANCE', 'known_tasks', 'check_eval_params', 'load_run', 'save_run', 'loglikelihood_rolling',
+           'generate_until', 'HyenaEvalLM', 'data_root', 'local_dataset', 'gold_match', 'task_manager', 'evaluate_run',
+           'results_table', 'lm_eval_cli', 'build_cloze', 'parse_runs', 'cloze_for_run', 'collect_downstream',
+           'paper_superglue', 'paper_beside']
 
 # %% ../../nbs/eval/60_downstream.ipynb #c008
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "bfloat16": torch.bfloat16,
@@ -491,21 +492,18 @@ def cloze_for_run(run_dir: str | Path, n: int = 500, root: str | Path | None = N
                         sha256=hashlib.sha256(text.encode()).hexdigest())
 
 # %% ../../nbs/eval/60_downstream.ipynb #c040
-PAPER_TABLE_4_5 = {  # zero-shot accuracy (%), Table 4.5
+# Tables 4.5-4.6's other models, % accuracy: context for the page, not rows of nbs/paper_numbers.csv (the scoreboard
+# scores Hyena's row, read from there by `paper_superglue`)
+BASELINES_4_5 = {  # zero-shot
     "GPTNeo-125M": dict(wsc=27.9, wic=50.0, rte=45.1, cb=41.1, multirc=0.0, record=61.7, boolq=62.2,
                         copa=62.0),
     "RWKV-169M": dict(wsc=13.4, wic=52.3, rte=46.9, cb=25.0, multirc=0.0, record=58.5, boolq=59.2, copa=66.0),
-    "Hyena-153M": dict(wsc=21.2, wic=50.5, rte=46.6, cb=39.3, multirc=1.1, record=59.4, boolq=51.8,
-                       copa=70.0),
 }
-PAPER_TABLE_4_6 = {  # 3-shot accuracy (%), Table 4.6
+BASELINES_4_6 = {  # 3-shot
     "GPTNeo-125M": dict(wsc=38.5, wic=50.0, rte=53.8, cb=42.9, multirc=22.4, record=61.4, boolq=61.0,
                         copa=63.0),
     "RWKV-169M": dict(wsc=32.7, wic=49.4, rte=47.2, cb=37.5, multirc=0.0, record=58.3, boolq=55.0, copa=64.0),
-    "Hyena-153M": dict(wsc=39.4, wic=50.1, rte=47.6, cb=46.4, multirc=26.7, record=58.1, boolq=56.0,
-                       copa=70.0),
 }
-PAPER_LAMBADA = {"Hyena-153M": 44.64}  # App. A.3
 CHANCE = dict(wsc=50.0, wic=50.0, rte=50.0, cb=100 / 3, multirc=50.0, record=100 / 14, boolq=50.0, copa=50.0)
 
 def collect_downstream(root: str | Path) -> "pd.DataFrame":
@@ -515,12 +513,21 @@ def collect_downstream(root: str | Path) -> "pd.DataFrame":
               for t in sorted(Path(root).glob("*/*/table.csv")) if is_finished(t.parent)]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
+def paper_superglue(table: str) -> dict[str, float]:
+    "Hyena-153M's accuracy (%) per task in `table` ('Table 4.5' zero-shot, 'Table 4.6' 3-shot), from nbs/paper_numbers.csv."
+    tasks = {"WSC": "wsc", "WIC": "wic", "RTE": "rte", "CB": "cb", "MultiRC": "multirc", "ReCoRD": "record",
+             "BoolQ": "boolq", "COPA": "copa"}
+    return {t: float(v) for t, v in paper_table(table, columns=tasks).iloc[0].items()}
+
 def paper_beside(ours: "pd.DataFrame") -> "pd.DataFrame":
     "Our accuracies per task (columns: run) beside chance and the paper's Tables 4.5-4.6."
     import pandas as pd
     rows = []
+    tables = {0: {**BASELINES_4_5, "Hyena-153M": paper_superglue("Table 4.5")},
+              3: {**BASELINES_4_6, "Hyena-153M": paper_superglue("Table 4.6")}}
     for t, chance in CHANCE.items():
-        for shots, table, suffix in ((0, PAPER_TABLE_4_5, ""), (3, PAPER_TABLE_4_6, "_3shot")):
+        for shots, suffix in ((0, ""), (3, "_3shot")):
+            table = tables[shots]
             row = dict(task=t, shots=shots, chance=chance, **{m: v[t] for m, v in table.items()})
             for _, r in ours[ours.task == f"hyena_{t}{suffix}"].iterrows():
                 row[f"{r.run} (n={r.n:.0f})"] = r.acc

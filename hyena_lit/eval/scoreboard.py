@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast, functools, json, math, re
 from pathlib import Path
 import pandas as pd
+from ..core.paper import paper_numbers
 from ..train.runs import COLUMNS
 from ..train.runs import project_root
 
@@ -27,7 +28,7 @@ STATUSES = ("reproduced", "differs", "within noise", "by construction", "not run
 def load_paper(path: str | Path | None = None) -> pd.DataFrame:
     """The paper's numbers and claims (default nbs/paper_numbers.csv), one row each; raises ValueError naming
     a malformed row."""
-    p = pd.read_csv(path or project_root() / "nbs" / "paper_numbers.csv", dtype=str, keep_default_na=False)
+    p = paper_numbers(path)
     if list(p.columns) != PAPER_COLUMNS:
         raise ValueError(f"paper numbers need the columns {PAPER_COLUMNS}, got {list(p.columns)}")
     if not p.id.is_unique: raise ValueError(f"ids must be unique: {sorted(p.id[p.id.duplicated()])}")

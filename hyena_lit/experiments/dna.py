@@ -16,10 +16,11 @@ from ..data.dna_data import (DATA_DIR, DNA_TASKS, VOCAB, GenomeSet, load_genomes
                                      draw_segments, assert_no_leak)
 from ..models.dna_models import DNA_MODELS, DNA_SIZES, dna_lm, LastPosition
 from ..models.model import HyenaLM
+from ..core.paper import paper_table
 import pandas as pd
 
 # %% auto #0
-__all__ = ['PRETRAIN_LR', 'SPECIES_LR', 'TABLE13', 'check_dna_params', 'dna_recipe', 'kmer_index', 'kmer_counts', 'kmer_baseline',
+__all__ = ['PRETRAIN_LR', 'SPECIES_LR', 'check_dna_params', 'dna_recipe', 'kmer_index', 'kmer_counts', 'kmer_baseline',
            'acgt_targets', 'markov_bpb', 'load_dna_data', 'slw_stages', 'slw_batches', 'run_dna', 'position_bins',
            'position_bpb', 'pretrain_position_bpb', 'load_dna_sweep', 'species_table']
 
@@ -333,21 +334,6 @@ def pretrain_position_bpb(run_dir: str | Path, n_test: int = 0, threads: int = 1
     return out
 
 # %% ../../nbs/experiments/82_dna.ipynb #c026
-TABLE13 = pd.DataFrame(
-    {
-        "model": ["HyenaDNA", "Mamba", "Mamba"],
-        "params": ["1.4M", "1.4M", "7M"],
-        **{
-            f"2^{e}": v
-            for e, v in zip(
-                (10, 12, 14, 16, 18, 20),
-                ((28.04, 31.47, 30.00), (28.43, 27.50, 29.01), (41.17, 27.66, 31.48), (42.22, 40.72, 43.73),
-                 (31.10, 42.41, 56.60), (54.87, 71.67, 81.31)),
-            )
-        },
-    }
-)
-
 def load_dna_sweep(sweep_dir: str | Path) -> pd.DataFrame:
     "One row per finished run under `sweep_dir`."
     rows = [dict(json.loads(m.read_text()), run=m.parent.name)

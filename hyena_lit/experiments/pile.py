@@ -11,12 +11,13 @@ import torch
 from ..models.model import HyenaConfig, HyenaLM, SIZES
 from .lm_training import TrainConfig, train, load_weights, load_data, plan_budget
 from ..data.lm_data import gpt2_tokenizer
+from ..core.paper import paper_table
 from ..train.runs import (project_root, save_json, relative, check_sweep, check_budget,
                                   describe_budget, params_conflicts, conflicts_text, is_finished, finished_in)
 
 # %% auto #0
-__all__ = ['GPT_PARTNER', 'CPU_SIZES', 'SWEEP_SHARED', 'PAPER_TABLE_4_4', 'parse_tokens', 'tokens_label', 'plan_runs',
-           'check_plan', 'run_plan', 'collect', 'sample_run']
+__all__ = ['GPT_PARTNER', 'CPU_SIZES', 'SWEEP_SHARED', 'TABLE_4_4_SIZES', 'parse_tokens', 'tokens_label', 'plan_runs',
+           'check_plan', 'run_plan', 'paper_perplexity', 'collect', 'sample_run']
 
 # %% ../../nbs/experiments/40_pile.ipynb #c008
 GPT_PARTNER = {
@@ -131,14 +132,18 @@ def run_plan(cfgs: list[TrainConfig], nproc: int = 1) -> None:
         subprocess.run(cmd, check=True)
 
 # %% ../../nbs/experiments/40_pile.ipynb #c013
-PAPER_TABLE_4_4 = {"gpt-125M": {5e9: 13.3, 10e9: 11.9, 15e9: 11.2},
-                   "153M": {5e9: 13.3, 10e9: 11.8, 15e9: 11.1}, "gpt-355M": {5e9: 11.4, 10e9: 9.8, 15e9: 9.1},
-                   "355M": {5e9: 11.3, 10e9: 9.8, 15e9: 9.2}}
+TABLE_4_4_SIZES = {"GPT (125M)": "gpt-125M", "Hyena-2 (153M)": "153M", "GPT (355M)": "gpt-355M",
+                   "Hyena-2 (355M)": "355M"}  # Table 4.4's rows -> our sizes
+
+def paper_perplexity() -> dict[str, dict[float, float]]:
+    "Table 4.4's perplexities (nbs/paper_numbers.csv): our size -> {training tokens: perplexity}."
+    t = paper_table("Table 4.4", rows=TABLE_4_4_SIZES, columns={"5B": 5e9, "10B": 10e9, "15B": 15e9})
+    return {size: {k: float(v) for k, v in r.items()} for size, r in t.iterrows()}
 
 def collect(root: str | Path) -> "pd.DataFrame":
     "One row per finished run under `root`."
     import pandas as pd
-    rows = []
+    rows, paper = [], paper_perplexity()
     for m in (d / "metrics.json" for d in finished_in(root)):
         met, par = json.loads(m.read_text()), json.loads((m.parent / "params.json").read_text())
         t = par["train"]
@@ -148,7 +153,7 @@ def collect(root: str | Path) -> "pd.DataFrame":
                  budget=t["tokens"], params=met.get("params", par["params"]), val_loss=met["val_loss"],
                  val_ppl=met["val_ppl"], train_flops=met["train_flops"],
                  tokens_per_second=met["tokens_per_second"], train_hours=met["train_seconds"] / 3600,
-                 paper_ppl=PAPER_TABLE_4_4.get(t["size"], {}).get(float(t["tokens"])))
+                 paper_ppl=paper.get(t["size"], {}).get(float(t["tokens"])))
         )
     return (
         pd.DataFrame(rows).sort_values(["model", "budget"], ascending=[False, True])

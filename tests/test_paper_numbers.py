@@ -1,0 +1,49 @@
+"""The papers' numbers are typed once, in nbs/paper_numbers.csv: no module or notebook keeps a copy, and the one loader
+(hyena_lit.core.paper) gives every table the reports need."""
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from hyena_lit.core.paper import paper_numbers_path, paper_table
+
+ROOT = Path(__file__).resolve().parents[1]
+# the copies that used to repeat the CSV, and the asserts that kept them equal to it
+REMOVED = ["PAPER_TABLE_4_2", "PAPER_TABLE_C_1", "PAPER_TABLE_A_2", "PAPER_TABLE_11", "PAPER_TABLE_11_PARAMS",
+           "TABLE13", "PAPER_TABLE_4_4", "PAPER_TABLE_4_3", "PAPER_TABLE_4_5", "PAPER_TABLE_4_6", "PAPER_LAMBADA"]  # not _FLOPS: 14_flops
+
+
+def test_no_copy_of_a_paper_table_remains():
+    files = [*(ROOT / "hyena_lit").rglob("*.py"), *(ROOT / "nbs").rglob("*.ipynb"), *(ROOT / "scripts").glob("*.py")]
+    found = {f"{p.relative_to(ROOT)}: {name}" for p in files if not p.is_symlink()
+             for name in re.findall(r"\b(" + "|".join(REMOVED) + r")\b", p.read_text())}
+    assert not found, sorted(found)
+
+
+def test_the_csv_is_found_from_anywhere(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # outside the project: the package's own checkout
+    assert paper_numbers_path() == ROOT / "nbs" / "paper_numbers.csv"
+
+
+@pytest.mark.parametrize("table,row,column,value", [
+    ("Table 4.2", "L = 131k", "Hyena", 97.2), ("Table 4.2", "L = 30k", "RWKV", 12.4),
+    ("Table C.1", "Hyena", "Acc @ 40", 85.0), ("Table A.2", "L = 131072, vocabulary 30", "CKConv", 14.3),
+    ("Table 11", "Hyena (69M params)", "test L = 2^9", 44.1), ("Table 11", "Mamba (74K params)", "test L = 2^20", 100.0),
+    ("Table 13", "Mamba (7M)", "L = 2^20", 81.31), ("Table 4.4", "GPT (355M)", "15B", 9.1),
+    ("Table 4.3", "Hyena-3-slim (125M)", "Perplexity", 18.5), ("Table 4.5", "Hyena (153M, 137B tokens)", "COPA", 70.0),
+])
+def test_the_loader_gives_the_tables_numbers(table, row, column, value):
+    assert paper_table(table).loc[row, column] == value
+
+
+def test_the_reports_read_their_tables_from_the_csv():
+    from hyena_lit.eval.downstream import paper_superglue
+    from hyena_lit.eval.synthetics_results import paper_table_11, paper_table_11_sizes
+    from hyena_lit.experiments.pile import paper_perplexity
+    t11 = paper_table_11()
+    assert t11.shape == (15, 6) and t11.loc[1024, "hyena"] == 12.5 and math.isnan(t11.loc[2 ** 15, "attention"])
+    assert paper_table_11_sizes()["hyena"] == "69M"
+    assert paper_perplexity()["355M"] == {5e9: 11.3, 10e9: 9.8, 15e9: 9.2}
+    assert paper_superglue("Table 4.6")["multirc"] == 26.7 and len(paper_superglue("Table 4.5")) == 8
+    with pytest.raises(ValueError, match="has no row"): paper_table("Table 4.4", rows={"GPT (1.3B)": "x"})
