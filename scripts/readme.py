@@ -1,6 +1,6 @@
 """README.md from nbs/index.ipynb, and the results page runs/results.md (`scripts/results_page.py`).
-The README is the front page's markdown cells with three marks filled in from the run folders: `<!-- scoreboard -->`
-the scoreboard's summary line, `<!-- headline -->` the short table of results (the paper's number beside ours, one row
+The README is the front page's markdown cells with four marks filled in from the run folders: `<!-- verdict -->` three
+lines counted from the scoreboard's rows and its status figure, `<!-- scoreboard -->` the scoreboard's summary line, `<!-- headline -->` the short table of results (the paper's number beside ours, one row
 per table or figure), `<!-- quickstart -->` a sentence on the committed quickstart run.
 `python scripts/readme.py` writes both files; `--check` exits 1 when either differs from what it would write."""
 import json
@@ -22,6 +22,29 @@ def quickstart(R: Runs) -> str:
             f"{float(r['best']):.2f} nats per byte ({float(r['best']) / math.log(2):.2f} bits).")
 
 
+FIGURE = "runs/scoreboard/status_by_table.png"
+
+
+def verdict(R: Runs) -> str:
+    "Three lines, counted from runs/scoreboard/scoreboard.csv, then the scoreboard's status figure (empty without a board)."
+    if not R.board: return ""
+    n = {k: [r for r in R.board if r["kind"] == k] for k in ("number", "claim")}
+    c = {k: {s: sum(r["status"] == s for r in rows)
+             for s in ("reproduced", "differs", "within noise", "by construction", "not run")}
+         for k, rows in n.items()}
+    ran = {k: len(rows) - c[k]["not run"] for k, rows in n.items()}
+    gpu = sum(r["status"] == "not run" and any(w in r["note"] + r["command"] for w in ("GPU", "cuda")) for r in n["number"])
+    lines = [f"**Verdict.** Of the {len(n['number'])} numbers in the two papers' tables, we ran {ran['number']}:"
+             f" {c['number']['reproduced']} reproduce, {c['number']['differs']} differ (each row names the run that"
+             f" shows why), {c['number']['within noise']} are within noise, {c['number']['by construction']} hold by construction.",
+             f"Of {len(n['claim'])} ordering claims, {ran['claim']} ran: {c['claim']['reproduced']} hold,"
+             f" {c['claim']['differs']} do not, {c['claim']['within noise']} are within noise.",
+             f"The other {c['number']['not run']} numbers are not run: each row says why ({gpu} need a GPU)"
+             " and gives the command that would run it."]
+    figure = f"\n\n![Each table's rows by status]({FIGURE})" if (ROOT / FIGURE).exists() else ""
+    return "  \n".join(lines) + figure
+
+
 def render(R: Runs | None = None) -> str:
     R = R or Runs()
     nb = json.loads((ROOT / "nbs" / "index.ipynb").read_text())
@@ -30,6 +53,7 @@ def render(R: Runs | None = None) -> str:
     line = summary.read_text().strip() if summary.exists() else ""
     text = text.replace("<!-- scoreboard -->\n\n", line + "\n\n" if line else "")
     text = text.replace("<!-- headline -->", headline_table(R))
+    text = text.replace("<!-- verdict -->", verdict(R))
     q = quickstart(R)
     return text.replace(" <!-- quickstart -->", " " + q if q else "")
 
