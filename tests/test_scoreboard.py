@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from hyena_lit.eval.scoreboard import STATUSES, band, build_scoreboard, cited_runs, load_paper
+from hyena_lit.eval.scoreboard import STATUSES, accept_interval, build_scoreboard, cited_runs, load_paper
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "runs"
@@ -49,7 +49,7 @@ def test_no_reproduced_number_rests_on_chance(rebuilt):
     acc = b[(b.kind == "number") & (b.chance != "")]
     assert (b[(b.kind == "number") & b.unit.str.startswith("%")].chance != "").all()  # every accuracy row gives its chance
     for r in acc[acc.status == "reproduced"].itertuples():
-        lo, hi = band(r.accept)
+        lo, hi = accept_interval(r.accept)
         assert not (lo <= float(r.chance) <= hi) or r.seeds >= 3, r.id
     assert set(acc[acc.id.isin(["M-T11-Hyena-4096", "M-T11-Hyena-8192", "M-T11-Hyena-16384"])].status) == {"within noise"}
 

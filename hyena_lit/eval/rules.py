@@ -14,9 +14,9 @@ from .fields import (_CSV, _num, load_index, load_paper, n_test, our_scale, read
                                    run_dir, scale_summary, select_runs)
 
 # %% auto #0
-__all__ = ['CHECKS', 'NOISE_FLOOR', 'in_accept', 'band', 'fmt', 'binomial_se', 'meets', 'config_of', 'attempts', 'number_status',
-           'judge_number', 'beats', 'matches', 'only', 'ranked', 'widens', 'stays', 'falls', 'fewer_flops',
-           'parse_check', 'claim_status', 'judge_claim']
+__all__ = ['CHECKS', 'NOISE_FLOOR', 'in_accept', 'accept_interval', 'format_value', 'binomial_se', 'meets', 'config_of',
+           'attempts', 'number_status', 'judge_number', 'beats', 'matches', 'only_one_solves', 'ranked', 'widens',
+           'stays', 'falls_beyond', 'fewer_flops', 'parse_check', 'claim_status', 'judge_claim']
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s015
 def in_accept(v: float, accept: str) -> bool:
@@ -26,14 +26,14 @@ def in_accept(v: float, accept: str) -> bool:
     lo, hi = accept.split("..")
     return float(lo) <= v <= float(hi)
 
-def band(accept: str) -> tuple[float, float]:
+def accept_interval(accept: str) -> tuple[float, float]:
     "`accept` as an interval (lo, hi); `>x` and `<x` are open on one side."
     if accept[0] in "<>":
         return (float(accept[1:]), math.inf) if accept[0] == ">" else (-math.inf, float(accept[1:]))
     lo, hi = accept.split("..")
     return float(lo), float(hi)
 
-def fmt(v: float, unit: str = "", accept: str = "") -> str:
+def format_value(v: float, unit: str = "", accept: str = "") -> str:
     "A value as the page prints it ('X (864 GiB)' when an out-of-memory rule `>x` holds)."
     if accept.startswith(">") and "GiB" in unit:
         return f"X ({v:,.0f} GiB)" if in_accept(v, accept) else f"fits ({v:,.1f} GiB)"
@@ -56,7 +56,7 @@ def meets(run: pd.Series, requires: str, root: str | Path) -> tuple[bool, str]:
         raise ValueError(f"requires {requires!r}: write '<field> >= <number>' or '<field> <= <number>'")
     v, _ = read_field(run, reported(m["field"]), root)
     ok = v is not None and (v >= float(m["x"]) if m["op"] == ">=" else v <= float(m["x"]))
-    return ok, "?" if v is None else fmt(v, "%" if m["field"].endswith("%") else "")
+    return ok, "?" if v is None else format_value(v, "%" if m["field"].endswith("%") else "")
 
 def config_of(src: str) -> str:
     "A run folder less its seed: the runs that differ only in their seed share it."
@@ -86,7 +86,7 @@ def attempts(row: pd.Series, index: pd.DataFrame, root: str | Path) -> pd.DataFr
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s015d
 def number_status(row: pd.Series, a: pd.Series) -> tuple[str, str, str]:
     "(status, why, noise) for the chosen attempt `a` of a number row: see the rule above."
-    v, lo_hi, chance = a.value, band(row["accept"]), float(row["chance"]) if row["chance"] else None
+    v, lo_hi, chance = a.value, accept_interval(row["accept"]), float(row["chance"]) if row["chance"] else None
     n = a.n * a.seeds if chance is not None and a.n == a.n and a.n else None
     noise = ""
     if n:
@@ -129,8 +129,8 @@ def judge_number(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     higher = row["better"] == "higher"
     a = t.sort_values(["ok", "value"], ascending=[False, not higher]).iloc[0]
     u = row["unit"]
-    ours = fmt(a.value, u, row["accept"]) + (f" ± {a.sd:.1f} ({a.seeds} seeds)" if a.seeds > 1 else "")
-    if abs(a.best - a.value) >= 0.05: ours += f"; best epoch {fmt(a.best, u, row['accept'])}"
+    ours = format_value(a.value, u, row["accept"]) + (f" ± {a.sd:.1f} ({a.seeds} seeds)" if a.seeds > 1 else "")
+    if abs(a.best - a.value) >= 0.05: ours += f"; best epoch {format_value(a.best, u, row['accept'])}"
     if not a.ok:
         ours += (
             f" (requirement not met: {a.got}, needs {row['requires'].split()[-2]}"
@@ -193,7 +193,7 @@ def beats(runs, row, root, a: str, b: str, per: list, margin: float = 0.0):
         m = (vb - va if lower else va - vb) - margin
         worst = min(worst, m)
         used += list(ra.src) + list(rb.src)
-        out.append(f"{_label(per, key)}: {fmt(va, _u(row))} vs {fmt(vb, _u(row))} {'✓' if m > 0 else '✗'}")
+        out.append(f"{_label(per, key)}: {format_value(va, _u(row))} vs {format_value(vb, _u(row))} {'✓' if m > 0 else '✗'}")
     return (worst > 0 if out else None), "; ".join(out), used, worst
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s018bs1
@@ -213,7 +213,7 @@ def matches(runs, row, root, a: str, b: str, per: list, tol: float, at: float):
     return (worst >= 0 if out else None), "; ".join(out), used, worst
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s018bs2
-def only(runs, row, root, a: str, threshold: float, per: list = ("seq_len",)):
+def only_one_solves(runs, row, root, a: str, threshold: float, per: list = ("seq_len",)):
     "In every `per` group, the runs of `a` reach `threshold` and no other operator does."
     v, out, used, worst = _values(runs, row["field"], root), [], [], math.inf
     for key, g in v.groupby(list(per), sort=True):
@@ -225,8 +225,8 @@ def only(runs, row, root, a: str, threshold: float, per: list = ("seq_len",)):
         worst = min(worst, m)
         used += list(g.src)
         out.append(
-            f"{_label(list(per), key)}: {A.mixer.iloc[0]} {fmt(A.value.max(), _u(row))}, others up to"
-            f" {fmt(o.max(), _u(row))} ({o.idxmax()}); solved = {threshold:g} or more"
+            f"{_label(list(per), key)}: {A.mixer.iloc[0]} {format_value(A.value.max(), _u(row))}, others up to"
+            f" {format_value(o.max(), _u(row))} ({o.idxmax()}); solved = {threshold:g} or more"
             f" {'✓' if m >= 0 and o.max() < threshold else '✗'}"
         )
     return (worst >= 0 and all("✓" in x for x in out) if out else None), "; ".join(out), used, worst
@@ -287,7 +287,7 @@ def stays(runs, row, root, a: str, lengths: list, at_least: float):
     if best is None: return None, "", [], math.nan
     r, vals = best
     ok = score >= at_least
-    txt = ", ".join(f"{L}: {fmt(x, '%')}" for L, x in vals.items() if x is not None)
+    txt = ", ".join(f"{L}: {format_value(x, '%')}" for L, x in vals.items() if x is not None)
     untested = [L for L, x in vals.items() if x is None]
     return (
         ok,
@@ -300,7 +300,7 @@ def stays(runs, row, root, a: str, lengths: list, at_least: float):
     )
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s019bs1
-def falls(runs, row, root, a: str, at: int, lengths: list, ratio: float):
+def falls_beyond(runs, row, root, a: str, at: int, lengths: list, ratio: float):
     """The run of `a` best at length `at` drops below `ratio` times that accuracy at every tested length in
     `lengths`."""
     A = [(r, _at(r, root, at)) for _, r in runs.query(a, engine="python").iterrows()]
@@ -312,8 +312,8 @@ def falls(runs, row, root, a: str, at: int, lengths: list, ratio: float):
     m = min(ratio * base - x for x in tested.values())
     return (
         m > 0,
-        f"{at}: {fmt(base, '%')}; "
-        + ", ".join(f"{L}: {fmt(x, '%')}" for L, x in tested.items())
+        f"{at}: {format_value(base, '%')}; "
+        + ", ".join(f"{L}: {format_value(x, '%')}" for L, x in tested.items())
         + f" (below {ratio:g}x) {'✓' if m > 0 else '✗'}",
         ["runs/" + run_dir(r)],
         m,
@@ -336,16 +336,16 @@ def fewer_flops(runs, row, root, a: str, b: str, cost: str, per: list = ("task",
             worst = min(worst, m)
             used += [rb.src] + list(win.src[:1])
             out.append(
-                f"{rb.run}: {fmt(rb.value)} at {rb.cost:.3g}"
+                f"{rb.run}: {format_value(rb.value)} at {rb.cost:.3g}"
                 + (
-                    f" vs {win.iloc[0].run}: {fmt(win.iloc[0].value)} at {win.iloc[0].cost:.3g} ✓"
+                    f" vs {win.iloc[0].run}: {format_value(win.iloc[0].value)} at {win.iloc[0].cost:.3g} ✓"
                     if len(win)
                     else " ✗"
                 )
             )
     return (worst >= 0 if out else None), "; ".join(out), used, worst
 
-CHECKS = {f.__name__: f for f in (beats, matches, only, ranked, widens, stays, falls, fewer_flops)}
+CHECKS = {f.__name__: f for f in (beats, matches, only_one_solves, ranked, widens, stays, falls_beyond, fewer_flops)}
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s020
 def parse_check(check: str) -> tuple[str, dict]:
@@ -384,7 +384,7 @@ def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     used_runs = runs[["runs/" + run_dir(r) in used for _, r in runs.iterrows()]]
     per = _values(used_runs, row["field"], root)
     spread, seeds = per.sd.max(), int(per.seeds.min())
-    unit = "%" if _u(row) or name in ("stays", "falls") else "nats"
+    unit = "%" if _u(row) or name in ("stays", "falls_beyond") else "nats"
     status, why = claim_status(holds, margin, spread, seeds, unit)
     return dict(status=status, ours=text, our_scale=scale_summary(used_runs, root), run=", ".join(used),
                 n_runs=len(used), seeds=seeds, why=why, noise="", margin=f"{margin:+.2f} {unit}",

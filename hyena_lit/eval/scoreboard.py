@@ -11,7 +11,7 @@ from ..core.paper import paper_numbers
 from ..train.runs import COLUMNS
 from ..train.runs import project_root
 from .fields import (STATUSES, load_index, load_paper)
-from .rules import (band, judge_claim, judge_number, matches, only, stays)
+from .rules import (accept_interval, judge_claim, judge_number, matches, only_one_solves, stays)
 
 # %% auto #0
 __all__ = ['score', 'cited_runs', 'validate', 'summary_line', 'status_counts', 'status_figure', 'render_page', 'summary_md',
@@ -67,7 +67,7 @@ def validate(board: pd.DataFrame, root: str | Path | None = None) -> list[str]:
             if r.status == "differs" and r.note and not cited_runs(r.note, root)]
     for r in board.itertuples():
         if r.kind == "number" and r.status == "reproduced" and r.chance != "" and r.accept and r.seeds < 3:
-            lo, hi = band(r.accept)
+            lo, hi = accept_interval(r.accept)
             if lo <= float(r.chance) <= hi:
                 out.append(f"{r.id}: reproduced with a band that contains chance on {r.seeds} seed(s)")
         if r.kind == "claim" and r.status != "not run" and not (r.margin and r.spread):

@@ -15,10 +15,11 @@ from ..models.flops import hyena_mixer_flops
 
 # %% auto #0
 __all__ = ['ERROR_C', 'GPU_CASES', 'GPU_DTYPES', 'GPU_PEAKS', 'IMPL_UNITS', 'FLASHFFTCONV_PUBLISHED', 'time_fn', 'time_fns',
-           'pin_malloc', 'peak_memory', 'Attention', 'Projections', 'build', 'bench_call', 'peak_memory_cpu_subprocess',
-           'predicted_bytes', 'measure_machine', 'floor_ms', 'unit_roundoff', 'error_bound', 'check_against_float64',
-           'correctness_rows', 'operator_check', 'gpu_peaks', 'conv_bytes', 'conv_flops', 'roofline',
-           'bench_contenders', 'benchmark', 'wins_from_bench', 'gpu_info', 'step_bench', 'gpu_report', 'sweep']
+           'pin_malloc', 'peak_memory', 'attention_module', 'Projections', 'build', 'bench_call',
+           'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'floor_ms', 'unit_roundoff',
+           'error_bound', 'check_against_float64', 'correctness_rows', 'operator_check', 'gpu_peaks', 'conv_bytes',
+           'conv_flops', 'roofline', 'bench_contenders', 'benchmark', 'wins_from_bench', 'gpu_info', 'step_bench',
+           'gpu_report', 'sweep']
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c009
 def _sync(device: torch.device):
@@ -79,7 +80,7 @@ def peak_memory(fn, device: torch.device = torch.device("cpu")) -> float | None:
     return max(0, _vm("VmHWM") - base)
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c011
-def Attention(d_model: int, n_heads: int, fused: bool = True) -> nn.Module:
+def attention_module(d_model: int, n_heads: int, fused: bool = True) -> nn.Module:
     "The attention contenders: `hyena_lit.mixers.attention.CausalSelfAttention`, fused (SDPA) or written out."
     return CausalSelfAttention(d_model, n_heads, fused=fused)
 
@@ -101,7 +102,7 @@ def build(op: str, d_model: int, n_heads: int, L: int, device="cpu") -> nn.Modul
     if op in ("hyena", "projections"):
         m = HyenaOperator(d_model, L).to(device)
         return Projections(m) if op == "projections" else m
-    return Attention(d_model, n_heads, fused=(op == "sdpa")).to(device)
+    return attention_module(d_model, n_heads, fused=(op == "sdpa")).to(device)
 
 def bench_call(m: nn.Module, u: Tensor, backward: bool):
     "One benchmarked call: forward (no graph), or forward and backward of the sum."
