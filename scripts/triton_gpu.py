@@ -8,7 +8,7 @@ rows it finished are on disk already):
    B = 1 and B = 16; L = 1K..64K; forward and forward+backward  -> OUT/runtime/<gpu>/b<B>.csv
 2. A full-size training step: Hyena-125M / -355M and GPT-125M / -355M (SDPA), bf16 autocast, AdamW; tokens/s, MFU,
    peak memory at context 2048, 8192, 16384 where it fits                     -> OUT/pile/<gpu>-step/steps.csv
-3. The kernels (`20_fftconv_triton`): correctness against float64 within c u log2 N (float32, float16, bfloat16),
+3. The kernels (`20_fftconv_triton`, checks in `21_fftconv_triton_checks`): correctness against float64 within c u log2 N (float32, float16, bfloat16),
    the operator against the reference, and the benchmark with its roofline (torch.fft, ours fp32, ours bf16,
    FlashFFTConv if installed)  -> OUT/triton/<gpu>/{correctness,operator,bench}.csv, device.json
 `--smoke` runs the same plumbing on CPU at toy sizes (Triton's interpreter), to test the script without a GPU."""
@@ -48,12 +48,13 @@ def _step(out, deadline, smoke):
 def _case(args):
     case, dtype, dev = args
     import torch
-    from hyena_lit.experiments.runtime import correctness_rows
+    from hyena_lit.kernels.fftconv_checks import correctness_rows
     return correctness_rows([case], [getattr(torch, dtype)], dev)
 
 def _kernels(out, deadline, smoke):
     import pandas as pd, torch
-    from hyena_lit.experiments.runtime import GPU_CASES, GPU_DTYPES, benchmark, operator_check
+    from hyena_lit.kernels.fftconv_checks import GPU_CASES, GPU_DTYPES, benchmark
+    from hyena_lit.experiments.runtime import library_fftconv, operator_check
     cases, dev, lengths, B, C = GPU_CASES, "cuda", (1024, 2048, 4096, 8192, 16384), 64, 768
     if smoke: cases, dev, lengths, B, C = ((1, 3, 100, None),), "cpu", (256,), 1, 4
     jobs = [(c, str(d).split(".")[1], dev) for c in cases for d in GPU_DTYPES]
@@ -63,7 +64,7 @@ def _kernels(out, deadline, smoke):
     print(f"correctness: largest share of the bound {corr.share.max():.3f}, all within: {(corr.triton <= corr.bound).all()}", flush=True)
     if not smoke:
         op = pd.DataFrame(operator_check(dev)); op.to_csv(out / "operator.csv", index=False); print(op.to_string(), flush=True)
-    bench = pd.DataFrame(benchmark(lengths, B, C, dev, reps=3 if smoke else 10, deadline=deadline))
+    bench = pd.DataFrame(benchmark(lengths, B, C, dev, reps=3 if smoke else 10, deadline=deadline, torch_fft=library_fftconv))
     bench.to_csv(out / "bench.csv", index=False)
     print(bench.to_string(), flush=True)
 

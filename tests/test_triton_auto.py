@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 import torch
 from hyena_lit.kernels.fftconv_triton import AUTO_WINS, auto_uses_triton
-from hyena_lit.experiments.runtime import GPU_PEAKS, conv_bytes, roofline, wins_from_bench
+from hyena_lit.kernels.fftconv_checks import GPU_PEAKS, conv_bytes, roofline, wins_from_bench
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

@@ -5,7 +5,7 @@ import os, subprocess, sys, pathlib
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CODE = """
 import torch; torch.set_num_threads(1)
-from hyena_lit.experiments.runtime import correctness_rows
+from hyena_lit.kernels.fftconv_checks import correctness_rows
 rows = correctness_rows([(2, 3, 63, None), (1, 3, 300, True)], (torch.float16, torch.bfloat16))
 bad = [r for r in rows if not r["triton"] <= r["bound"]]
 print(len(rows), max(r["share"] for r in rows))

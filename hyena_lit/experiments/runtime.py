@@ -10,46 +10,18 @@ import torch.nn.functional as F
 from torch import nn, Tensor
 from ..core.operator import HyenaOperator
 from ..mixers.attention import CausalSelfAttention
-from ..core.fftconv import rel_err
+from pathlib import Path
+from ..core.fftconv import fftconv, rel_err
 from ..models.flops import hyena_mixer_flops
+from ..kernels.fftconv_checks import (GPU_CASES, GPU_DTYPES, _sync, benchmark, correctness_rows, gpu_info,
+                                              gpu_peaks, kernel_report, time_fn, time_fns)
 
 # %% auto #0
-__all__ = ['ERROR_C', 'GPU_CASES', 'GPU_DTYPES', 'GPU_PEAKS', 'IMPL_UNITS', 'FLASHFFTCONV_PUBLISHED', 'time_fn', 'time_fns',
-           'pin_malloc', 'peak_memory', 'attention_module', 'Projections', 'build', 'bench_call',
-           'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'floor_ms', 'unit_roundoff',
-           'error_bound', 'check_against_float64', 'correctness_rows', 'operator_check', 'gpu_peaks', 'conv_bytes',
-           'conv_flops', 'roofline', 'bench_contenders', 'benchmark', 'wins_from_bench', 'gpu_info', 'step_bench',
-           'gpu_report', 'sweep']
+__all__ = ['pin_malloc', 'peak_memory', 'attention_module', 'Projections', 'build', 'bench_call', 'peak_memory_cpu_subprocess',
+           'predicted_bytes', 'measure_machine', 'floor_ms', 'operator_check', 'step_bench', 'gpu_report',
+           'library_fftconv', 'sweep']
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c009
-def _sync(device: torch.device):
-    if device.type == "cuda": torch.cuda.synchronize(device)
-
-def time_fn(fn, reps: int = 5, warmup: int = 1, device: torch.device = torch.device("cpu")) -> dict:
-    "Median and 20/80th percentile wall time of `fn()` in ms over `reps` calls after `warmup` calls."
-    return time_fns({"fn": fn}, reps, warmup, device)["fn"]
-
-def time_fns(fns: dict, reps: int = 5, warmup: int = 1, device: torch.device = torch.device("cpu")) -> dict:
-    """`time_fn` for several functions compared with each other ({name: fn} -> {name: timing}), their calls
-    interleaved (a, b, a, b, ...): a burst of load on the machine then falls on all of them alike, not on one
-    function's block."""
-    for fn in fns.values():
-        for _ in range(warmup): fn()
-    _sync(device)
-    ts = {k: [] for k in fns}
-    for _ in range(reps):
-        for k, fn in fns.items():
-            t0 = time.perf_counter()
-            fn()
-            _sync(device)
-            ts[k].append(1e3 * (time.perf_counter() - t0))
-    out = {}
-    for k, t in ts.items():
-        t.sort()
-        q = lambda p: t[min(len(t) - 1, int(p * len(t)))]
-        out[k] = dict(ms=q(0.5), p20=q(0.2), p80=q(0.8), reps=reps)
-    return out
-
 def _vm(key: str) -> int:
     with open("/proc/self/status") as f:
         for line in f:
@@ -155,65 +127,7 @@ def floor_ms(op: str, B: int, L: int, D: int, machine: dict, backward: bool) -> 
         traffic = 4 * B * L * D * (3 + 1 + 4 + 1)
     return 1e3 * (3 if backward else 1) * (flops / rate + traffic / bw)
 
-# %% ../../nbs/experiments/50_runtime.ipynb #g001
-def unit_roundoff(dtype: torch.dtype) -> float:
-    "u = 2^-p for a p-bit significand: float32 2^-24, float16 2^-11, bfloat16 2^-8."
-    return torch.finfo(dtype).eps / 2
-
-ERROR_C = 2.0  # the constant of the error bound (prose above)
-
-def error_bound(dtype: torch.dtype, L: int, c: float = ERROR_C) -> float:
-    """c u log2 N with N = 2L rounded up to a power of two:
-    the largest relative error a correct kernel output may have."""
-    return c * unit_roundoff(dtype) * math.ceil(math.log2(2 * L))
-
-def _grads(fn, inputs, dy):
-    ins = [t.detach().requires_grad_() for t in inputs]
-    y = fn(*ins)
-    return [y.detach(), *torch.autograd.grad(y, ins, dy.to(y.device, y.dtype))]
-
-def check_against_float64(B: int, C: int, L: int, dtype=torch.float32, seed: int = 0, streamed: bool
-                          | None = None, precision: str | None = None, device: str = "cpu") -> dict:
-    """{output: (kernel error, plain torch error)} against float64 for y and the five gradients, outputs
-    NaN-filled. The float64 truth is computed on CPU; kernel and torch run in `dtype` on `device` (a GPU:
-    cuFFT for torch)."""
-    import hyena_lit.kernels.fftconv_triton as ft
-    g = torch.Generator().manual_seed(seed)
-    u, pre, post = (torch.randn(B, C, L, generator=g, dtype=torch.float64) for _ in range(3))
-    k, D = torch.randn(C, L, generator=g, dtype=torch.float64) / math.sqrt(L), torch.randn(
-        C, generator=g, dtype=torch.float64)
-    dy = torch.randn(B, C, L, generator=g, dtype=torch.float64)
-    exact = _grads(ft.gated_fftconv_ref, (u, k, D, pre, post), dy)
-    low = [t.to(device, dtype) for t in (u, k, D, pre, post)]
-    plain = _grads(ft.gated_fftconv_ref, low, dy)
-    old, ft._alloc = ft._alloc, lambda shape, dtype, device: torch.full(
-        shape, float("nan"), dtype=dtype, device=device)
-    try:
-        kern = _grads(lambda *a: ft.fftconv_triton(*a, streamed=streamed, precision=precision), low, dy)
-    finally:
-        ft._alloc = old
-    names = ("y", "du", "dk", "dD", "dpregate", "dpostgate")
-    return {n: (rel_err(a.cpu(), e), rel_err(b.cpu(), e)) for n, a, b, e in zip(names, kern, plain, exact)}
-
-# %% ../../nbs/experiments/50_runtime.ipynb #g001x1
-def correctness_rows(cases, dtypes, device: str = "cpu", precision: str | None = None) -> list[dict]:
-    "check_against_float64 for each (B, C, L, streamed) case and dtype: one row per output, with its bound."
-    rows = []
-    for B, C, L, streamed in cases:
-        for dtype in dtypes:
-            for name, (ek, et) in check_against_float64(B, C, L, dtype, streamed=streamed,
-                                                        precision=precision, device=device).items():
-                rows.append(
-                    dict(B=B, C=C, L=L, streamed=streamed, dtype=str(dtype).split(".")[1], output=name,
-                         triton=ek, torch=et, bound=error_bound(dtype, L), share=ek / error_bound(dtype, L))
-                )
-    return rows
-
 # %% ../../nbs/experiments/50_runtime.ipynb #g003
-GPU_CASES = ((3, 5, 100, None), (2, 7, 777, None), (1, 3, 2048, None), (2, 3, 1000, True), (2, 5, 3001, None),
-             (1, 3, 16384, None))
-GPU_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
-
 def operator_check(device: str = "cuda", lengths=(1000, 4096), d_model: int = 24) -> list[dict]:
     """HyenaOperator with the Triton kernels against the plain reference on `device`:
     output and each parameter's gradient."""
@@ -233,131 +147,6 @@ def operator_check(device: str = "cuda", lengths=(1000, 4096), d_model: int = 24
             errs = [rel_err(a, b) for a, b in zip(outs["triton"], outs["ref"])]
             rows.append(dict(L=L, order=order, gating=gating, y=errs[0], max_grad=max(errs[1:])))
     return rows
-
-# %% ../../nbs/experiments/50_runtime.ipynb #g005
-# NVIDIA data sheets, dense: HBM bytes/s; FLOP/s of float32 CUDA cores, TF32 and fp16/bf16 tensor cores
-GPU_PEAKS = {
-    "H100 80GB HBM3": dict(bandwidth=3.35e12, fp32=66.9e12, tf32=494.7e12, half=989.4e12),  # H100 SXM5
-    "H100 PCIe": dict(bandwidth=2.0e12, fp32=51.2e12, tf32=378.0e12, half=756.0e12),
-    "H200": dict(bandwidth=4.8e12, fp32=66.9e12, tf32=494.7e12, half=989.4e12),
-    "A100-SXM4-80GB": dict(bandwidth=2.039e12, fp32=19.5e12, tf32=156.0e12, half=312.0e12),
-    "A100-SXM4-40GB": dict(bandwidth=1.555e12, fp32=19.5e12, tf32=156.0e12, half=312.0e12),
-}
-
-def gpu_peaks(name: str) -> dict | None:
-    "The entry of GPU_PEAKS whose key is part of the device name, or None."
-    hits = [v for k, v in GPU_PEAKS.items() if k in name]
-    return hits[0] if hits else None
-
-def conv_bytes(B: int, C: int, L: int, elem: int, backward: bool) -> float:
-    "Least memory traffic of one gated convolution: forward 4BCL + CL elements, backward 7BCL + 2CL."
-    return elem * ((7 if backward else 4) * B * C * L + (2 if backward else 1) * C * L)
-
-def conv_flops(B: int, C: int, L: int, algorithm: str, backward: bool) -> float:
-    """FLOPs of one call: 'fft' (cuFFT, 2.5 N log2 N per real transform) or 'monarch' (the kernels' 4N(N1 +
-    2N2))."""
-    from hyena_lit.kernels.fftconv_triton import fft_plan, stream_plan, one_tile_max_l, PREC
-    N = 1 << (2 * L - 1).bit_length()
-    if algorithm == "fft": per = 2.5 * N * math.log2(N)
-    elif algorithm == "monarch":
-        n1, n2 = fft_plan(L) if L <= one_tile_max_l(PREC) else stream_plan(L)
-        N, per = n1 * n2, 4 * n1 * n2 * (n1 + 2 * n2)
-    else: raise ValueError(f"algorithm must be 'fft' or 'monarch', got {algorithm!r}")
-    transforms = 4 if backward else 2
-    # + spectral products, gates, skip
-    return B * C * (transforms * per + (3 if backward else 1) * 3 * N + 6 * L)
-
-IMPL_UNITS = {"torch.fft": ("fft", "fp32"), "triton fp32": ("monarch", "tf32x3"), "triton "
-                                                                                  "bf16": ("monarch", "half"),
-              "flashfftconv bf16": ("monarch", "half")}
-
-# %% ../../nbs/experiments/50_runtime.ipynb #g005x1
-def roofline(B: int, C: int, L: int, impl: str, elem: int, peaks: dict, backward: bool) -> dict:
-    "Bytes, FLOPs and the memory- and compute-bound times (ms) of one call of `impl` (a key of IMPL_UNITS)."
-    algorithm, unit = IMPL_UNITS[impl]
-    rate = peaks["tf32"] / 3 if unit == "tf32x3" else peaks[unit]
-    nbytes, flops = conv_bytes(B, C, L, elem, backward), conv_flops(B, C, L, algorithm, backward)
-    mem_ms, compute_ms = 1e3 * nbytes / peaks["bandwidth"], 1e3 * flops / rate
-    return dict(bytes=nbytes, flops=flops, memory_ms=mem_ms, compute_ms=compute_ms,
-                limit_ms=max(mem_ms, compute_ms))
-
-# %% ../../nbs/experiments/50_runtime.ipynb #g007
-def _flashfftconv(L: int, dtype):
-    "FlashFFTConv's gated convolution for length L, or None where the package is not installed."
-    try: from flashfftconv import FlashFFTConv
-    except ImportError: return None
-    conv = FlashFFTConv(1 << (2 * L - 1).bit_length(), dtype=dtype).cuda()
-    return lambda u, k, pre, post: conv(u, k, pre, post)
-
-def bench_contenders(L: int, B: int, C: int, device) -> dict:
-    """{impl: (dtype, fn of (u, k, D, pre, post))}:
-    torch.fft and the kernels in float32, the kernels in bf16, FlashFFTConv."""
-    from hyena_lit.core.fftconv import fftconv
-    from hyena_lit.kernels.fftconv_triton import fftconv_triton
-    ways = {"torch.fft": (torch.float32, lambda u, k, D, a, b: b * fftconv(a * u, k, D)),
-            "triton fp32": (torch.float32, fftconv_triton), "triton bf16": (torch.bfloat16, fftconv_triton)}
-    flash = _flashfftconv(L, torch.bfloat16) if device.type == "cuda" else None
-    if flash is not None:
-        ways["flashfftconv bf16"] = (torch.bfloat16, lambda u, k, D, a, b: flash(u, k, a, b))
-    return ways
-
-# %% ../../nbs/experiments/50_runtime.ipynb #g007x1
-def benchmark(lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768, device: str = "cuda",
-              reps: int = 20, deadline: float = float("inf")) -> list[dict]:
-    """Median ms of each contender, forward and forward+backward, with its roofline;
-    stops starting lengths after `deadline`."""
-    from hyena_lit.kernels.fftconv_triton import MAX_L_HALF, PREC
-    dev = torch.device(device)
-    peaks = gpu_peaks(torch.cuda.get_device_name(dev)) if dev.type == "cuda" else None
-    rows = []
-    for L in lengths:
-        if time.time() > deadline: break
-        for impl, (dtype, f) in bench_contenders(L, B, C, dev).items():
-            u, pre, post = (torch.randn(B, C, L, device=dev, dtype=dtype, requires_grad=True)
-                            for _ in range(3))
-            k, D = torch.randn(C, L, device=dev, requires_grad=True), torch.randn(
-                C, device=dev, requires_grad=True)
-            call = lambda: f(u, k, D.to(dtype), pre, post)
-            fwd = time_fn(call, reps=reps, warmup=3, device=dev)["ms"]
-            fb = time_fn(lambda: call().sum().backward(), reps=reps, warmup=3, device=dev)["ms"]
-            # the kernels take float32 products above MAX_L_HALF
-            half = impl != "triton bf16" or L <= MAX_L_HALF
-            row = dict(L=L, impl=impl, dtype=str(dtype).split(".")[1], products=IMPL_UNITS[impl][1] if half
-                       else PREC, B=B, C=C, fwd_ms=fwd, fwd_bwd_ms=fb)
-            if peaks is not None:
-                elem, unit = torch.finfo(dtype).bits // 8, impl if half else "triton fp32"
-                r0, r1 = (roofline(B, C, L, unit, elem, peaks, b) for b in (False, True))
-                row |= dict(fwd_bytes=r0["bytes"], fwd_flops=r0["flops"], fwd_limit_ms=r0["limit_ms"],
-                            fwd_share=r0["limit_ms"] / fwd, fwd_bwd_limit_ms=r0["limit_ms"] + r1["limit_ms"],
-                            fwd_bwd_share=(r0["limit_ms"] + r1["limit_ms"]) / fb)
-            rows.append(row)
-            del u, pre, post, k, D
-            torch.cuda.empty_cache() if dev.type == "cuda" else None
-    return rows
-
-FLASHFFTCONV_PUBLISHED = dict(speedup_over_pytorch_max=7.93, source="Fu et al. 2023, FlashFFTConv, abstract")
-
-# %% ../../nbs/experiments/50_runtime.ipynb #g007x2
-def wins_from_bench(bench, gpu: str) -> dict:
-    """{(gpu, dtype): ((lo, hi), ...)}: the runs of consecutive measured lengths at which a Triton kernel's
-    forward+backward was faster than torch.fft at float32 (the table `fftconv_impl="auto"` follows)."""
-    out = {}
-    ref = bench[bench.impl == "torch.fft"].set_index("L").fwd_bwd_ms
-    for impl, d in bench[bench.impl.str.startswith("triton")].groupby("impl"):
-        dtype = d.dtype.iloc[0] if "dtype" in d else "float32"
-        runs, cur = [], None
-        for L, ms in d.set_index("L").fwd_bwd_ms.sort_index().items():
-            if L in ref.index and ms < ref[L]: cur = (cur[0], L) if cur else (L, L)
-            else: runs, cur = runs + ([cur] if cur else []), None
-        runs += [cur] if cur else []
-        if runs: out[(gpu, dtype)] = tuple(sorted(set(out.get((gpu, dtype), ())) | set(runs)))
-    return out
-
-def gpu_info() -> dict:
-    "The GPU's name and the versions its numbers were measured with (device.json)."
-    import triton
-    return dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__,
-                cuda=torch.version.cuda)
 
 # %% ../../nbs/experiments/50_runtime.ipynb #g008
 def step_bench(size: str, L: int, batch: int, steps: int = 30, device: str = "cuda",
@@ -398,17 +187,13 @@ def step_bench(size: str, L: int, batch: int, steps: int = 30, device: str = "cu
 def gpu_report(out, lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int = 768,
                parts=("correctness", "operator", "bench"), deadline: float = float("inf")) -> None:
     "Write device.json and, as named in `parts`, correctness.csv, operator.csv and bench.csv under `out`."
-    import json, pathlib, pandas as pd
-    if not torch.cuda.is_available(): raise RuntimeError("gpu_report needs a CUDA GPU")
-    out = pathlib.Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "device.json").write_text(json.dumps(gpu_info(), indent=1) + "\n")
-    if "correctness" in parts:
-        pd.DataFrame(correctness_rows(GPU_CASES, GPU_DTYPES, "cuda")).to_csv(
-            out / "correctness.csv", index=False)
-    if "operator" in parts: pd.DataFrame(operator_check()).to_csv(out / "operator.csv", index=False)
-    if "bench" in parts:
-        pd.DataFrame(benchmark(lengths, B, C, deadline=deadline)).to_csv(out / "bench.csv", index=False)
+    import pandas as pd
+    kernel_report(out, lengths, B, C, [p for p in parts if p != "operator"], deadline, torch_fft=library_fftconv)
+    if "operator" in parts: pd.DataFrame(operator_check()).to_csv(Path(out) / "operator.csv", index=False)
+
+def library_fftconv(u, k, D, pre, post):
+    "The torch.fft contender of the kernels' benchmark: the library's gated `fftconv` (`11_fftconv`)."
+    return post * fftconv(pre * u, k, D)
 
 # %% ../../nbs/experiments/50_runtime.ipynb #g009
 def sweep(csv, ops, lengths, batch: int, d_model: int = 768, n_heads: int = 12, passes=("fwd", "fwdbwd"),
