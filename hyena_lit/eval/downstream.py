@@ -20,19 +20,16 @@ from ..train.engine import load_weights, _canonical
 from ..data.lm_data import gpt2_tokenizer, EOT
 from ..train.runs import project_root, save_json, relative, is_finished, RunFolder
 from ..core.paper import paper_table
+from .lm_adapter import DTYPES, HyenaEvalLM, load_run, save_run
 
 # %% auto #0
-__all__ = ['DTYPES', 'TASKS_DIR', 'FIXTURES', 'TASK_SPLITS', 'prepare_wsc', 'prepare_rte', 'prepare_multirc', 'prepare_record',
+__all__ = ['TASKS_DIR', 'FIXTURES', 'TASK_SPLITS', 'prepare_wsc', 'prepare_rte', 'prepare_multirc', 'prepare_record',
            'prepare_copa', 'prepare_boolq', 'prepare_cb', 'prepare_wic', 'STOP_WORDS', 'BASELINES_4_5', 'BASELINES_4_6',
-           'CHANCE', 'known_tasks', 'check_eval_params', 'load_run', 'save_run', 'loglikelihood_rolling',
-           'generate_until', 'HyenaEvalLM', 'data_root', 'local_dataset', 'gold_match', 'task_manager', 'evaluate_run',
-           'results_table', 'lm_eval_cli', 'build_cloze', 'parse_runs', 'cloze_for_run', 'collect_downstream',
-           'paper_superglue', 'paper_beside']
+           'CHANCE', 'known_tasks', 'check_eval_params', 'data_root', 'local_dataset', 'gold_match', 'task_manager',
+           'evaluate_run', 'results_table', 'lm_eval_cli', 'build_cloze', 'parse_runs', 'cloze_for_run',
+           'collect_downstream', 'paper_superglue', 'paper_beside']
 
 # %% ../../nbs/eval/60_downstream.ipynb #c008
-DTYPES = {"float32": torch.float32, "float64": torch.float64, "bfloat16": torch.bfloat16,
-          "float16": torch.float16}
-
 def known_tasks() -> set[str]:
     """The task, group and tag names of our task files (lm_eval_tasks/*.yaml), read without loading the
     harness."""
@@ -68,198 +65,6 @@ def check_eval_params(run: str, tasks: str, data_dir: str, num_fewshot: int, lim
     known = known_tasks()
     unknown = [t.strip() for t in tasks.split(",") if t.strip() and t.strip() not in known]
     if unknown: raise ValueError(f"unknown task(s) {unknown}; the tasks are: {', '.join(sorted(known))}")
-
-# %% ../../nbs/eval/60_downstream.ipynb #c011
-def _config(d: dict) -> HyenaConfig:
-    known = {f.name for f in fields(HyenaConfig)}
-    if set(d) - known:
-        raise ValueError(
-            f"params.json names HyenaConfig fields this version does not know: {sorted(set(d) - known)}")
-    return HyenaConfig(**d)
-
-def load_run(path: str | Path, device: str | torch.device = "cpu", dtype: str | torch.dtype = "float32",
-             allow_unfinished: bool = False) -> HyenaLM:
-    """A finished LM run folder (params.json, checkpoint/model.safetensors, metrics.json) -> HyenaLM in eval
-    mode."""
-    p = Path(path)
-    if not p.is_dir(): raise FileNotFoundError(f"run folder {str(path)!r} does not exist")
-    # a save_pretrained folder (13b_pretrained)
-    if (p / "config.json").is_file() and (p / "model.safetensors").is_file():
-        dt = DTYPES[dtype] if isinstance(dtype, str) else dtype
-        return HyenaLM.from_pretrained(p, strict=True).to(device=device, dtype=dt).eval()
-    need = {"params.json": p / "params.json",
-            "checkpoint/model.safetensors": p / "checkpoint" / "model.safetensors"}
-    if not allow_unfinished: need["metrics.json"] = p / "metrics.json"
-    missing = [k for k, f in need.items() if not f.exists()]
-    if missing:
-        hint = (" (training has not reached its last step: pass allow_unfinished=True to load its last "
-                "checkpoint)" if missing == ["metrics.json"] else "")
-        raise FileNotFoundError(
-            f"{path} is not a finished LM run: it lacks {', '.join(missing)}; a run folder holds "
-            f"params.json, checkpoint/model.safetensors and metrics.json{hint}")
-    par = json.loads(need["params.json"].read_text())
-    if "model" not in par:
-        raise ValueError(
-            f"{need['params.json']} has no 'model' entry: not a language-model run (lmtrain writes one)")
-    dt = DTYPES[dtype] if isinstance(dtype, str) else dtype
-    model = load_weights(HyenaLM(_config(par["model"])), need["checkpoint/model.safetensors"])
-    return model.to(device=device, dtype=dt).eval()
-
-# %% ../../nbs/eval/60_downstream.ipynb #c011x1
-def save_run(model: HyenaLM, path: str | Path, metrics: dict | None = None) -> Path:
-    """Write `model` as a finished run folder that `load_run` reads (params.json,
-    checkpoint/model.safetensors, metrics.json)."""
-    from safetensors.torch import save_file
-    with RunFolder(path, {}, keep_checkpoint=True) as run:
-        if run.finished:
-            raise FileExistsError(f"{relative(run.dir)} is a finished run: it is never overwritten")
-        run.start(model=model.cfg.to_dict(), params=model.num_params())
-        (run.dir / "checkpoint").mkdir(exist_ok=True)  # the engine's weights file, without a training state
-        weights = {k: v.detach().contiguous().cpu() for k, v in _canonical(model, model.state_dict()).items()}
-        save_file(weights, str(run.dir / "checkpoint" / "model.safetensors"))
-        run.finish(metrics or {})
-    return run.dir
-
-# %% ../../nbs/eval/60_downstream.ipynb #c014
-@torch.no_grad()
-def _loglikelihood_tokens(self, requests, disable_tqdm: bool = False, override_bs: int
-                          | None = None) -> list[tuple[float, bool]]:
-    """requests: [(strings, context_ids, continuation_ids)] -> [(sum of the continuation's log-probs, all
-    greedy)], in order."""
-    items = []
-    for i, (_, ctx, cont) in enumerate(requests):
-        if not cont: raise ValueError("empty continuation: nothing to score")
-        if len(cont) > self.max_length:
-            raise ValueError(
-                f"a continuation of {len(cont)} tokens does not fit max_length={self.max_length}")
-        whole = (list(ctx) + list(cont))[-(self.max_length + 1):]
-        # inputs predict whole[1:], the last len(cont) of which are the continuation
-        items.append((i, whole[:-1], list(cont)))
-    # longest first: each batch pads to its first row
-    items.sort(key=lambda t: -len(t[1]))
-    out, bs = [None] * len(items), override_bs or self.batch_size
-    for b in range(0, len(items), bs):
-        chunk = items[b:b + bs]
-        L = len(chunk[0][1])
-        x = torch.full((len(chunk), L), EOT, dtype=torch.long)
-        for r, (_, inp, _) in enumerate(chunk): x[r, :len(inp)] = torch.tensor(inp)
-        logp = F.log_softmax(
-            (self.model(x.to(self._device)).float()
-             if self.model.embed.weight.dtype in (torch.bfloat16, torch.float16)
-             else self.model(x.to(self._device))),
-            dim=-1,
-        )  # (B, L, V)
-        for r, (i, inp, cont) in enumerate(chunk):
-            # (len(cont), V): the positions that predict the continuation
-            n = len(inp)
-            lp = logp[r, n - len(cont):n]
-            tgt = torch.tensor(cont, device=lp.device)
-            ans = (lp.gather(-1, tgt[:, None]).double().sum().item(), bool((lp.argmax(-1) == tgt).all()))
-            out[i] = ans
-            if requests[i][0] is not None and requests[i][0][0] is not None:
-                self.cache_hook.add_partial("loglikelihood", requests[i][0], ans)
-    return out
-
-# %% ../../nbs/eval/60_downstream.ipynb #c014x1
-def loglikelihood_rolling(self, requests, disable_tqdm: bool = False) -> list[float]:
-    "Log-likelihood of whole texts, in the harness's disjoint windows of at most max_length predicted tokens."
-    windows, owner = [], []
-    for k, (text,) in enumerate(r.args for r in requests):
-        for ctx, cont in map(
-            lm_utils.make_disjoint_window,
-            lm_utils.get_rolling_token_windows(token_list=self.tok_encode(text),
-                                               prefix_token=self.prefix_token_id, max_seq_len=self.max_length,
-                                               context_len=1),
-        ):
-            windows.append(((None, None), ctx, cont))
-            owner.append(k)
-    totals = [0.0] * len(requests)
-    for k, (ll, _) in zip(owner, self._loglikelihood_tokens(windows, disable_tqdm)): totals[k] += ll
-    for r, t in zip(requests, totals): self.cache_hook.add_partial("loglikelihood_rolling", (r.args[0],), t)
-    return totals
-
-# %% ../../nbs/eval/60_downstream.ipynb #c014x2
-@torch.no_grad()
-def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
-    """Greedy continuations (through HyenaLM.generate) cut at the first stop string;
-    prompts batched by equal token length."""
-    groups, out = defaultdict(list), [None] * len(requests)
-    for i, r in enumerate(requests):
-        context, kw = r.args
-        kw = dict(kw or {})
-        if kw.get("do_sample") or kw.get("temperature", 0) > 0:
-            raise ValueError("generate_until here is greedy (the paper's protocol): do_sample must be false")
-        until = kw.get("until") or []
-        until = [until] if isinstance(until, str) else list(until)
-        n_new = int(kw.get("max_gen_toks", 256))
-        if not 1 <= n_new < self.max_length:
-            raise ValueError(f"max_gen_toks must be in [1, {self.max_length}), got {n_new}")
-        ids = self.tok_encode(context)[-(self.max_length - n_new):] or [EOT]
-        groups[(len(ids), n_new, tuple(until))].append((i, ids))
-    for (L, n_new, until), members in groups.items():
-        stops = [*until, self.tok_decode([EOT])]
-        for b in range(0, len(members), self.batch_size):
-            chunk = members[b:b + self.batch_size]
-            x = torch.tensor([ids for _, ids in chunk], device=self._device)
-            new = self.model.generate(x, n_new, temperature=0)[:, L:].tolist()
-            for (i, _), toks in zip(chunk, new):
-                text = self.tok_decode(toks)
-                for s in stops:
-                    if s and s in text: text = text[:text.index(s)]
-                out[i] = text
-                self.cache_hook.add_partial("generate_until", requests[i].args, text)
-    return out
-
-# %% ../../nbs/eval/60_downstream.ipynb #c015
-def _batch_size(v) -> int:
-    # no memory probing: the models here are small
-    if v in (None, "", "auto") or str(v).startswith("auto"): return 16
-    if int(v) < 1: raise ValueError(f"batch_size must be a positive integer or 'auto', got {v!r}")
-    return int(v)
-
-# %% ../../nbs/eval/60_downstream.ipynb #c015x1
-class HyenaEvalLM(TemplateLM):
-    "lm-eval model: a run folder of ours (`run=`) or a HyenaLM (`model=`), with the GPT-2 tokenizer."
-    def __init__(self, run: str | None = None, model: HyenaLM | None = None, batch_size: int | str = 16,
-                 device: str | None = None, dtype: str = "float32", max_length: int = 0,
-                 allow_unfinished: bool = False, **kwargs):
-        super().__init__()
-        if (run is None) == (model is None):
-            raise ValueError("pass exactly one of run= (a run folder) and model= (a HyenaLM)")
-        # the CLI's default is cuda
-        dev = (device if device and (not str(device).startswith("cuda") or torch.cuda.is_available())
-               else ("cuda" if torch.cuda.is_available() else "cpu"))
-        if model is None:
-            p = Path(run)
-            model = load_run(p if p.exists() or p.is_absolute() else project_root() / p, dev, dtype,
-                             allow_unfinished in (True, "True", "true"))
-        self.model, self._device = model.eval(), next(model.parameters()).device
-        self.enc = gpt2_tokenizer()
-        self.batch_size = _batch_size(batch_size)
-        self.max_length = int(max_length) or model.cfg.l_max
-        if self.max_length > model.cfg.l_max:
-            raise ValueError(f"max_length={max_length} exceeds the model's l_max={model.cfg.l_max}")
-
-    @property
-    def eot_token_id(self) -> int:
-        return EOT
-
-    @property
-    def tokenizer_name(self) -> str:
-        return "gpt2"
-
-    def tok_encode(self, string: str, add_special_tokens=None, **kwargs) -> list[int]:
-        return self.enc.encode(string, allowed_special="all")
-
-    def tok_decode(self, tokens) -> str: return self.enc.decode(list(tokens))
-    _loglikelihood_tokens, loglikelihood_rolling, generate_until = (_loglikelihood_tokens,
-                                                                    loglikelihood_rolling, generate_until)
-
-from lm_eval.api.registry import model_registry
-
-# %% ../../nbs/eval/60_downstream.ipynb #c015x2
-# once: the notebook and the module both define it
-if "hyena_lit" not in model_registry: register_model("hyena_lit")(HyenaEvalLM)
 
 # %% ../../nbs/eval/60_downstream.ipynb #c022
 TASKS_DIR = Path(hyena_lit.__file__).parent / "eval" / "lm_eval_tasks"  # ships with the package
