@@ -1,6 +1,7 @@
 """README.md from nbs/index.ipynb, and the results page runs/results.md (`scripts/results_page.py`).
-The README is the front page's markdown cells with four marks filled in from the run folders: `<!-- verdict -->` three
-lines counted from the scoreboard's rows and its status figure, `<!-- scoreboard -->` the scoreboard's summary line, `<!-- headline -->` the short table of results (the paper's number beside ours, one row
+The README is the front page's markdown cells with its marks filled in from the run folders: `<!-- verdict -->` three
+lines counted from the scoreboard's rows and its status figure, `<!-- scoreboard -->` (where present) the scoreboard's
+summary line, `<!-- headline -->` the short table of results (the paper's number beside ours, one row
 per table or figure), `<!-- quickstart -->` a sentence on the committed quickstart run.
 `python scripts/readme.py` writes both files; `--check` exits 1 when either differs from what it would write."""
 import json
@@ -34,14 +35,14 @@ def verdict(R: Runs) -> str:
          for k, rows in n.items()}
     ran = {k: len(rows) - c[k]["not run"] for k, rows in n.items()}
     gpu = sum(r["status"] == "not run" and any(w in r["note"] + r["command"] for w in ("GPU", "cuda")) for r in n["number"])
-    lines = [f"**Verdict.** Of the {len(n['number'])} numbers in the two papers' tables, we ran {ran['number']}:"
-             f" {c['number']['reproduced']} reproduce, {c['number']['differs']} differ (each row names the run that"
-             f" shows why), {c['number']['within noise']} are within noise, {c['number']['by construction']} hold by construction.",
-             f"Of {len(n['claim'])} ordering claims, {ran['claim']} ran: {c['claim']['reproduced']} hold,"
+    lines = [f"**Verdict.** {ran['number']} of the papers' {len(n['number'])} numbers ran: {c['number']['reproduced']}"
+             f" reproduce, {c['number']['differs']} differ (each with a reason),"
+             f" {c['number']['within noise']} are within noise, {c['number']['by construction']} hold by construction.",
+             f"{ran['claim']} of {len(n['claim'])} ordering claims ran: {c['claim']['reproduced']} hold,"
              f" {c['claim']['differs']} do not, {c['claim']['within noise']} are within noise.",
-             f"The other {c['number']['not run']} numbers are not run: each row says why ({gpu} need a GPU)"
-             " and gives the command that would run it."]
-    figure = f"\n\n![Each table's rows by status]({FIGURE})" if (ROOT / FIGURE).exists() else ""
+             f"{c['number']['not run']} numbers are not run ({gpu} need a GPU):"
+             " [the scoreboard](runs/scoreboard/scoreboard.md) says why, with the command for each."]
+    figure = f"\n\n![Status by table]({FIGURE})" if (ROOT / FIGURE).exists() else ""
     return "  \n".join(lines) + figure
 
 
