@@ -1,0 +1,120 @@
+"""What a colleague's archive, checkpoint, grid file or name can do: write only under runs/, run no code.
+
+Each test feeds one crafted input (an archive with a link, a state.pt with a pickle payload, a grid file with a hostile
+neighbour, a name that climbs out of runs/) and checks that it is refused by name and that nothing happened."""
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cli(*args, cwd=ROOT, timeout=120) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "IN_TEST"} | {"PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+
+
+# archives: `python -m hyena_lit.train.runs unpack`
+def _archive(path: Path, members: list) -> Path:
+    "A .tar.gz of `members`: (name, bytes) a regular file, (name, 'sym'|'hard', target) a link, (name, None) a folder."
+    with tarfile.open(path, "w:gz") as tar:
+        for m in members:
+            info = tarfile.TarInfo(m[0])
+            if len(m) == 3:
+                info.type, info.linkname = (tarfile.SYMTYPE if m[1] == "sym" else tarfile.LNKTYPE), m[2]
+                tar.addfile(info)
+            elif m[1] is None:
+                info.type = tarfile.DIRTYPE
+                tar.addfile(info)
+            else:
+                info.size = len(m[1])
+                tar.addfile(info, io.BytesIO(m[1]))
+    return path
+
+
+def _unpack(tmp: Path, members: list) -> subprocess.CompletedProcess:
+    return _cli("-m", "hyena_lit.train.runs", "unpack", str(_archive(tmp / "a.tar.gz", members)), "--root", str(tmp / "runs"))
+
+
+def _tree(d: Path) -> dict:
+    "Every path under `d` (links not followed) with its content or link target: a snapshot to compare."
+    out = {}
+    for p in sorted(d.rglob("*")):
+        out[str(p.relative_to(d))] = ("link", os.readlink(p)) if p.is_symlink() else p.read_bytes() if p.is_file() else "dir"
+    return out
+
+
+@pytest.fixture
+def site(tmp_path):
+    "A checkout: a library folder and a Makefile beside runs/, which holds one finished run."
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "__init__.py").write_text("x = 1\n")
+    (tmp_path / "Makefile").write_text("all:\n")
+    run = tmp_path / "runs" / "exp" / "sweep" / "done"
+    run.mkdir(parents=True)
+    (run / "params.json").write_text("{}")
+    (run / "metrics.json").write_text(json.dumps({"best_test_acc": 0.9}))
+    return tmp_path
+
+
+def _refused(r, *names):
+    assert r.returncode != 0, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr and r.stderr.startswith("error:"), r.stderr
+    for n in names: assert repr(n) in r.stderr or f"  {n}:" in r.stderr, (n, r.stderr)
+
+
+def test_unpack_refuses_a_symlink_and_the_file_written_through_it(site):
+    before = _tree(site)
+    r = _unpack(site, [("runs/l", "sym", "../lib"), ("runs/l/__init__.py", b"import os; os.system('touch pwned')\n")])
+    _refused(r, "runs/l", "runs/l/__init__.py")
+    assert _tree(site) == before | {"a.tar.gz": (site / "a.tar.gz").read_bytes()}
+
+
+def test_unpack_refuses_a_hardlink_then_a_file_of_the_same_name(site):
+    before = _tree(site)
+    r = _unpack(site, [("runs/h", "hard", "Makefile"), ("runs/h", b"pwned\n")])
+    _refused(r, "runs/h")
+    assert (site / "Makefile").read_text() == "all:\n" and not (site / "runs" / "h").exists()
+    assert _tree(site) == before | {"a.tar.gz": (site / "a.tar.gz").read_bytes()}
+
+
+def test_unpack_refuses_a_lone_metrics_over_a_finished_run(site):
+    r = _unpack(site, [("runs/exp/sweep/done/metrics.json", b'{"best_test_acc": 1.0}')])
+    _refused(r, "runs/exp/sweep/done/metrics.json")
+    assert "finished run" in r.stderr
+    assert json.loads((site / "runs/exp/sweep/done/metrics.json").read_text()) == {"best_test_acc": 0.9}
+
+
+@pytest.mark.parametrize("name", ["runs/../evil.txt", "../evil.txt", "runs/x/../../evil.txt", "/tmp/hyena-evil-abs.txt", "lib/evil.txt"])
+def test_unpack_refuses_names_outside_runs(site, name):
+    r = _unpack(site, [("runs/ok/params.json", b"{}"), (name, b"pwned\n")])
+    _refused(r, name)
+    assert not (site / "evil.txt").exists() and not Path("/tmp/hyena-evil-abs.txt").exists() and not (site / "lib/evil.txt").exists()
+    assert not (site / "runs" / "ok").exists()  # one refused member: nothing written
+
+
+def test_unpack_refuses_a_member_under_a_link_on_disk(site):
+    (site / "outside").mkdir()
+    (site / "runs" / "x").symlink_to(site / "outside")
+    r = _unpack(site, [("runs/x/new.txt", b"pwned\n")])
+    _refused(r, "runs/x/new.txt")
+    assert "link on disk" in r.stderr and list((site / "outside").iterdir()) == []
+
+
+def test_unpack_still_takes_a_packed_archive(site):
+    from hyena_lit.train.runs import pack_runs
+    src = site / "other" / "runs" / "exp" / "sweep" / "half"
+    (src / "checkpoint").mkdir(parents=True)
+    (src / "params.json").write_text("{}")
+    (src / "checkpoint" / "state.pt").write_bytes(b"s")
+    pack_runs(site / "p.tar.gz", root=site / "other" / "runs")
+    r = _cli("-m", "hyena_lit.train.runs", "unpack", str(site / "p.tar.gz"), "--root", str(site / "runs"))
+    assert r.returncode == 0, r.stderr
+    assert "unpack: 1 run(s)" in r.stdout and (site / "runs/exp/sweep/half/checkpoint/state.pt").read_bytes() == b"s"
