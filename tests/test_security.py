@@ -118,3 +118,53 @@ def test_unpack_still_takes_a_packed_archive(site):
     r = _cli("-m", "hyena_lit.train.runs", "unpack", str(site / "p.tar.gz"), "--root", str(site / "runs"))
     assert r.returncode == 0, r.stderr
     assert "unpack: 1 run(s)" in r.stdout and (site / "runs/exp/sweep/half/checkpoint/state.pt").read_bytes() == b"s"
+
+
+# checkpoints: resuming reads checkpoint/state.pt
+class _Payload:
+    "Unpickled, it makes the folder `marker`: what a crafted state.pt could do instead."
+    def __init__(self, marker: Path): self.marker = str(marker)
+    def __reduce__(self): return (os.mkdir, (self.marker,))
+
+
+def _crafted_checkpoint(tmp: Path) -> tuple[Path, Path]:
+    from hyena_lit.train.engine import save_checkpoint
+    m = torch.nn.Linear(3, 2)
+    save_checkpoint(tmp / "ck", m, torch.optim.AdamW(m.parameters()), epoch=1)
+    st = torch.load(tmp / "ck" / "state.pt", weights_only=True)
+    marker = tmp / "marker"
+    torch.save(st | {"epoch": _Payload(marker)}, tmp / "ck" / "state.pt")
+    return tmp / "ck", marker
+
+
+def test_a_crafted_state_pt_is_refused_unread(tmp_path):
+    from hyena_lit.train.engine import load_checkpoint
+    ck, marker = _crafted_checkpoint(tmp_path)
+    m = torch.nn.Linear(3, 2)
+    with pytest.raises(RuntimeError) as e: load_checkpoint(ck, m, torch.optim.AdamW(m.parameters()))
+    msg = str(e.value)
+    assert "state.pt" in msg and "refused unread" in msg and "posix.mkdir" in msg and "\n" not in msg, msg
+    assert not marker.exists()
+
+
+def test_resuming_a_run_with_a_crafted_state_pt_runs_nothing(tmp_path):
+    from hyena_lit.train.engine import fit, get_recipe
+    run = tmp_path / "run"
+    ck, marker = _crafted_checkpoint(tmp_path)
+    ck.rename(run / "checkpoint") if run.mkdir() is None else None
+    m = torch.nn.Linear(3, 2)
+    x = torch.randn(8, 3); y = torch.randint(0, 2, (8,))
+    with pytest.raises(RuntimeError, match="refused unread"):
+        fit(m, (x, y), get_recipe("paper-synthetics", epochs=2, warmup_epochs=1, batch_size=4), run, progress=False,
+            loss_fn=torch.nn.functional.cross_entropy)
+    assert not marker.exists()
+
+
+def test_no_torch_load_reads_pickles():
+    "Every torch.load in the notebooks (the library's source) passes weights_only=True."
+    import re
+    calls = [(nb.name, line.strip()) for nb in (ROOT / "nbs").rglob("*.ipynb") for line in nb.read_text().splitlines()
+             if re.search(r"torch\.load\(", line)]
+    assert calls, "no torch.load found: the search is broken"
+    bad = [c for c in calls if "weights_only=True" not in c[1] and "weights_only=not trust_pickle" not in c[1]]  # an explicit opt-in for official Lightning files
+    assert not bad, bad
