@@ -168,3 +168,39 @@ def test_no_torch_load_reads_pickles():
     assert calls, "no torch.load found: the search is broken"
     bad = [c for c in calls if "weights_only=True" not in c[1] and "weights_only=not trust_pickle" not in c[1]]  # an explicit opt-in for official Lightning files
     assert not bad, bad
+
+
+# grid files: `python -m hyena_lit.train.launch GRID --dry-run`
+GRID = '''
+def cells():
+    return [dict(experiment="associative_recall", run="runs/tiny/g/hyena_L32_V8_s0",
+                 params=dict(parametrization="hyena", seq_len=32, vocab_size=8, seed=0, num_train=64, num_test=16,
+                             n_layer=1, d_model=16, d_inner=32, emb_dim=3, recipe="paper-synthetics", epochs=3,
+                             warmup_epochs=1, batch_size=32))]
+'''
+
+
+def test_dry_run_imports_the_grid_file_and_nothing_beside_it(tmp_path):
+    grids = tmp_path / "grids"; grids.mkdir()
+    (grids / "grid.py").write_text(GRID)
+    marker = tmp_path / "marker"
+    (grids / "evil.py").write_text(f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\ndef cells(): return []\n")
+    (grids / "another.py").write_text(f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\n")
+    r = _cli("-m", "hyena_lit.train.launch", str(grids / "grid.py"), "--dry-run", "--root", str(tmp_path / "runs"))
+    assert r.returncode == 0, r.stderr
+    assert "1 cells: 0 finished, 0 unfinished, 1 new" in r.stdout and "no measured peer" in r.stdout, r.stdout
+    assert not marker.exists()
+
+
+def test_peers_come_from_run_folders_not_code(tmp_path):
+    "A cell without a peer in its grid is timed by a finished run on disk, read from its params.json and metrics.json."
+    from hyena_lit.train.launch import finished_peers, load_cells, plan
+    (tmp_path / "grid.py").write_text(GRID)
+    done = tmp_path / "runs" / "associative_recall" / "other" / "hyena_L32_V10_s0"
+    done.mkdir(parents=True)
+    (done / "params.json").write_text(json.dumps(dict(seq_len=32, num_train=64, epochs=3, device="cpu")))
+    (done / "metrics.json").write_text(json.dumps(dict(seconds=12.0, epochs_run=3)))
+    cells = load_cells(tmp_path / "grid.py", tmp_path / "runs")
+    assert plan(cells).seconds.isna().all()
+    p = plan(cells, reference=finished_peers(tmp_path / "runs"))
+    assert p.seconds.tolist() == [12.0]  # the same tokens (3 x 64 x 32) at the peer's 512 tokens/s

@@ -10,11 +10,12 @@ from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
 from .engine import STOP_AT_ENV
-from .runs import project_root, is_finished, params_conflicts, conflicts_text, relative
+from .runs import (project_root, is_finished, params_conflicts, conflicts_text, relative, run_folders,
+                                   path_component, inside)
 
 # %% auto #0
-__all__ = ['RUNNERS', 'SAVED_UNDER', 'load_cells', 'as_cells', 'plan', 'describe_plan', 'run_cell', 'waits_for', 'launch',
-           'parse_stop_at', 'main']
+__all__ = ['RUNNERS', 'SAVED_UNDER', 'FOLDER_RUNNERS', 'load_cells', 'as_cells', 'plan', 'describe_plan', 'run_cell', 'waits_for',
+           'launch', 'parse_stop_at', 'finished_peers', 'main']
 
 # %% ../../nbs/train/18b_launch.ipynb #lc4
 # experiment -> "module:function" taking (params, run_dir, device, threads); imported when a cell runs
@@ -91,9 +92,12 @@ def load_cells(path: str | Path, root: str | Path | None = None, only: list[str]
             raise ValueError(f"{where} must be a dict with keys experiment, run, params; got {c!r:.200}")
         if c["experiment"] not in RUNNERS:
             raise ValueError(f"{where}: experiment {c['experiment']!r} is not one of {sorted(RUNNERS)}")
-        rel = Path(c["run"])
-        if rel.is_absolute() or rel.parts[0] != "runs" or ".." in rel.parts:
-            raise ValueError(f"{where}: run {c['run']!r} must be a path under runs/")
+        rel = Path(str(c["run"]))
+        try:
+            if rel.is_absolute() or len(rel.parts) < 2 or rel.parts[0] != "runs": raise ValueError
+            for part in rel.parts[1:]: path_component(part, "run")
+            inside(root / Path(*rel.parts[1:]), root)
+        except ValueError: raise ValueError(f"{where}: run {c['run']!r} must be a path under runs/") from None
         if c["run"] in seen: raise ValueError(f"{where}: run {c['run']!r} appears twice")
         seen.add(c["run"])
         key = str(Path(*rel.parts[1:]))
@@ -376,17 +380,32 @@ def _arg_parser() -> argparse.ArgumentParser:
     return ap
 
 # %% ../../nbs/train/18b_launch.ipynb #lc12s3
+# the runner whose cells a finished run folder can time, by the folder's experiment (its first level under runs/)
+FOLDER_RUNNERS = {"associative_recall": ("associative_recall",), "mechanistic": ("mechanistic", "mechanistic_steps"),
+                  "mqar": ("mqar",), "dna": ("dna",), "images": ("images",), "pile": ("lm",), "wikitext103": ("lm",),
+                  "pg19": ("lm",), "lm_training": ("lm",)}
+
+def finished_peers(root: str | Path | None = None) -> list[dict]:
+    """The finished run folders under `root` (default: runs/) as cells, for `plan`'s `reference`: read from their
+    params.json, no code run. A folder whose params.json cannot be read times nothing."""
+    root = Path(root).resolve() if root else project_root() / "runs"
+    out = []
+    for d in run_folders(root):
+        key = d.relative_to(root)
+        try: saved = json.loads((d / "params.json").read_text())
+        except (OSError, ValueError): continue
+        for exp in FOLDER_RUNNERS.get(key.parts[0], ()) if isinstance(saved, dict) else ():
+            params = saved.get(SAVED_UNDER[exp], {}) if exp in SAVED_UNDER else saved
+            out.append(dict(experiment=exp, run=f"runs/{key.as_posix()}", params=params, key=str(key), dir=d))
+    return out
+
 def _planned(a: argparse.Namespace) -> tuple[list[dict], pd.DataFrame]:
-    "The cells of the flags' file and their plan; cells no peer measured are timed by the other grids' runs."
+    """The cells of the flags' file and their plan; cells no peer of the grid measured are timed by the finished
+    runs on disk. Only the grid file itself is imported: its neighbours are never run."""
     cells = load_cells(a.file, a.root, a.only)
     p = plan(cells, a.device)
-    # no measured peer here: the other grids' runs time them
     if p[p.status != "finished"].seconds.isna().any():
-        files = [
-            Path(a.file),
-            *(f for f in sorted(Path(a.file).parent.glob("[a-z]*.py")) if f.name != Path(a.file).name)]
-        # --only's others too
-        p = plan(cells, a.device, [c for f in files for c in load_cells(f, a.root)])
+        p = plan(cells, a.device, finished_peers(a.root))
     return cells, p
 
 def _print_plan(p: pd.DataFrame):
