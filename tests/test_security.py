@@ -204,3 +204,40 @@ def test_peers_come_from_run_folders_not_code(tmp_path):
     assert plan(cells).seconds.isna().all()
     p = plan(cells, reference=finished_peers(tmp_path / "runs"))
     assert p.seconds.tolist() == [12.0]  # the same tokens (3 x 64 x 32) at the peer's 512 tokens/s
+
+
+# names: a sweep, run or experiment name is one folder under runs/
+CLIMB = "../../../x"
+
+
+@pytest.mark.parametrize("kw", [dict(name=CLIMB), dict(sweep=CLIMB), dict(experiment=CLIMB), dict(name="/abs"), dict(sweep="a\\b")])
+def test_new_run_dir_refuses_a_name_that_leaves_runs(tmp_path, kw, monkeypatch):
+    from hyena_lit.train.runs import new_run_dir
+    monkeypatch.chdir(tmp_path)
+    args = dict(experiment="quickstart", name="r", sweep="cpu") | kw
+    with pytest.raises(ValueError, match="single folder name"): new_run_dir(args.pop("experiment"), **args)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("key", ["sweep", "run_name"])
+def test_papermill_names_are_checked_with_the_parameters(key):
+    from hyena_lit.train.runs import check_parameters
+    sweep, run_name = "cpu", ""
+    declared = dict(sweep=sweep, run_name=run_name)
+    with pytest.raises(ValueError, match=f"{key} must be a single folder name"): check_parameters(declared, declared | {key: CLIMB})
+
+
+@pytest.mark.parametrize("run", ["runs/../../x", "runs/a/../../x", "/runs/x", "runs", "runs/a\\..\\..\\x"])
+def test_a_grid_cell_run_path_must_stay_under_runs(tmp_path, run):
+    from hyena_lit.train.launch import load_cells
+    (tmp_path / "grid.py").write_text(GRID.replace("runs/tiny/g/hyena_L32_V8_s0", run.replace("\\", "\\\\")))
+    with pytest.raises(ValueError, match="must be a path under runs/"): load_cells(tmp_path / "grid.py", tmp_path / "runs")
+
+
+def test_papermill_sweep_that_climbs_out_is_refused_before_any_folder(tmp_path):
+    escaped = (ROOT / "nbs" / "experiments" / CLIMB).resolve()
+    assert not escaped.exists()
+    r = _cli("-m", "papermill", str(ROOT / "nbs/experiments/19_quickstart.ipynb"), str(tmp_path / "o.ipynb"), "--cwd",
+             str(ROOT / "nbs/experiments"), "-p", "sweep", CLIMB, "-p", "max_steps", "1", timeout=300)
+    assert r.returncode != 0 and "sweep must be a single folder name" in r.stdout + r.stderr, (r.stdout + r.stderr)[-2000:]
+    assert not escaped.exists() and not (ROOT / "runs" / "quickstart" / CLIMB).resolve().exists()

@@ -11,14 +11,15 @@ from datetime import datetime, timezone
 from fastcore.basics import patch_to
 
 # %% auto #0
-__all__ = ['COLUMNS', 'DEFECTS', 'NOT_COMPARED', 'EXTENDABLE', 'TRAINING_COLUMNS', 'INTERVAL_MEAN', 'KEEP_PER_STEP', 'CPU_LIMITS',
-           'TEXT_SUFFIXES', 'project_root', 'new_run_dir', 'save_json', 'is_finished', 'finished_in', 'relative',
-           'run_folders', 'path_component', 'inside', 'run_row', 'load_runs', 'write_index', 'params_conflicts',
-           'conflicts_text', 'check_run', 'check_sweep', 'extend_run', 'is_stepwise', 'evaluation_rows',
-           'compact_history', 'compact_file', 'compact_histories', 'RunInUse', 'provenance', 'RunFolder',
-           'unfinished_runs', 'pack_runs', 'ArchiveRefused', 'unpack_runs', 'main', 'positive_int', 'number', 'one_of',
-           'int_list', 'pick_device', 'pick_threads', 'check_parameters', 'measured_flops_per_second',
-           'budget_estimate', 'describe_budget', 'check_budget', 'portable_text', 'absolute_paths', 'make_portable']
+__all__ = ['COLUMNS', 'DEFECTS', 'NOT_COMPARED', 'EXTENDABLE', 'TRAINING_COLUMNS', 'INTERVAL_MEAN', 'KEEP_PER_STEP',
+           'NAME_PARAMETERS', 'CPU_LIMITS', 'TEXT_SUFFIXES', 'project_root', 'new_run_dir', 'save_json', 'is_finished',
+           'finished_in', 'relative', 'run_folders', 'path_component', 'inside', 'run_row', 'load_runs', 'write_index',
+           'params_conflicts', 'conflicts_text', 'check_run', 'check_sweep', 'extend_run', 'is_stepwise',
+           'evaluation_rows', 'compact_history', 'compact_file', 'compact_histories', 'RunInUse', 'provenance',
+           'RunFolder', 'unfinished_runs', 'pack_runs', 'ArchiveRefused', 'unpack_runs', 'main', 'positive_int',
+           'number', 'one_of', 'int_list', 'pick_device', 'pick_threads', 'check_parameters',
+           'measured_flops_per_second', 'budget_estimate', 'describe_budget', 'check_budget', 'portable_text',
+           'absolute_paths', 'make_portable']
 
 # %% ../../nbs/train/18a_runs.ipynb #c004
 def project_root(start: Path | None = None) -> Path:
@@ -783,12 +784,19 @@ def _kind_ok(default, value) -> bool:
         return isinstance(default, bool) == isinstance(value, bool)
     if isinstance(default, _NUMBER) and isinstance(value, _NUMBER):
         return isinstance(default, float) or isinstance(value, int)
-    if isinstance(default, (list, tuple)): return isinstance(value, (list, tuple))
+    if isinstance(default, (list, tuple)):  # and each element of the default's first element's kind
+        return isinstance(value, (list, tuple)) and (not default or all(_kind_ok(default[0], v) for v in value))
     return isinstance(value, type(default))
 
+# parameters that name a folder under runs/: one plain folder name each
+NAME_PARAMETERS = ("sweep", "run_name", "experiment_name")
+
 def check_parameters(declared: dict, now: dict):
-    """Refuse names papermill injected that the parameters cell did not declare, and values of another kind
-    (see above)."""
+    """Refuse names papermill injected that the parameters cell did not declare, values of another kind, and folder
+    names that are not one plain name (see above). A number given for a text parameter (`-p contexts 16384`) is
+    taken as its text, in `now`."""
+    if not isinstance(declared, dict) or not isinstance(now, dict):
+        raise ValueError("_declared is the parameter check's own name, not a parameter: drop -p _declared")
     names = sorted(
         k
         for k, v in declared.items()
@@ -801,9 +809,13 @@ def check_parameters(declared: dict, now: dict):
         raise ValueError(f"unknown parameter {k!r}" + (f" (did you mean {close[0]!r}?)" if close else "") +
                          f"; the parameters are: {', '.join(names)}")
     for k in names:
-        if k in now and now[k] is not declared[k] and not _kind_ok(declared[k], now[k]):
+        if k not in now or now[k] is declared[k]: continue
+        if isinstance(declared[k], str) and isinstance(now[k], _NUMBER) and not isinstance(now[k], bool):
+            now[k] = str(now[k])  # papermill reads `-p contexts 16384` as a number
+        if not _kind_ok(declared[k], now[k]):
             raise ValueError(f"parameter {k} must be a {type(declared[k]).__name__} like its default "
                              f"{declared[k]!r}, got {now[k]!r}")
+        if k in NAME_PARAMETERS: path_component(now[k], k, empty_ok=declared[k] == "")
 
 # %% ../../nbs/train/18a_runs.ipynb #c016b
 CPU_LIMITS = dict(params=50_000_000, hours=24.0)
