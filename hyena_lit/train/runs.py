@@ -40,7 +40,8 @@ def new_run_dir(experiment: str, name: str = "", root: str | Path = "", sweep: s
     name = path_component(name, "run_name", empty_ok=True) or datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     d = root / name
     if is_finished(d): raise FileExistsError(f"{d} holds a finished run; pick another run_name")
-    d.mkdir(parents=True, exist_ok=True)
+    try: d.mkdir(parents=True, exist_ok=True)
+    except OSError as e: raise ValueError(f"run folder {d} cannot be made ({e.strerror or e})") from None
     return d
 
 def save_json(obj, path: Path):
@@ -519,8 +520,11 @@ class RunFolder:
 @patch_to(RunFolder)
 def __enter__(self) -> "RunFolder":
     self.made = not self.dir.exists()
-    self.dir.mkdir(parents=True, exist_ok=True)
-    self._lockfile = _lock(self.dir)
+    try:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._lockfile = _lock(self.dir)
+    except OSError as e:  # under a file, or no permission: named, before any work
+        raise ValueError(f"run folder {self.dir} cannot be made or written ({e.strerror or e})") from None
     try:
         saved = self.saved
         bad = params_conflicts(saved.get(self.key, {}) if self.key else saved, self.settings) if saved else {}
