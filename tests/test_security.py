@@ -235,9 +235,10 @@ def test_a_grid_cell_run_path_must_stay_under_runs(tmp_path, run):
 
 
 def test_papermill_sweep_that_climbs_out_is_refused_before_any_folder(tmp_path):
+    "Refused by the parameter check; out_root keeps a regression's run inside tmp_path."
     escaped = (ROOT / "nbs" / "experiments" / CLIMB).resolve()
     assert not escaped.exists()
     r = _cli("-m", "papermill", str(ROOT / "nbs/experiments/19_quickstart.ipynb"), str(tmp_path / "o.ipynb"), "--cwd",
-             str(ROOT / "nbs/experiments"), "-p", "sweep", CLIMB, "-p", "max_steps", "1", timeout=300)
+             str(ROOT / "nbs/experiments"), "-p", "sweep", CLIMB, "-p", "max_steps", "1", "-p", "out_root", str(tmp_path / "runs"), timeout=300)
     assert r.returncode != 0 and "sweep must be a single folder name" in r.stdout + r.stderr, (r.stdout + r.stderr)[-2000:]
-    assert not escaped.exists() and not (ROOT / "runs" / "quickstart" / CLIMB).resolve().exists()
+    assert not escaped.exists() and not (tmp_path / "runs").exists()
