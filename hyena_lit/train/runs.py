@@ -817,8 +817,9 @@ def check_parameters(declared: dict, now: dict):
         if isinstance(declared[k], str) and isinstance(now[k], _NUMBER) and not isinstance(now[k], bool):
             now[k] = str(now[k])  # papermill reads `-p contexts 16384` as a number
         if not _kind_ok(declared[k], now[k]):
-            raise ValueError(f"parameter {k} must be a {type(declared[k]).__name__} like its default "
-                             f"{declared[k]!r}, got {now[k]!r}")
+            d = declared[k]
+            kind = f"list of {type(d[0]).__name__}" if isinstance(d, (list, tuple)) and d else type(d).__name__
+            raise ValueError(f"parameter {k} must be a {kind} like its default {d!r}, got {now[k]!r}")
         if k in NAME_PARAMETERS: path_component(now[k], k, empty_ok=declared[k] == "")
 
 # %% ../../nbs/train/18a_runs.ipynb #c016b
