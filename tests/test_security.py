@@ -256,3 +256,14 @@ def test_the_readme_launch_commands_plan():
     for grid in ("fig4_1_official", "table_11"):
         r = _cli("-m", "hyena_lit.train.launch", f"experiments/{grid}.py", "--dry-run")
         assert r.returncode == 0 and " cells: " in r.stdout, r.stderr[-2000:]
+
+
+def test_lm_training_resume_with_a_crafted_state_pt_is_an_error_line(tmp_path):
+    ck, marker = _crafted_checkpoint(tmp_path)
+    run = tmp_path / "run"; run.mkdir()
+    ck.rename(run / "checkpoint")
+    text = tmp_path / "play.txt"; text.write_text("To be, or not to be, that is the question.\n" * 200)
+    r = _cli("-m", "hyena_lit.experiments.lm_training", "--size", "tiny", "--dataset", str(text), "--seq_len", "64",
+             "--global_batch", "8", "--tokens", "4096", "--out_dir", str(run), timeout=300)
+    assert r.returncode == 2 and "error: checkpoint file" in r.stderr and "refused unread" in r.stderr, r.stderr[-2000:]
+    assert "Traceback" not in r.stderr and not marker.exists()

@@ -19,8 +19,9 @@ from tqdm.auto import tqdm
 # %% auto #0
 __all__ = ['SCHEDULES', 'PRECISIONS', 'RECIPES', 'IGNORE', 'STOP_AT_ENV', 'Recipe', 'register_recipe', 'get_recipe',
            'recipe_diff', 'lr_multiplier', 'budget', 'make_schedule', 'param_groups', 'make_optimizer', 'TensorPairs',
-           'EpochBatches', 'epoch_loader', 'save_checkpoint', 'load_checkpoint', 'load_weights', 'scored_cross_entropy',
-           'locate_nonfinite', 'Interrupted', 'selection_score', 'past_deadline', 'fit', 'seconds_per_step']
+           'EpochBatches', 'epoch_loader', 'save_checkpoint', 'CheckpointError', 'load_checkpoint', 'load_weights',
+           'scored_cross_entropy', 'locate_nonfinite', 'Interrupted', 'selection_score', 'past_deadline', 'fit',
+           'seconds_per_step']
 
 # %% ../../nbs/train/18_engine.ipynb #c004
 SCHEDULES = ("cosine", "linear", "cosine-from-init", "constant")
@@ -311,6 +312,10 @@ def save_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimiz
     shutil.rmtree(old, ignore_errors=True)
 
 # %% ../../nbs/train/18_engine.ipynb #c019s2
+class CheckpointError(RuntimeError, ValueError):
+    """A checkpoint file that cannot be used (unreadable, or refused unread): the message names it and the way
+    forward. A ValueError too, so command lines report it as `error: ...`."""
+
 def _read_state(f: Path) -> dict:
     """`state.pt` read as tensors and plain values only (`weights_only`): a file holding any other object is
     refused unread, since unpickling it could run code."""
@@ -333,7 +338,7 @@ def load_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimiz
         try: return fn(path / name)
         except Exception as e:  # truncated, empty or missing: name the file and the way forward
             why = str(e) if isinstance(e, ValueError) else f"({type(e).__name__}: {e})".replace("\n", " ")
-            raise RuntimeError(f"checkpoint file {path / name} cannot be read: {why}; "
+            raise CheckpointError(f"checkpoint file {path / name} cannot be read: {why}; "
                                f"delete the folder {path} to start the run over") from None
     # a checkpoint written on a GPU resumes on a CPU: its tensors load on the CPU, then follow the model's
     st = read("state.pt", _read_state)
