@@ -267,3 +267,11 @@ def test_lm_training_resume_with_a_crafted_state_pt_is_an_error_line(tmp_path):
              "--global_batch", "8", "--tokens", "4096", "--out_dir", str(run), timeout=300)
     assert r.returncode == 2 and "error: checkpoint file" in r.stderr and "refused unread" in r.stderr, r.stderr[-2000:]
     assert "Traceback" not in r.stderr and not marker.exists()
+
+
+def test_unpack_takes_an_archive_made_with_tar_from_the_checkout(site):
+    "`tar czf a.tar.gz runs/...` writes folder entries, runs/ itself included: harmless, and accepted."
+    r = _unpack(site, [("runs", None), ("runs/exp", None), ("runs/exp/s2", None), ("runs/exp/s2/r", None),
+                       ("runs/exp/s2/r/params.json", b"{}")])
+    assert r.returncode == 0, r.stderr
+    assert (site / "runs/exp/s2/r/params.json").read_text() == "{}"

@@ -648,6 +648,7 @@ def _member_problem(m: tarfile.TarInfo, base: Path, top: str, seen: _Seen) -> st
     if not (m.isfile() or m.isdir()): return "not a regular file or folder"
     if m.name.rstrip("/") in seen: return "appears twice"
     seen.add(m.name.rstrip("/"))
+    if len(parts) == 1: return None if m.isdir() else f"a file in place of the {top}/ folder"
     target = base.joinpath(*parts)
     for i in range(2, len(parts) + 1):  # runs/ itself may be a link the user made; nothing below it may be
         p = base.joinpath(*parts[:i])
