@@ -9,6 +9,9 @@ asked for one): their words are None, the probe asserts the result itself, and a
 
 The run-lifecycle probes (papermill parameter keys, run-folder locks, budgets, checkpoint readers, lm-eval task names)
 run in subprocesses, in the background, and count like the others.
+The probes of shared artifacts (issue 63) feed what a colleague, or an attacker, could send: archives with links or
+names that leave runs/, a state.pt with a pickle payload, grid files with misspelt settings or a hostile neighbour,
+names that climb out of runs/, model folders with missing or foreign tensors, FIFOs and odd suffixes among corpora.
 `python tests/test_catalogue.py` prints every outcome and the counts by class; the tests require every other probe to be
 clear. End-to-end cases (the command line, papermill) follow as their own tests."""
 import functools
@@ -439,6 +442,252 @@ def _lead_probes():
     ]
 
 
+# issue 63: archives, checkpoints, grid files and names shared between researchers; model folders; corpora; parameters
+def _said(main, argv: list):
+    "`main(argv)`'s refusal as a ValueError holding what it wrote to stderr; Unnoticed when it went on."
+    import contextlib, io
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()): main([str(a) for a in argv])
+    except SystemExit as e:
+        if e.code: raise ValueError(err.getvalue().strip()) from None
+    raise Unnoticed("the command went on")
+
+
+def _tar(members: list, site: Path | None = None) -> tuple[Path, Path]:
+    "(archive, runs folder): a .tar.gz of (name, bytes) files, (name, 'sym' | 'hard', target) links, in a fresh checkout."
+    import io, tarfile
+    site = site or _tmp()
+    (site / "runs").mkdir(exist_ok=True)
+    with tarfile.open(site / "a.tar.gz", "w:gz") as tar:
+        for m in members:
+            info = tarfile.TarInfo(m[0])
+            if len(m) == 3:
+                info.type, info.linkname = (tarfile.SYMTYPE if m[1] == "sym" else tarfile.LNKTYPE), m[2]
+                tar.addfile(info)
+            else:
+                info.size = len(m[1]); tar.addfile(info, io.BytesIO(m[1]))
+    return site / "a.tar.gz", site / "runs"
+
+
+def _unpack(members: list, site: Path | None = None):
+    from hyena_lit.train.runs import unpack_runs
+    archive, runs = _tar(members, site)
+    return unpack_runs(archive, root=runs)
+
+
+def _over_finished_run():
+    site = _tmp(); run = site / "runs" / "x" / "s" / "done"; run.mkdir(parents=True)
+    (run / "metrics.json").write_text('{"acc": 0.9}')
+    try: _unpack([("runs/x/s/done/metrics.json", b'{"acc": 1.0}')], site)
+    finally: assert (run / "metrics.json").read_text() == '{"acc": 0.9}'
+
+
+def _under_disk_link():
+    site = _tmp(); (site / "runs").mkdir(); (site / "out").mkdir(); (site / "runs" / "x").symlink_to(site / "out")
+    try: _unpack([("runs/x/new.txt", b"x")], site)
+    finally: assert not (site / "out" / "new.txt").exists()
+
+
+class _Payload:
+    def __init__(self, marker): self.marker = str(marker)
+    def __reduce__(self): return (os.mkdir, (self.marker,))
+
+
+def _crafted_state(kind: str):
+    from hyena_lit.train.engine import save_checkpoint, load_checkpoint
+    d = _tmp(); m = torch.nn.Linear(3, 2)
+    save_checkpoint(d / "ck", m, torch.optim.AdamW(m.parameters()), epoch=1)
+    st = torch.load(d / "ck" / "state.pt", weights_only=True)
+    torch.save(st | {"epoch": _Payload(d / "marker")} if kind == "payload" else [1, 2], d / "ck" / "state.pt")
+    try: load_checkpoint(d / "ck", m, torch.optim.AdamW(m.parameters()))
+    finally: assert not (d / "marker").exists(), "the payload ran"
+
+
+GRID = """def cells():
+    return [dict(experiment="associative_recall", run="runs/t/g/hyena_L32_V8_s0",
+                 params=dict(parametrization="hyena", seq_len=32, vocab_size=8, seed=0, num_train=64, num_test=16, n_layer=1,
+                             d_model=16, d_inner=32, emb_dim=3, recipe="paper-synthetics", epochs=3, warmup_epochs=1,
+                             batch_size=32))]
+"""
+
+
+def _grid(text: str = GRID, name: str = "grid.py") -> Path:
+    f = _tmp() / name; f.write_text(text)
+    return f
+
+
+def _launch(*argv):
+    from hyena_lit.train.launch import main
+    return _said(main, list(argv))
+
+
+def _dead_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0)); return s.getsockname()[1]
+
+
+def _accept_dry_run_beside_a_hostile_file():
+    from hyena_lit.train.launch import main
+    import contextlib, io
+    g = _grid(); marker = g.parent / "marker"
+    (g.parent / "evil.py").write_text(f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\n")
+    with contextlib.redirect_stdout(io.StringIO()): assert main([str(g), "--dry-run", "--root", str(g.parent / "runs")]) == 0
+    assert not marker.exists(), "a file beside the grid was run"
+
+
+def _model_folder(weights="same", config=None, files=()) -> Path:
+    "A save_pretrained folder of a tiny HyenaLM, with its weights or config replaced."
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
+    from safetensors.torch import load_file, save_file
+    d = _tmp() / "model"
+    HyenaLM(HyenaConfig.from_size("tiny", vocab_size=12)).save_pretrained(d)
+    w = load_file(str(d / "model.safetensors"))
+    if weights == "missing": save_file({k: v for k, v in w.items() if k != "blocks.1.fc2.weight"}, str(d / "model.safetensors"))
+    if weights == "extra": save_file(w | {"head2.weight": torch.zeros(3)}, str(d / "model.safetensors"))
+    if weights == "cut": (d / "model.safetensors").write_bytes((d / "model.safetensors").read_bytes()[:300])
+    if weights == "none": (d / "model.safetensors").unlink()
+    if config: (d / "config.json").write_text(json.dumps(json.loads((d / "config.json").read_text()) | config))
+    for name, data in files: (d / name).write_bytes(data)
+    return d
+
+
+def _unfinished_run() -> Path:
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
+    from hyena_lit.train.engine import save_checkpoint
+    m = HyenaLM(HyenaConfig.from_size("tiny", vocab_size=12)); d = _tmp() / "run"; d.mkdir()
+    (d / "params.json").write_text(json.dumps({"config": m.cfg.to_dict()}))
+    save_checkpoint(d / "checkpoint", m, torch.optim.AdamW(m.parameters()))
+    return d
+
+
+def _fifo(name: str = "pipe.txt", genome: bool = False) -> Path:
+    d = _tmp() / "genomes" / "E.Coli" if genome else _tmp()
+    d.mkdir(parents=True, exist_ok=True); os.mkfifo(d / name)
+    return d.parent if genome else d / name
+
+
+def _accept_upper_case_genome_suffix():
+    from hyena_lit.data.dna_data import find_genomes
+    found = find_genomes(_genomes("K12.FA", f">c1\n{ACGT}\n"))
+    assert [(sp, st) for sp, st, _ in found] == [("E.Coli", "K12")], found
+
+
+def _accept_blank_leading_corpus():
+    from hyena_lit.data.lm_data import load_corpus
+    assert load_corpus(str(_file("c.txt", "\n" * 70_000 + "To be, or not to be\n"))) == ["To be, or not to be"]
+
+
+def _declared(**kw):
+    from hyena_lit.train.runs import check_parameters
+    declared = dict(sweep="cpu", run_name="", seq_lens=[128], contexts="512,4096")
+    return check_parameters(declared, declared | kw)
+
+
+def _accept_number_for_text():
+    from hyena_lit.train.runs import check_parameters
+    declared = dict(contexts="512,4096"); now = declared | dict(contexts=16384)
+    check_parameters(declared, now)
+    assert now["contexts"] == "16384"
+
+
+def _issue63_probes():
+    from hyena_lit.train.runs import new_run_dir, RunFolder
+    from hyena_lit.train.launch import load_cells
+    load_pretrained, export_run = _late("hyena_lit.inference.pretrained.load_pretrained"), _late("hyena_lit.inference.pretrained.export_run")
+    generate_main, export_main = _late("hyena_lit.inference.generate.main"), _late("hyena_lit.inference.export.main")
+    load_corpus, load_dna_data = _late("hyena_lit.data.lm_data.load_corpus"), _late("hyena_lit.experiments.dna.load_dna_data")
+    g = GRID.replace
+    return [
+        # archives (runs unpack)
+        ("archive: a symlink member", lambda: _unpack([("runs/l", "sym", "../hyena_lit")]), ["runs/l", "symbolic link"]),
+        ("archive: a file through a symlink member", lambda: _unpack([("runs/l", "sym", ".."), ("runs/l/__init__.py", b"x")]),
+         ["runs/l/__init__.py", "under the link member"]),
+        ("archive: a hard link, then that name", lambda: _unpack([("runs/h", "hard", "Makefile"), ("runs/h", b"x")]), ["runs/h", "hard link"]),
+        ("archive: metrics.json over a finished run", _over_finished_run, ["runs/x/s/done/metrics.json", "finished run"]),
+        ("archive: a ../ member", lambda: _unpack([("runs/../Makefile", b"x")]), ["runs/../Makefile", "outside runs/"]),
+        ("archive: an absolute member", lambda: _unpack([("/tmp/probe-abs.txt", b"x")]), ["/tmp/probe-abs.txt", "absolute"]),
+        ("archive: a member under a link on disk", _under_disk_link, ["runs/x/new.txt", "link on disk"]),
+        # checkpoints
+        ("state.pt with a pickle payload", lambda: _crafted_state("payload"), ["state.pt", "refused unread", "posix.mkdir"]),
+        ("state.pt not a training state", lambda: _crafted_state("list"), ["state.pt", "not a training state"]),
+        # grid files and the launcher
+        ("grid: parameter epocs", lambda: load_cells(_grid(g("epochs=3", "epocs=3"))), ["'epocs'", "did you mean 'epochs'"]),
+        ("grid: parameter sede", lambda: load_cells(_grid(g("seed=0", "sede=0"))), ["'sede'", "did you mean 'seed'"]),
+        ("grid: a syntax error", lambda: load_cells(_grid("def cells(:\n")), ["grid.py, line 1", "syntax error"]),
+        ("grid: cells() returns nothing", lambda: load_cells(_grid("def cells(): pass\n")), ["grid.py", "non-empty list"]),
+        ("grid: cells() raises", lambda: load_cells(_grid("def cells(): return {}['x']\n")), ["grid.py", "cells() raised KeyError"]),
+        ("grid: a broken import", lambda: load_cells(_grid("from experiments.no_such_grid import X\n" + GRID)), ["grid.py", "fails when read"]),
+        ("grid: a run path out of runs/", lambda: load_cells(_grid(g("runs/t/g/", "runs/../../"))), ["must be a path under runs/"]),
+        ("launch --stop-at +1e300h", lambda: _launch(_grid(), "--stop-at", "+1e300h"), ["error:", "--stop-at must be"]),
+        ("launch --root a file", lambda: _launch(_grid(), "--root", _file("runs", "")), ["error:", "is a file"]),
+        ("launch --only matching nothing", lambda: _launch(_grid(), "--only", "nothing/*", "--dry-run"), ["error:", "matches none of the 1 cells"]),
+        ("launch --workers 1000", lambda: _launch(_grid(), "--workers", "1000"), ["error:", "1000 CPUs"]),
+        ("launch --address, nothing listening", lambda: _launch(_grid(), "--address", f"127.0.0.1:{_dead_port()}"), ["error:", "nothing answers"]),
+        ("launch --dry-run beside a hostile file", _accept_dry_run_beside_a_hostile_file, None),
+        # names
+        ("sweep ../../../x", lambda: _declared(sweep="../../../x"), ["sweep must be a single folder name", "../../../x"]),
+        ("run_name a/b", lambda: _declared(run_name="a/b"), ["run_name must be a single folder name"]),
+        ("new_run_dir run_name ..", lambda: new_run_dir("quickstart", "..", root=_tmp()), ["run_name", ".."]),
+        ("new_run_dir experiment /abs", lambda: new_run_dir("/abs", "r", sweep="cpu"), ["experiment", "/abs"]),
+        # model folders and generation
+        ("model folder: a tensor missing", lambda: load_pretrained(_model_folder("missing")), ["model.safetensors", "1 missing (blocks.1.fc2.weight)"]),
+        ("model folder: an unexpected tensor", lambda: load_pretrained(_model_folder("extra")), ["1 unexpected (head2.weight)"]),
+        ("model folder: config field misspelt", lambda: load_pretrained(_model_folder(config={"d_modle": 64})), ["config.json", "did you mean 'd_model'"]),
+        ("model folder: config value of another kind", lambda: load_pretrained(_model_folder(config={"n_layer": "2"})), ["config.json", "n_layer"]),
+        ("model folder: config refused by HyenaConfig", lambda: load_pretrained(_model_folder(config={"order": 1})), ["config.json", "order"]),
+        ("model folder: truncated weights", lambda: load_pretrained(_model_folder("cut")), ["model.safetensors", "cannot be read"]),
+        ("model folder: pytorch_model.bin only", lambda: load_pretrained(_model_folder("none", files=[("pytorch_model.bin", b"x")])),
+         ["model.safetensors is missing", "pytorch_model.bin"]),
+        ("model folder: missing", lambda: load_pretrained(_tmp() / "nowhere"), ["nowhere", "does not exist"]),
+        ("generate --model missing", lambda: _said(generate_main, ["--model", _tmp() / "none", "--prompt", "A"]), ["error:", "does not exist"]),
+        ("generate: DNA prompt with U", lambda: _said(generate_main, ["--model", _model_folder(), "--prompt", "ACGU"]), ["error:", "'U' at position 3"]),
+        ("export: an unfinished run", lambda: export_run(_unfinished_run(), _tmp() / "out"), ["not a finished run", "unfinished"]),
+        ("export CLI: a missing run", lambda: _said(export_main, [_tmp() / "none", _tmp() / "out"]), ["error:", "does not exist"]),
+        # corpora and genomes
+        ("FIFO as a corpus", lambda: load_corpus(str(_fifo())), ["pipe.txt", "is a FIFO"]),
+        ("FIFO in a genome folder", lambda: load_dna_data(str(_fifo("K12.fa", genome=True)), 0), ["K12.fa", "is a FIFO"]),
+        ("genome suffix in upper case", _accept_upper_case_genome_suffix, None),
+        ("genome compressed with bzip2", lambda: load_dna_data(_genomes("W3110.fa.bz2", b"BZh91AY"), 0), ["W3110.fa.bz2", ".bz2"]),
+        ("corpus starting with 64 KiB of blank lines", _accept_blank_leading_corpus, None),
+        ("validation split of a local file", lambda: load_corpus(str(_file("c.txt", "text\n")), "validation"), ["c.txt", "no 'validation' split"]),
+        ("dataset ''", lambda: load_corpus(""), ["dataset must name a corpus", "''"]),
+        ("run folder under a file", lambda: RunFolder(_file("f", "") / "run", {}).__enter__(), ["run", "cannot be made"]),
+        # papermill parameters
+        ("-y seq_lens ['128']", lambda: _declared(seq_lens=["128"]), ["seq_lens", "['128']"]),
+        ("-y seq_lens [[128]]", lambda: _declared(seq_lens=[[128]]), ["seq_lens", "[[128]]"]),
+        ("-p _declared", lambda: __import__("hyena_lit.train.runs", fromlist=["x"]).check_parameters("3", {}), ["_declared"]),
+        ("-p contexts 16384 (a number for a text)", _accept_number_for_text, None),
+    ]
+
+
+def _lm_out_dir_under_a_file():
+    f = _file("plain", "")
+    text = _file("play.txt", "To be, or not to be, that is the question.\n" * 200)
+    _run([sys.executable, "-m", "hyena_lit.experiments.lm_training", "--size", "tiny", "--dataset", str(text), "--seq_len", "64",
+          "--global_batch", "8", "--tokens", "4096", "--out_dir", str(f / "run")], 300)
+    raise Unnoticed("trained")
+
+
+def _unpack_cli():
+    archive, runs = _tar([("runs/l", "sym", "../hyena_lit"), ("runs/l/__init__.py", b"import os\n")])
+    _run([sys.executable, "-m", "hyena_lit.train.runs", "unpack", str(archive), "--root", str(runs)], 120)
+    raise Unnoticed("unpacked")
+
+
+def _issue63_cli_probes():
+    return [
+        ("runs unpack CLI: a symlink archive", _unpack_cli, ["error:", "2 member(s) refused", "runs/l/__init__.py"]),
+        ("papermill -p sweep ../../../x", lambda: _papermill("experiments/19_quickstart.ipynb", ("sweep", "../../../x"), ("max_steps", 1),
+                                                               ("out_root", _tmp()), timeout=300),
+         ["sweep must be a single folder name"]),
+        ("README: 42_pg19 at 153M, contexts 16384", lambda: _papermill("experiments/42_pg19.ipynb", ("size", "153M"), ("contexts", 16384), timeout=300),
+         ["162.2M parameters", "beyond this CPU"]),
+        ("lm --out_dir under a file", _lm_out_dir_under_a_file, ["plain/run", "cannot be made"]),
+    ]
+
+
 def classify(call, words, timeout: float = 60.0) -> tuple[str, str]:
     "('clear' | 'raw' | 'silent' | 'hang', what happened). `words` None: the input must be accepted (the call asserts the result)."
     box = {}
@@ -460,8 +709,8 @@ def classify(call, words, timeout: float = 60.0) -> tuple[str, str]:
 
 def _catalogue() -> list[tuple[str, object, list | None, bool]]:
     "(name, call, words, lead's) of every probe."
-    mine = _probes() + _file_probes() + _edge_probes()
-    return [(n, c, w, False) for n, c, w in mine] + [(n, c, w, True) for n, c, w in _lead_probes()]
+    mine = _probes() + _file_probes() + _edge_probes() + _issue63_probes()
+    return [(n, c, w, False) for n, c, w in mine] + [(n, c, w, True) for n, c, w in _lead_probes() + _issue63_cli_probes()]
 
 
 @functools.lru_cache(maxsize=None)

@@ -117,6 +117,8 @@ def test_export_run_and_generate_cli(tmp_path):
     run.mkdir()
     (run / "params.json").write_text(json.dumps({"config": m.cfg.to_dict()}))
     save_checkpoint(run / "checkpoint", m, torch.optim.AdamW(m.parameters()))
+    with pytest.raises(ValueError, match="not a finished run"): export_run(run, tmp_path / "model")
+    (run / "metrics.json").write_text("{}")
     out = export_run(run, tmp_path / "model")
     back = HyenaLM.from_pretrained(out, strict=True)
     assert all(torch.equal(x, y) for x, y in zip(m.state_dict().values(), back.state_dict().values()))

@@ -49,6 +49,7 @@ def fetch_dna(dest: str | Path | None = None, packages=tuple(PACKAGES)) -> Path:
     return dest
 
 # %% ../../nbs/data/80_dna_data.ipynb #c009
+import re
 FASTA_SUFFIXES = (".fa", ".fasta", ".fna", ".fa.gz", ".fasta.gz", ".fna.gz", ".fa.xz", ".fasta.xz", ".fna.xz")
 
 def _species(path: Path) -> str:
@@ -60,13 +61,19 @@ def find_genomes(root: str | Path) -> list[tuple[str, str, Path]]:
     the unpacked packages, or <root>/<species>/<strain>.fa*. Raises if none."""
     root = Path(root)
     found = [p for pat in PACKAGES.values() for p in root.glob(pat)]
-    if not found: found = [p for p in root.glob("*/*") if p.name.endswith(FASTA_SUFFIXES)]
+    if not found:
+        files = sorted(root.glob("*/*"))
+        for p in files:  # FASTA under a compression the reader does not open: named, not skipped
+            if re.search(r"\.(fa|fasta|fna)\.(bz2|zst|zip|lz4|7z|z)$", p.name, re.I):
+                raise InputFileError(f"{p}: {p.suffix} compression is not read; decompress it, or recompress it "
+                                     "with gzip or xz")
+        found = [p for p in files if p.name.lower().endswith(FASTA_SUFFIXES)]  # .FA, .Fasta.GZ too
     if not found:
         raise InputFileError(
             f"no genomes under {relative(root)}: expected {' or '.join(PACKAGES.values())}, or "
             f"<species>/<strain>.fa; run `make dna-data` (hyena_lit.data.dna_data.fetch_dna) to unpack the "
             f"packages {', '.join(PACKAGES)}")
-    name = lambda p: p.name.split(".fa")[0].split(".fna")[0]
+    name = lambda p: re.split(r"\.(?:fa|fasta|fna)(?:\.|$)", p.name, maxsplit=1, flags=re.I)[0]
     return sorted((_species(p), name(p), p) for p in found)
 
 def open_text(path: str | Path) -> io.TextIOWrapper:

@@ -92,6 +92,10 @@ def open_user_file(path: str | Path) -> IO[bytes]:
     p = Path(path)
     if not p.exists(): raise InputFileError(f"{p}: no such file")
     if p.is_dir(): raise InputFileError(f"{p} is a folder, expected a file")
+    if not p.is_file():  # reading a FIFO waits for a writer for ever; a device never ends
+        kind = "a FIFO (named pipe)" if p.is_fifo() else "a socket" if p.is_socket() else "a device" if (
+            p.is_char_device() or p.is_block_device()) else "not a regular file"
+        raise InputFileError(f"{p} is {kind}, expected a regular file")
     with open(p, "rb") as f: magic = f.read(6)
     if magic.startswith(b"\x1f\x8b"): return gzip.open(p, "rb")
     if magic == b"\xfd7zXZ\x00": return lzma.open(p, "rb")
@@ -118,14 +122,23 @@ def read_head(path: str | Path, n: int = 1 << 16) -> bytes:
     "The first `n` bytes of the (decompressed) content of `path`."
     with reading(path), open_user_file(path) as f: return f.read(n)
 
+def _first_text(path: str | Path, n: int = 1 << 16) -> bytes:
+    """The first `n` bytes of the (decompressed) content of `path` from its first non-blank byte (b"" if it is all
+    blank): blank lines at the start of a valid corpus are no reason to call it empty."""
+    with reading(path), open_user_file(path) as f:
+        head = f.read(n)
+        while head and not head.strip() and len(head) == n:  # all blank so far, and more to come
+            head = f.read(n)
+        head = head.lstrip()
+        return head + f.read(n - len(head)) if head and len(head) < n else head
+
 def check_text(path: str | Path, what: str = "text") -> bytes:
-    "Raise InputFileError unless `path` starts with non-blank UTF-8 text; return its first 64 KiB."
-    head = read_head(path)
+    "Raise InputFileError unless `path` holds non-blank UTF-8 text; return its first 64 KiB from the first non-blank."
+    head = _first_text(path)
     for magic, kind in SIGNATURES.items():
         if head.startswith(magic): raise InputFileError(f"{path} is {kind}, not {what}")
     if not head.strip():
-        raise InputFileError(f"{path} is empty" + (f" ({len(head)} blank "
-                                                   f"bytes)" if head else "") + f": expected {what}")
+        raise InputFileError(f"{path} is empty" + (" (only blank bytes)" if read_head(path, 1) else "") + f": expected {what}")
     control = sum(head.count(bytes([c])) for c in range(32) if c not in b"\t\n\r\f")
     if b"\x00" in head or control > 0.01 * len(head):
         raise InputFileError(f"{path} holds binary content ({control} control bytes in its first "
@@ -176,11 +189,16 @@ def corpus_files(name: str) -> list[str]:
 def iter_corpus(name: str, split: str = "train", streaming: bool = False) -> Iterator[str]:
     """Non-empty documents of a corpus, one at a time:
     'shakespeare', a local file or folder (.txt/.json/.jsonl/.parquet), or a hub name."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"dataset must name a corpus ('shakespeare', a file or folder, a hub name), got {name!r}")
     if name == "shakespeare":
         if split != "train": raise ValueError(f"'shakespeare' has only a 'train' split, got split={split!r}")
         return (p.read_text(encoding="utf-8", errors="replace") for p in shakespeare_texts())
     import datasets
     if Path(name).expanduser().exists() or _looks_like_path(name):
+        if split != "train":  # a local corpus is one split: validating on it would validate on the training text
+            raise InputFileError(f"{name} is a local corpus: it has no {split!r} split; leave the validation split "
+                                 "empty (the stream's last 5% validates) or name a hub corpus")
         files = corpus_files(name)
         try:
             ds = datasets.load_dataset(CORPUS_SUFFIXES[Path(files[0]).suffix], data_files=files,

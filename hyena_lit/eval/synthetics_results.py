@@ -154,7 +154,7 @@ def probe_checkpoint(run_dir: str | Path) -> dict:
     model = HyenaLM(setting_model(cfg, l_max=x.shape[1]))
     init = nyquist_density(model, x.shape[1])
     load_weights(model, ck)
-    epoch = int(torch.load(ck / "state.pt", map_location="cpu", weights_only=False)["epoch"])
+    epoch = int(torch.load(ck / "state.pt", map_location="cpu", weights_only=True)["epoch"])
     hist = pd.read_csv(run / "history.csv").set_index("epoch").loc[epoch]
     return dict(run=run.name, parametrization=cfg["parametrization"], seq_len=L, vocab_size=V, seed=seed,
                 checkpoint_epoch=epoch, **answer_probes(model, x, y, recall_vocab(V)[3]["=>"]),

@@ -18,8 +18,12 @@ def main(argv: list[str] | None = None) -> Path:
     p.add_argument("run_dir", type=Path,
                    help="a run folder holding checkpoint/model.safetensors and params.json")
     p.add_argument("out_dir", type=Path)
+    p.add_argument("--unfinished", action="store_true",
+                   help="export an unfinished run's checkpoint (mid-training weights) anyway")
     a = p.parse_args(argv)
-    out = export_run(a.run_dir, a.out_dir)
+    if a.out_dir.exists() and not a.out_dir.is_dir(): p.error(f"out_dir {a.out_dir} is a file")
+    try: out = export_run(a.run_dir, a.out_dir, unfinished=a.unfinished)
+    except (ValueError, OSError, KeyError) as e: p.error(str(e))  # "error: ...", exit status 2
     print(f"wrote {out}: load it with HyenaLM.from_pretrained({str(out)!r})")
     return out
 

@@ -7,24 +7,34 @@ from __future__ import annotations
 import argparse, contextlib, sys
 import torch
 from ..models.model import HyenaLM
+from .pretrained import load_pretrained
 
 # %% auto #0
-__all__ = ['TOKENIZERS', 'tokenizer_for', 'generate_text', 'main']
+__all__ = ['TOKENIZERS', 'DNA_LETTERS', 'tokenizer_for', 'generate_text', 'main']
 
 # %% ../../nbs/inference/13c_generate.ipynb #c005
-TOKENIZERS = ("auto", "bytes", "dna", "hyenadna")
+TOKENIZERS = ("auto", "bytes", "dna", "hyenadna", "gpt2")
+DNA_LETTERS = {"dna": "ACGTNacgtn", "hyenadna": "ACGTN"}  # what each DNA tokenizer reads as a base
 
 def tokenizer_for(name: str, vocab_size: int):
     "(encode: str -> list[int], decode: list[int] -> str) for a model of `vocab_size` ids."
     from hyena_lit.data.dna_data import encode, decode
     from hyena_lit.inference.pretrained import hyenadna_encode
     if name not in TOKENIZERS: raise ValueError(f"tokenizer must be one of {TOKENIZERS}, got {name!r}")
-    if name == "auto": name = {256: "bytes", 12: "dna"}.get(vocab_size, "")
+    if name == "auto": name = {256: "bytes", 12: "dna", 50257: "gpt2"}.get(vocab_size, "")
     if not name: raise ValueError(f"no tokenizer known for vocab_size={vocab_size}: pass --tokenizer")
     if name == "bytes":
         return (lambda s: list(s.encode("utf-8"))), (lambda ids: bytes(ids).decode("utf-8", "replace"))
-    enc = hyenadna_encode if name == "hyenadna" else (lambda s: encode(s).tolist())
-    return enc, (lambda ids: decode(ids))
+    if name == "gpt2":
+        from hyena_lit.data.lm_data import gpt2_tokenizer
+        tok = gpt2_tokenizer()
+        return (lambda s: tok.encode(s, disallowed_special=())), (lambda ids: tok.decode([i for i in ids if i < tok.n_vocab]))
+    def checked(s: str) -> list[int]:  # a letter the tokenizer would turn into [UNK] is refused, by position
+        bad = next(((i, c) for i, c in enumerate(s) if c not in DNA_LETTERS[name]), None)
+        if bad: raise ValueError(f"prompt: {bad[1]!r} at position {bad[0]} is not a base the {name} tokenizer reads "
+                                 f"({DNA_LETTERS[name]}); it would become [UNK]")
+        return hyenadna_encode(s) if name == "hyenadna" else encode(s).tolist()
+    return checked, (lambda ids: decode(ids))
 
 # %% ../../nbs/inference/13c_generate.ipynb #c006
 @torch.no_grad()
@@ -55,10 +65,12 @@ def main(argv: list[str] | None = None) -> str:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--tokenizer", choices=TOKENIZERS, default="auto")
     a = p.parse_args(argv)
-    with contextlib.redirect_stdout(sys.stderr):
-        model = HyenaLM.from_pretrained(a.model)  # stdout: the text alone
-    text = generate_text(model, a.prompt, a.max_new_tokens, a.do_sample, a.temperature, a.top_k, a.seed,
-                         a.tokenizer)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            model = load_pretrained(a.model)  # strictly; stdout: the text alone
+        text = generate_text(model, a.prompt, a.max_new_tokens, a.do_sample, a.temperature, a.top_k, a.seed,
+                             a.tokenizer)
+    except (ValueError, OSError, TypeError) as e: p.error(str(e))  # argparse's way: "error: ...", exit status 2
     print(text)
     return text
 

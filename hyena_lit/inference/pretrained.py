@@ -12,7 +12,8 @@ from ..models.model import HyenaConfig, HyenaLM
 
 # %% auto #0
 __all__ = ['WEIGHT_FILES', 'HYENADNA_CHARS', 'run_config', 'export_run', 'our_key', 'filter_channel_order', 'map_state',
-           'config_from_lightning', 'from_lightning', 'config_from_hf', 'from_hf', 'load_official', 'hyenadna_encode']
+           'config_from_lightning', 'from_lightning', 'config_from_hf', 'from_hf', 'load_official', 'read_config',
+           'load_pretrained', 'hyenadna_encode']
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #c007
 def run_config(params: dict) -> HyenaConfig:
@@ -22,10 +23,16 @@ def run_config(params: dict) -> HyenaConfig:
     raise ValueError(
         "params.json records no HyenaConfig (no 'config' or 'model' dict): pass model= to export_run")
 
-def export_run(run_dir: str | Path, out_dir: str | Path, model: HyenaLM | None = None) -> Path:
-    "Write a run's trained weights (its engine checkpoint) as a save_pretrained folder; returns out_dir."
+def export_run(run_dir: str | Path, out_dir: str | Path, model: HyenaLM | None = None,
+               unfinished: bool = False) -> Path:
+    """Write a run's trained weights (its engine checkpoint) as a save_pretrained folder; returns out_dir. An
+    unfinished run's checkpoint holds mid-training weights: refused unless `unfinished`."""
     from hyena_lit.train.engine import load_weights
     run_dir, out_dir = Path(run_dir), Path(out_dir)
+    if not run_dir.is_dir(): raise FileNotFoundError(f"run folder {run_dir} does not exist: no checkpoint to export")
+    if not (run_dir / "metrics.json").is_file() and not unfinished:
+        raise ValueError(f"{run_dir} is not a finished run (no metrics.json): its checkpoint holds mid-training "
+                         "weights; pass --unfinished (unfinished=True) to export them anyway")
     ckpt = run_dir / "checkpoint" / "model.safetensors"
     if not ckpt.is_file():
         raise FileNotFoundError(f"{ckpt} is missing: the run folder must still hold its engine checkpoint")
@@ -33,7 +40,9 @@ def export_run(run_dir: str | Path, out_dir: str | Path, model: HyenaLM | None =
         params = run_dir / "params.json"
         if not params.is_file(): raise FileNotFoundError(f"{params} is missing: pass model= to export_run")
         model = HyenaLM(run_config(json.loads(params.read_text())))
-    load_weights(model, ckpt.parent).save_pretrained(out_dir)
+    try: load_weights(model, ckpt.parent)
+    except KeyError as e: raise ValueError(f"{ckpt}: {e.args[0]}") from None
+    model.save_pretrained(out_dir)
     return out_dir
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #c010
@@ -185,24 +194,35 @@ def _read_state(folder: Path, trust_pickle: bool) -> dict:
     found = [folder / f for f in WEIGHT_FILES if (folder / f).is_file()] or sorted(folder.glob("*.ckpt"))
     if not found: raise FileNotFoundError(f"{folder}: no weights ({', '.join(WEIGHT_FILES)} or *.ckpt)")
     f = found[0]
-    if f.suffix == ".safetensors": return load_file(str(f))
-    obj = torch.load(f, map_location="cpu", weights_only=not trust_pickle)
+    try:
+        if f.suffix == ".safetensors": return load_file(str(f))
+        obj = torch.load(f, map_location="cpu", weights_only=not trust_pickle)
+    except Exception as e:  # truncated, or a pickle holding objects beyond tensors
+        what = re.search(r"GLOBAL ([\w.]+)", str(e))
+        raise ValueError(f"{f} cannot be read" + (
+            f": it holds the object {what.group(1)} beyond tensors (pass trust_pickle=True only for a file you trust)"
+            if what else f" ({type(e).__name__}: {e})".replace("\n", " "))) from None
     return obj.get("state_dict", obj)
 
-def _local(path_or_id: str | Path) -> Path:
-    "A local folder, or a hub id's files downloaded (config, weights) into the hub cache."
-    if Path(path_or_id).is_dir(): return Path(path_or_id)
-    if not re.fullmatch(r"[\w.-]+/[\w.-]+", str(path_or_id)):
-        raise FileNotFoundError(f"{path_or_id}: no such folder, and not a hub id (owner/name)")
+def _local(path_or_id: str | Path, patterns=("config.json", "*.safetensors", "*.bin", "*.ckpt")) -> Path:
+    """A local folder, or a hub id's files downloaded (config, weights) into the hub cache. A path whose first
+    folder exists here is a local path: missing, it is named as a missing folder."""
+    p = Path(path_or_id)
+    if p.is_dir(): return p
+    if p.exists(): raise FileNotFoundError(f"{path_or_id} is a file, not a model folder")
+    local = str(path_or_id).startswith((".", "/", "~")) or (len(p.parts) > 1 and Path(p.parts[0]).is_dir())
+    if local or not re.fullmatch(r"[\w.-]+/[\w.-]+", str(path_or_id)):
+        raise FileNotFoundError(f"model folder {path_or_id} does not exist (" + (
+            "a local path, not a hub id)" if local else "nor is it a hub id, owner/name)"))
     from huggingface_hub import snapshot_download
     try:
         return Path(snapshot_download(str(path_or_id),
-                                      allow_patterns=["config.json", "*.safetensors", "*.bin", "*.ckpt"]))
+                                      allow_patterns=list(patterns)))
     except Exception as e:  # no network, no such repository
         raise FileNotFoundError(
-            f"{path_or_id}: no such folder, and the hub did not give it ({type(e).__name__}); "
+            f"{path_or_id}: no such folder here, and the hub did not give it ({type(e).__name__}); "
             "download it where there is a network and pass the folder"
-        ) from e
+        ) from None
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #c022s1
 def load_official(path_or_id: str | Path, config: dict | None = None, trust_pickle: bool = False,
@@ -220,6 +240,65 @@ def load_official(path_or_id: str | Path, config: dict | None = None, trust_pick
     if "hyena_order" in config or config.get("model_type") == "hyenadna":
         return from_hf(state, config, **overrides)
     return from_lightning(state, config, **overrides)
+
+# %% ../../nbs/inference/13b_pretrained.ipynb #strict1
+import dataclasses, difflib
+
+def read_config(folder: str | Path, cls=HyenaConfig):
+    "The `config.json` of a model folder as a `cls`, checked field by field; a ValueError naming the file otherwise."
+    from hyena_lit.train.runs import _kind_ok
+    f = Path(folder) / "config.json"
+    if not f.is_file(): raise FileNotFoundError(f"{f} is missing: a model folder holds config.json and model.safetensors")
+    try: cfg = json.loads(f.read_text())
+    except (ValueError, UnicodeDecodeError) as e: raise ValueError(f"{f} is not JSON ({e})") from None
+    if not isinstance(cfg, dict): raise ValueError(f"{f} must hold an object of {cls.__name__} fields, got {type(cfg).__name__}")
+    fields = {x.name: x.default for x in dataclasses.fields(cls)}
+    for k, v in cfg.items():
+        if k not in fields:
+            close = difflib.get_close_matches(k, list(fields), n=1)
+            raise ValueError(f"{f}: {k!r} is not a {cls.__name__} field" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        if not _kind_ok(fields[k], v) and fields[k] is not dataclasses.MISSING:
+            raise ValueError(f"{f}: {k} must be a {type(fields[k]).__name__} like its default {fields[k]!r}, got {v!r}")
+    try: return cls(**cfg)
+    except (TypeError, ValueError) as e: raise ValueError(f"{f}: {e}") from None
+
+def _tensor_mismatch(model: torch.nn.Module, weights: dict) -> str:
+    "What keeps `weights` from filling `model` exactly (missing, unexpected, misshapen tensors), or ''."
+    groups: dict[int, list[str]] = {}
+    for name, p in model.named_parameters(remove_duplicate=False): groups.setdefault(id(p), []).append(name)
+    sd = model.state_dict()
+    known = set(sd) | {x for g in groups.values() for x in g}
+    missing = [g[0] for g in groups.values() if not any(x in weights for x in g)]
+    missing += [b for b, _ in model.named_buffers() if b in sd and b not in weights]
+    unexpected = sorted(set(weights) - known)
+    shapes = [f"{k} {tuple(v.shape)} (the config makes {tuple(sd[k].shape)})" for k, v in weights.items()
+              if k in sd and tuple(v.shape) != tuple(sd[k].shape)]
+    parts = [f"{len(missing)} missing ({', '.join(missing[:4])}{', ...' if len(missing) > 4 else ''})" if missing else "",
+             f"{len(unexpected)} unexpected ({', '.join(unexpected[:4])}{', ...' if len(unexpected) > 4 else ''})" if unexpected else "",
+             f"{len(shapes)} of another shape ({'; '.join(shapes[:2])})" if shapes else ""]
+    return "; ".join(p for p in parts if p)
+
+def load_pretrained(path_or_id: str | Path) -> HyenaLM:
+    """A `save_pretrained` folder (or hub id) as a HyenaLM in eval mode, strictly: every tensor present, none
+    unexpected, each of its shape (see above)."""
+    from safetensors.torch import load_file
+    from hyena_lit.train.engine import _canonical
+    folder = _local(path_or_id, patterns=["config.json", "model.safetensors"])
+    cfg = read_config(folder)
+    f = folder / "model.safetensors"
+    if not f.is_file():
+        pickles = sorted(p.name for p in folder.iterdir() if p.suffix in (".bin", ".ckpt", ".pt", ".pth"))
+        raise FileNotFoundError(
+            f"{f} is missing" + (f"; the folder holds {', '.join(pickles)}, pickle files this loader does not read "
+                                 "(load_official converts official checkpoints)" if pickles else ""))
+    try: weights = load_file(str(f))
+    except Exception as e:  # truncated, empty, not safetensors
+        raise ValueError(f"{f} cannot be read as safetensors ({type(e).__name__}: {e})".replace("\n", " ")) from None
+    model = HyenaLM(cfg)
+    bad = _tensor_mismatch(model, weights)
+    if bad: raise ValueError(f"{f} does not fit {folder / 'config.json'}: {bad}")
+    model.load_state_dict(_canonical(model, weights), strict=False)
+    return model.eval()
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #c028
 HYENADNA_CHARS = {c: 7 + i for i, c in enumerate("ACGTN")}

@@ -19,8 +19,9 @@ from tqdm.auto import tqdm
 # %% auto #0
 __all__ = ['SCHEDULES', 'PRECISIONS', 'RECIPES', 'IGNORE', 'STOP_AT_ENV', 'Recipe', 'register_recipe', 'get_recipe',
            'recipe_diff', 'lr_multiplier', 'budget', 'make_schedule', 'param_groups', 'make_optimizer', 'TensorPairs',
-           'EpochBatches', 'epoch_loader', 'save_checkpoint', 'load_checkpoint', 'load_weights', 'scored_cross_entropy',
-           'locate_nonfinite', 'Interrupted', 'selection_score', 'past_deadline', 'fit', 'seconds_per_step']
+           'EpochBatches', 'epoch_loader', 'save_checkpoint', 'CheckpointError', 'load_checkpoint', 'load_weights',
+           'scored_cross_entropy', 'locate_nonfinite', 'Interrupted', 'selection_score', 'past_deadline', 'fit',
+           'seconds_per_step']
 
 # %% ../../nbs/train/18_engine.ipynb #c004
 SCHEDULES = ("cosine", "linear", "cosine-from-init", "constant")
@@ -277,6 +278,21 @@ def _canonical(model: nn.Module, sd: dict) -> dict:
     return out
 
 # %% ../../nbs/train/18_engine.ipynb #c019s1
+_PLAIN = (Tensor, str, bytes, int, float, bool, type(None), torch.Size, torch.dtype)
+
+def _plain(v, where: str = "state"):
+    """`v` as tensors and plain Python values in dicts, lists and tuples (numpy numbers and arrays converted): all
+    `torch.load(weights_only=True)` reads back. Anything else is refused here, when saving, not at the resume."""
+    if isinstance(v, dict): return {k: _plain(x, f"{where}[{k!r}]") for k, x in v.items()}
+    if isinstance(v, (list, tuple)): return type(v)(_plain(x, f"{where}[{i}]") for i, x in enumerate(v)) \
+        if type(v) in (list, tuple) else tuple(_plain(x, f"{where}[{i}]") for i, x in enumerate(v))
+    if type(v).__module__ == "numpy":
+        return torch.from_numpy(v.copy()) if hasattr(v, "shape") and v.shape else v.item()
+    if isinstance(v, Path): return str(v)
+    if not isinstance(v, _PLAIN):
+        raise TypeError(f"checkpoint state {where} is a {type(v).__name__}: only tensors and plain values are saved")
+    return v
+
 def save_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimizer, **state):
     """Write weights and `state` (plus the optimizer's) to the folder `path`, atomically.
 
@@ -290,12 +306,29 @@ def save_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimiz
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     save_file({k: v.contiguous() for k, v in _canonical(model, msd).items()}, str(tmp / "model.safetensors"))
-    torch.save(dict(state, opt=osd, rng=torch.get_rng_state()), tmp / "state.pt")
+    torch.save(_plain(dict(state, opt=osd, rng=torch.get_rng_state())), tmp / "state.pt")
     if path.exists(): path.rename(old)
     tmp.rename(path)
     shutil.rmtree(old, ignore_errors=True)
 
 # %% ../../nbs/train/18_engine.ipynb #c019s2
+class CheckpointError(RuntimeError, ValueError):
+    """A checkpoint file that cannot be used (unreadable, or refused unread): the message names it and the way
+    forward. A ValueError too, so command lines report it as `error: ...`."""
+
+def _read_state(f: Path) -> dict:
+    """`state.pt` read as tensors and plain values only (`weights_only`): a file holding any other object is
+    refused unread, since unpickling it could run code."""
+    import pickle, re
+    try: st = torch.load(f, weights_only=True, map_location="cpu")
+    except pickle.UnpicklingError as e:
+        what = re.search(r"GLOBAL ([\w.]+)", str(e))
+        raise ValueError(f"holds {'the object ' + what.group(1) if what else 'an object'} beyond tensors and plain "
+                         "values, refused unread (loading it could run code)") from None
+    if not isinstance(st, dict) or not {"opt", "rng"} <= set(st):
+        raise ValueError(f"is not a training state (a dict with opt and rng), got {type(st).__name__}")
+    return st
+
 def load_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimizer) -> dict:
     "Restore weights, optimizer and torch's RNG from the folder `path`; returns the rest of the saved state."
     from safetensors.torch import load_file
@@ -304,10 +337,11 @@ def load_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimiz
     def read(name, fn):
         try: return fn(path / name)
         except Exception as e:  # truncated, empty or missing: name the file and the way forward
-            raise RuntimeError(f"checkpoint file {path / name} cannot be read ({type(e).__name__}: {e}); "
+            why = str(e) if isinstance(e, ValueError) else f"({type(e).__name__}: {e})".replace("\n", " ")
+            raise CheckpointError(f"checkpoint file {path / name} cannot be read: {why}; "
                                f"delete the folder {path} to start the run over") from None
     # a checkpoint written on a GPU resumes on a CPU: its tensors load on the CPU, then follow the model's
-    st = read("state.pt", lambda f: torch.load(f, weights_only=False, map_location="cpu"))
+    st = read("state.pt", _read_state)
     weights = read("model.safetensors", lambda f: load_file(str(f)))
     set_state_dict(model, opt, model_state_dict=_canonical(model, weights), optim_state_dict=st.pop("opt"),
                    options=StateDictOptions(full_state_dict=True, strict=False))

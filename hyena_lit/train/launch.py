@@ -10,11 +10,12 @@ from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
 from .engine import STOP_AT_ENV
-from .runs import project_root, is_finished, params_conflicts, conflicts_text, relative
+from .runs import (project_root, is_finished, params_conflicts, conflicts_text, relative, run_folders,
+                                   path_component)
 
 # %% auto #0
-__all__ = ['RUNNERS', 'SAVED_UNDER', 'load_cells', 'as_cells', 'plan', 'describe_plan', 'run_cell', 'waits_for', 'launch',
-           'parse_stop_at', 'main']
+__all__ = ['RUNNERS', 'SAVED_UNDER', 'PARAMETERS', 'FOLDER_RUNNERS', 'runner_parameters', 'load_cells', 'as_cells', 'plan',
+           'describe_plan', 'run_cell', 'waits_for', 'launch', 'parse_stop_at', 'finished_peers', 'main']
 
 # %% ../../nbs/train/18b_launch.ipynb #lc4
 # experiment -> "module:function" taking (params, run_dir, device, threads); imported when a cell runs
@@ -73,17 +74,59 @@ def _images(params: dict, run_dir: Path, device: str, threads: int):
     data, classes = load_image_data(**p)
     return run_images(p, run_dir, data, classes)
 
+# %% ../../nbs/train/18b_launch.ipynb #lc4p
+# the settings each runner reads: a cell naming any other is refused before any work (a misspelt `epocs` would be
+# recorded in params.json and ignored). "+model": HyenaConfig's fields, "+recipe": Recipe's, "+lm": TrainConfig's.
+_SYNTHETIC = ("+model", "+recipe", "recipe", "seed", "seq_len", "vocab_size", "num_train", "num_test", "num_val", "mixer",
+              "max_minutes_per_run", "keep_checkpoint", "fresh_data", "task")
+PARAMETERS = {
+    "associative_recall": _SYNTHETIC + ("parametrization", "ablation_step", "recipe_overrides"),
+    "mechanistic": _SYNTHETIC + ("recall_score", "test_lens", "evals_per_epoch", "steps_per_epoch", "protocol",
+                                 "protocol_lr", "solved_at", "init_from"),
+    "mqar": _SYNTHETIC + ("num_kv", "stop_after"),
+    "dna": ("+recipe", "recipe", "data", "min_contig", "n_regions", "n_test", "seed", "seq_len", "task", "model", "size",
+            "tokens_per_step", "steps_per_epoch", "init_from", "kmer_k", "slw_from"),
+    "lm": ("+lm",),
+    "images": ("+recipe", "recipe", "dataset", "data_dir", "model", "size", "image_size", "patch", "d_model", "n_layer",
+               "d_inner", "n_heads", "filter_order", "d_state", "dropout", "augment", "label_smoothing", "num_train",
+               "seed", "emb_dim", "window_reach"),
+}
+PARAMETERS["mechanistic_steps"] = PARAMETERS["mechanistic"]
+_FIELDS = {"+model": "hyena_lit.models.model:HyenaConfig", "+recipe": "hyena_lit.train.engine:Recipe",
+           "+lm": "hyena_lit.experiments.lm_training:TrainConfig"}
+
+def runner_parameters(experiment: str) -> set[str] | None:
+    "The settings the runner of `experiment` reads (None: a notebook's runner, not checked here)."
+    import dataclasses
+    names = set()
+    for p in PARAMETERS.get(experiment, ()):
+        names |= {f.name for f in dataclasses.fields(_target(_FIELDS[p]))} if p in _FIELDS else {p}
+    return names or None
+
 # %% ../../nbs/train/18b_launch.ipynb #lc5
+import difflib
+
+def _grid(path: Path) -> list:
+    "The cells `path`'s cells() returns; whatever goes wrong in the file, one ValueError naming it."
+    try: ns = runpy.run_path(str(path))
+    except SyntaxError as e: raise ValueError(f"{path}, line {e.lineno}: syntax error ({e.msg})") from None
+    except Exception as e: raise ValueError(f"{path} fails when read: {type(e).__name__}: {e}") from None
+    if not callable(ns.get("cells")): raise ValueError(f"{path} defines no cells() function")
+    try: cells = ns["cells"]()
+    except Exception as e: raise ValueError(f"{path}: cells() raised {type(e).__name__}: {e}") from None
+    if not isinstance(cells, (list, tuple)) or not cells:
+        raise ValueError(f"{path}: cells() must return a non-empty list of cells, got {cells!r:.100}")
+    return list(cells)
+
 def load_cells(path: str | Path, root: str | Path | None = None, only: list[str] | None = None) -> list[dict]:
     """The cells of the experiment file `path`, checked, with `run` made absolute under `root` (default: the
     project's runs/). `only`: glob patterns on the run's path below runs/ (any may match)."""
     path = Path(path)
     if not path.is_file(): raise ValueError(f"experiment file {path} does not exist")
     if str(project_root()) not in sys.path: sys.path.insert(0, str(project_root()))  # experiments._common
-    ns = runpy.run_path(str(path))
-    if not callable(ns.get("cells")): raise ValueError(f"{path} defines no cells() function")
-    cells = ns["cells"]()
+    cells = _grid(path)
     root = Path(root).resolve() if root else project_root() / "runs"
+    if root.exists() and not root.is_dir(): raise ValueError(f"--root {root} is a file, not a runs folder")
     seen, out = set(), []
     for i, c in enumerate(cells):
         where = f"{path}: cell {i}"
@@ -91,9 +134,17 @@ def load_cells(path: str | Path, root: str | Path | None = None, only: list[str]
             raise ValueError(f"{where} must be a dict with keys experiment, run, params; got {c!r:.200}")
         if c["experiment"] not in RUNNERS:
             raise ValueError(f"{where}: experiment {c['experiment']!r} is not one of {sorted(RUNNERS)}")
-        rel = Path(c["run"])
-        if rel.is_absolute() or rel.parts[0] != "runs" or ".." in rel.parts:
-            raise ValueError(f"{where}: run {c['run']!r} must be a path under runs/")
+        if not isinstance(c["params"], dict): raise ValueError(f"{where}: params must be a dict, got {c['params']!r:.100}")
+        known = runner_parameters(c["experiment"])
+        for k in sorted(set(c["params"]) - (known or set(c["params"]))):
+            close = difflib.get_close_matches(k, sorted(known), n=1)
+            raise ValueError(f"{where} ({c['run']}): {c['experiment']} takes no parameter {k!r}"
+                             + (f" (did you mean {close[0]!r}?)" if close else ""))
+        rel = Path(str(c["run"]))
+        try:
+            if rel.is_absolute() or len(rel.parts) < 2 or rel.parts[0] != "runs": raise ValueError
+            for part in rel.parts[1:]: path_component(part, "run")  # lexically: a sweep folder may be the user's link
+        except ValueError: raise ValueError(f"{where}: run {c['run']!r} must be a path under runs/") from None
         if c["run"] in seen: raise ValueError(f"{where}: run {c['run']!r} appears twice")
         seen.add(c["run"])
         key = str(Path(*rel.parts[1:]))
@@ -353,7 +404,7 @@ def parse_stop_at(s: str | None, now: datetime | None = None) -> float | None:
             return (t if t > now else t + timedelta(days=1)).timestamp()
         t = datetime.fromisoformat(s)
         t = t if t.tzinfo else t.astimezone()
-    except ValueError:
+    except (ValueError, OverflowError):
         raise ValueError(f"--stop-at must be HH:MM, an ISO date-time or +<n>m / +<n>h, got {s!r}") from None
     if t <= now: raise ValueError(f"--stop-at {s!r} is in the past: no cell would start")
     return t.timestamp()
@@ -376,17 +427,35 @@ def _arg_parser() -> argparse.ArgumentParser:
     return ap
 
 # %% ../../nbs/train/18b_launch.ipynb #lc12s3
+# the runner whose cells a finished run folder can time, by the folder's experiment (its first level under runs/)
+FOLDER_RUNNERS = {"associative_recall": ("associative_recall",), "mechanistic": ("mechanistic", "mechanistic_steps"),
+                  "mqar": ("mqar",), "dna": ("dna",), "images": ("images",), "pile": ("lm",), "wikitext103": ("lm",),
+                  "pg19": ("lm",), "lm_training": ("lm",)}
+
+def finished_peers(root: str | Path | None = None) -> list[dict]:
+    """The finished run folders under `root` (default: runs/) as cells, for `plan`'s `reference`: read from their
+    params.json, no code run. A folder whose params.json cannot be read times nothing."""
+    root = Path(root).resolve() if root else project_root() / "runs"
+    out = []
+    for d in run_folders(root):
+        key = d.relative_to(root)
+        try: saved = json.loads((d / "params.json").read_text())
+        except (OSError, ValueError): continue
+        for exp in FOLDER_RUNNERS.get(key.parts[0], ()) if isinstance(saved, dict) else ():
+            params = saved.get(SAVED_UNDER[exp], {}) if exp in SAVED_UNDER else saved
+            out.append(dict(experiment=exp, run=f"runs/{key.as_posix()}", params=params, key=str(key), dir=d))
+    return out
+
 def _planned(a: argparse.Namespace) -> tuple[list[dict], pd.DataFrame]:
-    "The cells of the flags' file and their plan; cells no peer measured are timed by the other grids' runs."
+    """The cells of the flags' file and their plan; cells no peer of the grid measured are timed by the finished
+    runs on disk. Only the grid file itself is imported: its neighbours are never run."""
     cells = load_cells(a.file, a.root, a.only)
+    if not cells:  # --only matched nothing
+        raise ValueError(f"--only {' '.join(a.only)} matches none of the {len(load_cells(a.file, a.root))} cells of"
+                         f" {a.file} (patterns match the run's path below runs/, e.g. 'associative_recall/*')")
     p = plan(cells, a.device)
-    # no measured peer here: the other grids' runs time them
     if p[p.status != "finished"].seconds.isna().any():
-        files = [
-            Path(a.file),
-            *(f for f in sorted(Path(a.file).parent.glob("[a-z]*.py")) if f.name != Path(a.file).name)]
-        # --only's others too
-        p = plan(cells, a.device, [c for f in files for c in load_cells(f, a.root)])
+        p = plan(cells, a.device, finished_peers(a.root))
     return cells, p
 
 def _print_plan(p: pd.DataFrame):
@@ -400,6 +469,23 @@ def _print_plan(p: pd.DataFrame):
         )
 
 # %% ../../nbs/train/18b_launch.ipynb #lc12s5
+def _check_cpus(workers: int, threads: int):
+    "Refuse more CPUs than this machine has: `workers` cells of `threads` each."
+    have = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if workers * threads > have:
+        raise ValueError(f"--workers {workers} x --threads {threads} asks for {workers * threads} CPUs, and this "
+                         f"machine has {have}: lower them (a cluster: pass --address)")
+
+def _check_address(address: str, timeout: float = 5.0):
+    "Refuse a Ray address where nothing answers within `timeout` seconds (rather than wait for ever)."
+    import socket
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit(): raise ValueError(f"--address must be host:port or auto, got {address!r}")
+    try: socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise ValueError(f"--address {address}: nothing answers there ({type(e).__name__}: {e}); is the Ray cluster "
+                         "up?") from None
+
 def main(argv: list[str] | None = None) -> int:
     ap = _arg_parser()
     a = ap.parse_args(argv)
@@ -407,9 +493,11 @@ def main(argv: list[str] | None = None) -> int:
     if a.device.split(":")[0] not in ("cpu", "cuda"):
         ap.error(f"--device must be cpu or cuda, got {a.device!r}")
     try:
+        if a.address is None: _check_cpus(a.workers, 1 if a.device.startswith("cuda") else a.threads)
+        elif a.address != "auto" and not a.dry_run: _check_address(a.address)
         stop_at = parse_stop_at(a.stop_at)
         cells, p = _planned(a)
-    except ValueError as e:
+    except (ValueError, OSError) as e:
         ap.error(str(e))
     print(describe_plan(p, a.workers))
     if a.dry_run:

@@ -11,12 +11,13 @@ from datetime import datetime, timezone
 from fastcore.basics import patch_to
 
 # %% auto #0
-__all__ = ['COLUMNS', 'DEFECTS', 'NOT_COMPARED', 'EXTENDABLE', 'TRAINING_COLUMNS', 'INTERVAL_MEAN', 'KEEP_PER_STEP', 'CPU_LIMITS',
-           'TEXT_SUFFIXES', 'project_root', 'new_run_dir', 'save_json', 'is_finished', 'finished_in', 'relative',
-           'run_folders', 'run_row', 'load_runs', 'write_index', 'params_conflicts', 'conflicts_text', 'check_run',
-           'check_sweep', 'extend_run', 'is_stepwise', 'evaluation_rows', 'compact_history', 'compact_file',
-           'compact_histories', 'RunInUse', 'provenance', 'RunFolder', 'unfinished_runs', 'pack_runs', 'unpack_runs',
-           'main', 'positive_int', 'number', 'one_of', 'int_list', 'pick_device', 'pick_threads', 'check_parameters',
+__all__ = ['COLUMNS', 'DEFECTS', 'NOT_COMPARED', 'EXTENDABLE', 'TRAINING_COLUMNS', 'INTERVAL_MEAN', 'KEEP_PER_STEP',
+           'NAME_PARAMETERS', 'CPU_LIMITS', 'TEXT_SUFFIXES', 'project_root', 'new_run_dir', 'save_json', 'is_finished',
+           'finished_in', 'relative', 'run_folders', 'path_component', 'inside', 'run_row', 'load_runs', 'write_index',
+           'params_conflicts', 'conflicts_text', 'check_run', 'check_sweep', 'extend_run', 'is_stepwise',
+           'evaluation_rows', 'compact_history', 'compact_file', 'compact_histories', 'RunInUse', 'provenance',
+           'RunFolder', 'unfinished_runs', 'pack_runs', 'ArchiveRefused', 'unpack_runs', 'main', 'positive_int',
+           'number', 'one_of', 'int_list', 'pick_device', 'pick_threads', 'check_parameters',
            'measured_flops_per_second', 'budget_estimate', 'describe_budget', 'check_budget', 'portable_text',
            'absolute_paths', 'make_portable']
 
@@ -33,11 +34,14 @@ def new_run_dir(experiment: str, name: str = "", root: str | Path = "", sweep: s
     """A new folder `root/name` (root default: <project>/runs/<experiment>/<sweep>).
 
     Refuses to reuse a finished run."""
+    path_component(experiment, "experiment")
+    path_component(sweep, "sweep")
     root = Path(root) if root else project_root() / "runs" / experiment / sweep
-    name = name or datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    name = path_component(name, "run_name", empty_ok=True) or datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     d = root / name
     if is_finished(d): raise FileExistsError(f"{d} holds a finished run; pick another run_name")
-    d.mkdir(parents=True, exist_ok=True)
+    try: d.mkdir(parents=True, exist_ok=True)
+    except OSError as e: raise ValueError(f"run folder {d} cannot be made ({e.strerror or e})") from None
     return d
 
 def save_json(obj, path: Path):
@@ -65,6 +69,22 @@ def run_folders(root: str | Path | None = None) -> list[Path]:
     "Every finished run folder under `root` (default: the project's runs/), sorted."
     root = Path(root) if root is not None else project_root() / "runs"
     return sorted(p.parent for p in root.rglob("metrics.json") if ".ipynb_checkpoints" not in p.parts)
+
+# %% ../../nbs/train/18a_runs.ipynb #names1
+def path_component(name, what: str = "name", empty_ok: bool = False) -> str:
+    "`name` if it is one plain folder name (no `/`, `\\`, `..`, not absolute, not empty unless `empty_ok`)."
+    ok = isinstance(name, str) and (name or empty_ok) and "/" not in name and "\\" not in name and \
+        name not in (".", "..") and "\0" not in name and name == name.strip()
+    if not ok:
+        raise ValueError(f"{what} must be a single folder name (no '/', '\\', '..', not empty), got {name!r}")
+    return name
+
+def inside(path: str | Path, root: str | Path, what: str = "path") -> Path:
+    "`path` resolved, if it lies under the folder `root` (resolved: links followed); else a ValueError naming both."
+    p, r = Path(path).resolve(), Path(root).resolve()
+    if p == r or not p.is_relative_to(r):
+        raise ValueError(f"{what} {str(path)!r} lies outside {r}")
+    return p
 
 # %% ../../nbs/train/18a_runs.ipynb #c006
 COLUMNS = ["experiment", "sweep", "run", "task", "mixer", "seq_len", "vocab_size", "n_layer", "d_model",
@@ -500,8 +520,11 @@ class RunFolder:
 @patch_to(RunFolder)
 def __enter__(self) -> "RunFolder":
     self.made = not self.dir.exists()
-    self.dir.mkdir(parents=True, exist_ok=True)
-    self._lockfile = _lock(self.dir)
+    try:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._lockfile = _lock(self.dir)
+    except OSError as e:  # under a file, or no permission: named, before any work
+        raise ValueError(f"run folder {self.dir} cannot be made or written ({e.strerror or e})") from None
     try:
         saved = self.saved
         bad = params_conflicts(saved.get(self.key, {}) if self.key else saved, self.settings) if saved else {}
@@ -599,24 +622,73 @@ def pack_runs(
     return runs
 
 
+class ArchiveRefused(ValueError):
+    "An archive with members that `unpack_runs` will not write: `refused` maps each member's name to the reason."
+    def __init__(self, archive, refused: dict[str, str]):
+        self.refused = refused
+        names = "; ".join(f"{k!r}: {v}" for k, v in list(refused.items())[:8])
+        more = f"; and {len(refused) - 8} more" if len(refused) > 8 else ""
+        super().__init__(f"{archive}: {len(refused)} member(s) refused, nothing extracted: {names}{more}")
+
+
+class _Seen(set):
+    "The member names read so far; `links`: those that were links."
+    def __init__(self): super().__init__(); self.links = set()
+
+def _member_problem(m: tarfile.TarInfo, base: Path, top: str, seen: _Seen) -> str | None:
+    "Why the member `m` may not be written under `base/top`, or None."
+    parts = Path(m.name).parts
+    if m.name.startswith("/") or "\\" in m.name or not parts or Path(m.name).is_absolute(): return "an absolute or odd path"
+    if ".." in parts or parts[0] != top: return f"lies outside {top}/"
+    under = next((p for p in ("/".join(parts[:i]) for i in range(1, len(parts))) if p in seen.links), None)
+    if under: return f"lies under the link member {under!r}"
+    if m.issym() or m.islnk(): seen.links.add("/".join(parts))
+    if m.issym(): return "a symbolic link (archives of runs hold regular files and folders only)"
+    if m.islnk(): return "a hard link (archives of runs hold regular files and folders only)"
+    if not (m.isfile() or m.isdir()): return "not a regular file or folder"
+    if m.name.rstrip("/") in seen: return "appears twice"
+    seen.add(m.name.rstrip("/"))
+    if len(parts) == 1: return None if m.isdir() else f"a file in place of the {top}/ folder"
+    target = base.joinpath(*parts)
+    for i in range(2, len(parts) + 1):  # runs/ itself may be a link the user made; nothing below it may be
+        p = base.joinpath(*parts[:i])
+        if p.is_symlink(): return f"{relative(p)} is a link on disk"
+        if i < len(parts) and is_finished(p): return f"would write into the finished run {relative(p)}"
+        if i < len(parts) and p.exists() and not p.is_dir(): return f"{relative(p)} is a file on disk"
+    try: inside(target, base / top, "member")
+    except ValueError: return f"resolves outside {top}/"
+    if m.isfile() and target.exists(): return f"would overwrite {relative(target)}"
+    if m.isdir() and target.exists() and not target.is_dir(): return f"{relative(target)} is a file on disk"
+    return None
+
+
+def _write_member(tar: tarfile.TarFile, m: tarfile.TarInfo, target: Path):
+    "One checked member: a folder, or a new regular file (never through a link: O_NOFOLLOW, O_EXCL)."
+    if m.isdir(): target.mkdir(parents=True, exist_ok=True); return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as out, tar.extractfile(m) as src: shutil.copyfileobj(src, out)
+
+
 def unpack_runs(archive: str | Path, root: str | Path | None = None) -> list[Path]:
-    """Extract `archive` (from `pack_runs`) under `root`'s parent; refuses paths outside runs/ and folders
-    already used."""
+    """Extract `archive` (from `pack_runs`) under `root`'s parent: regular files and folders under runs/ only,
+    none through a link, none into a finished run or over an existing file, no folder already holding a run.
+    Any member refused: nothing is written, and `ArchiveRefused` names each one."""
     base = Path(root).resolve().parent if root is not None else project_root()
     top = Path(root).name if root is not None else "runs"
-    with tarfile.open(archive, "r:gz") as tar:
-        members = tar.getmembers()
+    with tarfile.open(archive, "r:*") as tar:
+        members, seen, refused = tar.getmembers(), _Seen(), {}
+        for m in members:
+            why = _member_problem(m, base, top, seen)
+            if why: refused.setdefault(m.name, why)
         folders = sorted(
             {Path(*Path(m.name).parts[:-1]) for m in members if Path(m.name).name == "params.json"})
-        for m in members:
-            if Path(m.name).is_absolute() or ".." in Path(m.name).parts or Path(m.name).parts[0] != top:
-                raise ValueError(
-                    f"{archive}: member {m.name!r} lies outside {top}/; not a packed runs archive")
         for f in folders:
-            if (base / f / "params.json").exists() or is_finished(base / f):
-                raise FileExistsError(
-                    f"{archive}: {f} already holds a run here; move it away or finish it first")
-        tar.extractall(base, filter="data")
+            if (base / f / "params.json").exists() and f"{f}/params.json" not in refused:
+                refused[f"{f}/params.json"] = f"{f} already holds a run here; move it away or finish it first"
+        if refused: raise ArchiveRefused(archive, refused)
+        for m in sorted(members, key=lambda m: (not m.isdir(), m.name)):
+            _write_member(tar, m, base.joinpath(*Path(m.name).parts))
     return [base / f for f in folders]
 
 # %% ../../nbs/train/18a_runs.ipynb #c013o
@@ -638,7 +710,12 @@ def main(argv: list[str] | None = None):
         elif a.command == "unpack": done = unpack_runs(a.archive, root=a.root)
         elif a.command == "compact-histories": done = compact_histories(a.root)
         else: done = list(write_index(a.root)["run"])
-    except (ValueError, FileExistsError, tarfile.TarError) as e: ap.error(str(e))
+    except ArchiveRefused as e:
+        import sys
+        print(f"error: {a.archive}: {len(e.refused)} member(s) refused, nothing extracted:", file=sys.stderr)
+        for k, v in e.refused.items(): print(f"  {k}: {v}", file=sys.stderr)
+        sys.exit(1)
+    except (ValueError, FileExistsError, OSError, tarfile.TarError) as e: ap.error(str(e))
     print(
         f"{a.command}: {len(done)} "
         + ("history file(s) rewritten" if a.command == "compact-histories" else "run(s)")
@@ -712,12 +789,19 @@ def _kind_ok(default, value) -> bool:
         return isinstance(default, bool) == isinstance(value, bool)
     if isinstance(default, _NUMBER) and isinstance(value, _NUMBER):
         return isinstance(default, float) or isinstance(value, int)
-    if isinstance(default, (list, tuple)): return isinstance(value, (list, tuple))
+    if isinstance(default, (list, tuple)):  # and each element of the default's first element's kind
+        return isinstance(value, (list, tuple)) and (not default or all(_kind_ok(default[0], v) for v in value))
     return isinstance(value, type(default))
 
+# parameters that name a folder under runs/: one plain folder name each
+NAME_PARAMETERS = ("sweep", "run_name", "experiment_name")
+
 def check_parameters(declared: dict, now: dict):
-    """Refuse names papermill injected that the parameters cell did not declare, and values of another kind
-    (see above)."""
+    """Refuse names papermill injected that the parameters cell did not declare, values of another kind, and folder
+    names that are not one plain name (see above). A number given for a text parameter (`-p contexts 16384`) is
+    taken as its text, in `now`."""
+    if not isinstance(declared, dict) or not isinstance(now, dict):
+        raise ValueError("_declared is the parameter check's own name, not a parameter: drop -p _declared")
     names = sorted(
         k
         for k, v in declared.items()
@@ -730,9 +814,14 @@ def check_parameters(declared: dict, now: dict):
         raise ValueError(f"unknown parameter {k!r}" + (f" (did you mean {close[0]!r}?)" if close else "") +
                          f"; the parameters are: {', '.join(names)}")
     for k in names:
-        if k in now and now[k] is not declared[k] and not _kind_ok(declared[k], now[k]):
-            raise ValueError(f"parameter {k} must be a {type(declared[k]).__name__} like its default "
-                             f"{declared[k]!r}, got {now[k]!r}")
+        if k not in now or now[k] is declared[k]: continue
+        if isinstance(declared[k], str) and isinstance(now[k], _NUMBER) and not isinstance(now[k], bool):
+            now[k] = str(now[k])  # papermill reads `-p contexts 16384` as a number
+        if not _kind_ok(declared[k], now[k]):
+            d = declared[k]
+            kind = f"list of {type(d[0]).__name__}" if isinstance(d, (list, tuple)) and d else type(d).__name__
+            raise ValueError(f"parameter {k} must be a {kind} like its default {d!r}, got {now[k]!r}")
+        if k in NAME_PARAMETERS: path_component(now[k], k, empty_ok=declared[k] == "")
 
 # %% ../../nbs/train/18a_runs.ipynb #c016b
 CPU_LIMITS = dict(params=50_000_000, hours=24.0)
