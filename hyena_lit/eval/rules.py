@@ -18,7 +18,7 @@ from .fields import (_CSV, ACCURACY, _num, has_validation, load_index, load_pape
 __all__ = ['BUDGET_AFTER_RESULT', 'CHECKS', 'NOISE_FLOOR', 'in_accept', 'accept_interval', 'format_value', 'binomial_se',
            'early_stop_of', 'test_choices', 'meets', 'config_of', 'attempts', 'seed_spread', 'noise_of', 'needs_seeds',
            'number_status', 'judge_number', 'beats', 'matches', 'contrast', 'ranked', 'widens', 'stays',
-           'at_most_beyond', 'falls_beyond', 'fewer_flops', 'parse_check', 'claim_status', 'judge_claim']
+           'at_most_beyond', 'fewer_flops', 'parse_check', 'claim_status', 'judge_claim']
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s015
 def in_accept(v: float, accept: str) -> bool:
@@ -405,24 +405,6 @@ def at_most_beyond(runs, row, root, a: str, at: int, learned: float, lengths: li
         m,
     )
 
-def falls_beyond(runs, row, root, a: str, at: int, lengths: list, ratio: float):
-    """The run of `a` best at length `at` drops below `ratio` times that accuracy at every tested length in
-    `lengths`."""
-    A = [(r, _at(r, root, at)) for _, r in runs.query(a, engine="python").iterrows()]
-    A = [(r, x) for r, x in A if x is not None]
-    if not A: return None, "", [], math.nan
-    r, base = max(A, key=lambda t: t[1])
-    tested = {L: x for L in lengths if (x := _at(r, root, L)) is not None}
-    if not tested: return None, "", [], math.nan
-    m = min(ratio * base - x for x in tested.values())
-    return (
-        m > 0,
-        f"{at}: {format_value(base, '%')}; "
-        + ", ".join(f"{L}: {format_value(x, '%')}" for L, x in tested.items())
-        + f" (below {ratio:g}x) {'✓' if m > 0 else '✗'}",
-        ["runs/" + run_dir(r)],
-        m,
-    )
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s019bs2
 def fewer_flops(runs, row, root, a: str, b: str, cost: str, per: list = ("task",), tol: float | None = None,
@@ -457,8 +439,8 @@ def fewer_flops(runs, row, root, a: str, b: str, cost: str, per: list = ("task",
             )
     return (worst >= 0 if out else None), "; ".join(out), used, worst
 
-CHECKS = {f.__name__: f for f in (beats, matches, contrast, ranked, widens, stays, falls_beyond,
-                                  at_most_beyond, fewer_flops)}
+CHECKS = {f.__name__: f for f in (beats, matches, contrast, ranked, widens, stays, at_most_beyond,
+                                  fewer_flops)}
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s020
 def parse_check(check: str) -> tuple[str, dict]:
@@ -497,7 +479,7 @@ def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     used_runs = runs[["runs/" + run_dir(r) in used for _, r in runs.iterrows()]]
     per = _values(used_runs, row["field"], root)
     spread, seeds = per.sd.max(), int(per.seeds.min())
-    unit = "%" if _u(row) or name in ("stays", "falls_beyond", "at_most_beyond") else "nats"
+    unit = "%" if _u(row) or name in ("stays", "at_most_beyond") else "nats"
     status, why = claim_status(holds, margin, spread, seeds, unit)
     flags = list(dict.fromkeys(f for _, r in used_runs.iterrows() for f in test_choices(r, root)))
     if _values(runs, row["field"], root).groupby("mixer").size().max() > 1 and (
