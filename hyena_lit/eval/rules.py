@@ -67,7 +67,7 @@ def test_choices(run: pd.Series, root: str | Path) -> list[str]:
     folder = Path(root) / run_dir(run)
     if early_stop_of(read_cached(folder / "params.json") or {}) is None: return out
     h = read_cached(folder / "history.csv")
-    stopped = h is not None and "stop" in h.columns and (h["stop"].fillna("") == "solved").any()
+    stopped = h is not None and "stop" in h.columns and (h["stop"].astype(str) == "solved").any()
     return out + ["no validation split: " + ("stopped at its first 100% on the test set" if stopped
                                              else "its early stop read the test set")]
 
@@ -152,7 +152,8 @@ def number_status(row: pd.Series, a: pd.Series, spread: float = math.nan) -> tup
         if spread == spread: noise += f"; seed sd on the task {spread:.1f}"
         if mid is not None and (lo_hi[1] - lo_hi[0]) / 2 < 2 * mid:
             noise += f"; band ±{(lo_hi[1] - lo_hi[0]) / 2:g} narrower than 2 SE at its centre ({2 * mid:.1f})"
-    if row["fixed"]: return "by construction", row["fixed"], noise
+    if row["fixed"]:  # counted apart while it agrees with the paper; a formula that disagrees differs, and says why
+        return ("by construction" if not row["accept"] or in_accept(v, row["accept"]) else "differs"), row["fixed"], noise
     if not a.ok: return "differs", "", noise
     if in_accept(v, row["accept"]):
         if chance is not None and lo_hi[0] <= chance <= lo_hi[1] and a.seeds < 3:
