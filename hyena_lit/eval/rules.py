@@ -191,7 +191,8 @@ def judge_number(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     if t.val.notna().any():  # a choice among configurations on validation alone
         t = t[t.val.notna()]
         a = t.sort_values(["ok", "val"], ascending=[False, False]).iloc[0]
-    else:
+    else:  # runs that chose nothing on the test set come first (a fixed budget read at its end)
+        t = t[t.on_test == ""] if (t.on_test == "").any() else t
         a = t.sort_values(["ok", "value"], ascending=[False, not higher]).iloc[0]
         if len(t) > 1 and row["unit"].startswith("%"):
             flags.append(f"the best of {len(t)} configurations by their test values")
