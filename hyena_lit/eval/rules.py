@@ -474,6 +474,9 @@ def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     empty = dict(status="not run", ours="", our_scale="", run="", n_runs=0, seeds=0, why="", noise="",
                  margin="", spread="", flag="", would_be="", seeds_needed="", to_edge=math.nan)
     if not row["check"] or runs.empty: return empty
+    # per operator, the runs that chose nothing on the test set where it has any (a validation split, a fixed budget)
+    clean = pd.Series([not test_choices(r, root) for _, r in runs.iterrows()], index=runs.index, dtype=bool)
+    runs = runs[clean | ~clean.groupby(runs.mixer).transform("any")]
     name, kw = parse_check(row["check"])
     holds, text, used, margin = CHECKS[name](runs, row, Path(root), **kw)
     if holds is None: return {**empty, "ours": text}
