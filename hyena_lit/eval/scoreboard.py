@@ -112,12 +112,12 @@ def status_figure(board: pd.DataFrame, path: str | Path) -> Path:
     import matplotlib.pyplot as plt
     t = status_counts(board)
     share = t.div(t.sum(axis=1), axis=0).values
-    fig, ax = plt.subplots(figsize=(8.4, 0.32 * len(t) + 1.4))
+    fig, ax = plt.subplots(figsize=(9.6, 0.32 * len(t) + 1.4))
     ax.imshow(share, cmap="Blues", vmin=0, vmax=1, aspect="auto")
     for (i, j), c in pd.DataFrame(t.values).stack().items():
         ax.text(j, i, str(c), ha="center", va="center", fontsize=8,
                 color="white" if share[i, j] > 0.6 else "black")
-    ax.set_xticks(range(len(t.columns)), t.columns)
+    ax.set_xticks(range(len(t.columns)), t.columns, fontsize=9)
     ax.set_yticks(range(len(t)), t.index, fontsize=8)
     ax.xaxis.tick_top()
     ax.set_title("paper rows by status (count; shade: share of the table's rows)", fontsize=9, pad=28)
