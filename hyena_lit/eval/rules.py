@@ -50,7 +50,7 @@ def binomial_se(pct: float, n: int) -> float:
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s015t
 # budgets raised after a result was seen, by sweep: written before the runs are read (experiments/<grid>.py says why)
 BUDGET_AFTER_RESULT = {
-    "single-layer-official-800ep": "800 epochs, added after the 400 of single-layer-official gave 75.0"}
+    "single-layer-official-800ep": "800 epochs, added after the 400 of single-layer-official left vocabulary 40 unsolved"}
 
 def early_stop_of(p: dict) -> float | None:
     """The accuracy at which a run's training stopped itself, from its params.json: the Mamba protocol's
