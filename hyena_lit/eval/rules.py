@@ -222,7 +222,7 @@ def judge_number(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
             status, why = "differs", (
                 f"the model learns nothing anywhere: the easy case ({easy.src.iloc[0] if len(easy) else 'no run'})"
                 f" reaches {format_value(top, '%') if top == top else 'nothing'}, under {m['x']}")
-    flags += [a.on_test] if a.on_test else []
+    flags += [a.on_test] if a.on_test and not row["field"].startswith("csv:") else []  # a sweep's formula reads no test
     flag = "; ".join(flags)
     would_be = status if flag and status in ("reproduced", "within noise") else ""
     noise_pts = noise_of(a.value, a.n * a.seeds * a.positions, spread) if row["chance"] and a.n == a.n and a.n else 0
