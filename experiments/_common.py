@@ -55,16 +55,20 @@ def mechanistic_cells(root, sweep: str, preset: str, *, mixers=(), seq_lens=(), 
                       icl_dims=(2, 4, 8), num_train=2000, num_test=200, recipe="", epochs=None, batch_size=None,
                       lr=None, weight_decay=None, warmup_epochs=None, embed_dropout=None, recall_score="all",
                       d_model=64, d_inner=128, n_layer=2, steps_per_epoch=8192, evals_per_epoch=1, solved_at=1.0,
-                      protocol_lr=None, max_minutes_per_run=3.0) -> list[dict]:
-    "33_mechanistic's sweep of `preset` with its parameters (defaults: the notebook's): a run_task cfg per run."
+                      protocol_lr=None, max_minutes_per_run=3.0, num_val=0) -> list[dict]:
+    """33_mechanistic's sweep of `preset` with its parameters (defaults: the notebook's): a run_task cfg per run.
+    `num_val` > 0 draws a validation split disjoint from training and test, which stops the run and picks its epoch
+    (epoch budgets only: the Mamba protocol has none, so its runs that choose nothing set solved_at=None)."""
     from hyena_lit.experiments.mechanistic import PRESETS, recipe_numbers, run_name, run_options, settings_for, sweep_recipe
     mamba = PRESETS[preset].get("protocol") == "mamba"
+    if num_val and mamba: raise ValueError(f"num_val: preset {preset!r} follows the Mamba protocol, which has no validation split")
     numbers = recipe_numbers(sweep_recipe(preset, recipe, epochs, batch_size, lr, weight_decay, warmup_epochs), recipe)
     common = dict(num_train=num_train, num_test=num_test, **numbers, d_model=d_model, d_inner=d_inner,
                   max_minutes_per_run=max_minutes_per_run,
                   **(dict(steps_per_epoch=steps_per_epoch, evals_per_epoch=evals_per_epoch, solved_at=solved_at)
                      if mamba else {}),
                   **({"protocol_lr": protocol_lr} if protocol_lr is not None else {}),
+                  **({"num_val": num_val} if num_val else {}),
                   **run_options(preset, embed_dropout, recall_score))
     out = []
     for s in settings_for(preset, list(mixers), list(seq_lens), vocab_size, list(seeds), list(digits), list(layers),

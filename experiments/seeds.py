@@ -3,6 +3,7 @@ ordering claim whose margin is under 5 accuracy points (0.05 nats of loss), or a
 chance or which lies within two binomial standard errors of its band. Each cell repeats a committed seed-0 cell with
 another seed, nothing else changed, so the scoreboard averages the seeds of one configuration and reports their spread.
 Cells already listed by another experiment file (fig4_1_official's and ablation's second seeds) are left to it.
+`needing()` lists the rows the scoreboard marks "needs 3 seeds", the most decisive (closest to its boundary) first.
 A file of new cells has no finished peer to time them by, so `python experiments/seeds.py [cpu|cuda]` prints launch's
 estimate with the seed-0 runs (the cells of PEERS) as the measured peers."""
 from dataclasses import replace
@@ -56,6 +57,16 @@ def cells(root="runs") -> list[dict]:
     return [c for c in grid if c["run"] not in taken]
 
 
+def needing(root="runs") -> list[tuple[str, float, str]]:
+    """The scoreboard's rows marked "needs 3 seeds" (within twice the noise of a decision boundary on fewer than three
+    seeds), most decisive first: (id, distance to the boundary in units of twice the noise, status)."""
+    import csv
+    from pathlib import Path
+    with open(Path(root) / "scoreboard" / "scoreboard.csv", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["seeds_needed"]]
+    return sorted(((r["id"], float(r["to_edge"]), r["status"]) for r in rows), key=lambda t: t[1])
+
+
 PEERS = ["fig4_1_official", "fig4_1_table_a1", "ablation", "table_11", "tasks", "wikitext103"]  # the files of the seed-0 runs
 
 if __name__ == "__main__":  # the expected cost: launch's own estimate, with the seed-0 runs (other files' cells) as measured peers
@@ -67,3 +78,5 @@ if __name__ == "__main__":  # the expected cost: launch's own estimate, with the
     p = p[p.key.isin({c["key"] for c in mine})].assign(sweep=lambda d: d.key.str.rsplit("/", n=1).str[0])
     print(describe_plan(p))
     print(p.groupby("sweep").seconds.agg(["count", "sum"]).assign(hours=lambda d: (d["sum"] / 3600).round(2)).to_string())
+    print("\nrows that need 3 seeds, the closest to their decision boundary first (distance in units of twice the noise):")
+    print("\n".join(f"  {i}: {d:.2f} ({st})" for i, d, st in needing()))

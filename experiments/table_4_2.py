@@ -34,7 +34,15 @@ def table_a1(root="runs") -> list[dict]:
                                 **TABLE_A1))
 
 
+def validated(root="runs") -> list[dict]:
+    """Table A.1's cells again with a validation split of 500 sequences (sweep table4.2-a1-val), which alone stops a run
+    and picks its epoch: the seven at L = 512, Hyena at 1024."""
+    a1 = dict(TABLE_A1, num_val=500)
+    return (mechanistic_cells(root, "table4.2-a1-val", "table4.2", mixers=A1_ORDER, seq_lens=[512], **a1)
+            + mechanistic_cells(root, "table4.2-a1-val", "table4.2", mixers=["hyena"], seq_lens=[1024], **a1))
+
+
 def cells(root="runs") -> list[dict]:
     return (mechanistic_cells(root, "table4.2-cpu", "table4.2", max_minutes_per_run=6.0, **SETTING)
             + mechanistic_cells(root, "table4.2-official", "table4.2", **SETTING, **OFFICIAL)
-            + table_a1(root))
+            + table_a1(root) + validated(root))

@@ -140,7 +140,7 @@ def nav(pages: list[Page]) -> str:
 @dataclass
 class Entry:
     key: str             # the table's name in paper_numbers.csv and the scoreboard
-    paper: str           # Hyena or Mamba
+    paper: str           # Hyena, Mamba or Zoology
     about: str
     figures: list[str]   # globs under runs/ of our figures (the sweep folders' PNGs are added)
     runs: tuple = ()     # globs of run folders beyond those the scoreboard names
@@ -165,8 +165,9 @@ ENTRIES = [
           ["synthetics/table_11.png", "synthetics/table_11_curves.png",
            "synthetics/table_11_mamba_protocol.png"]),
     Entry("Table 13", "Mamba", "DNA: great-ape species classification", ["dna/results/*/*.png"]),
-    Entry("Table E.1", "Mamba", "selective copying (appendix E.1)", ["synthetics/selective_copying.png"],
-          ("mechanistic/selective-copying*",)),
+    Entry("Table 1 (selective copying)", "Mamba", "selective copying (Table 1, appendix E.1)",
+          ["synthetics/selective_copying.png"], ("mechanistic/selective-copying*",)),
+    Entry("Figure 2 (MQAR)", "Zoology", "multi-query associative recall", ["synthetics/mqar*.png"], ("mqar/*",)),
 ]
 
 
@@ -210,7 +211,8 @@ def rows_table(rows: list[dict], paper: dict) -> str:
         where = (cell(runs[0]) + (f" (+{len(runs) - 1} more)" if len(runs) > 1 else "")) if runs else ""
         why = r["note"] or p.get("not_run", "")
         if why: where += ("; " if where else "") + cell(why)
-        tds = [cell(r["row"]), cell(r["column"]), cell(value), cell(r["ours"]), cell(r["status"]), where]
+        status = r["status"] + (f" (would be {r['would_be']}: {r['flag']})" if r.get("would_be") else "")
+        tds = [cell(r["row"]), cell(r["column"]), cell(value), cell(r["ours"]), cell(status), where]
         lines.append(f'<tr class="{anchor(r["status"])}">' + "".join(f"<td>{t}</td>" for t in tds) + "</tr>")
     return "<table>" + "\n".join(lines) + "</table>"
 

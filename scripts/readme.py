@@ -20,7 +20,7 @@ def quickstart(R: Runs) -> str:
     r = rows[-1]
     return (f"The committed run ({int(r['params']) / 1e3:.0f}k parameters) took {r['epochs_run']} steps at "
             f"{float(r['tokens_per_second']) / 1e3:.0f}k tokens/s and ended at a validation loss of "
-            f"{float(r['best']):.2f} nats per byte ({float(r['best']) / math.log(2):.2f} bits).")
+            f"{R.reported(r):.2f} nats per byte ({R.reported(r) / math.log(2):.2f} bits).")
 
 
 FIGURE = "runs/scoreboard/status_by_table.png"
@@ -31,17 +31,17 @@ def verdict(R: Runs) -> str:
     if not R.board: return ""
     n = {k: [r for r in R.board if r["kind"] == k] for k in ("number", "claim")}
     c = {k: {s: sum(r["status"] == s for r in rows)
-             for s in ("reproduced", "differs", "within noise", "by construction", "not run")}
+             for s in ("reproduced", "differs", "within noise", "by construction", "flagged", "not run")}
          for k, rows in n.items()}
     ran = {k: len(rows) - c[k]["not run"] for k, rows in n.items()}
     gpu = sum(r["status"] == "not run" and any(w in r["note"] + r["command"] for w in ("GPU", "cuda")) for r in n["number"])
     lines = [f"**Verdict.** {ran['number']} of the papers' {len(n['number'])} numbers ran: {c['number']['reproduced']}"
-             f" reproduce, {c['number']['differs']} differ (each with a reason),"
-             f" {c['number']['within noise']} are within noise, {c['number']['by construction']} hold by construction.",
-             f"{ran['claim']} of {len(n['claim'])} ordering claims ran: {c['claim']['reproduced']} hold,"
-             f" {c['claim']['differs']} do not, {c['claim']['within noise']} are within noise.",
-             f"{c['number']['not run']} numbers are not run ({gpu} need a GPU):"
-             " [the scoreboard](runs/scoreboard/scoreboard.md) says why, with the command for each."]
+             f" reproduce, {c['number']['differs']} differ (each with a reason), {c['number']['within noise']} within"
+             f" noise, {c['number']['by construction']} by construction, {c['number']['flagged']} flagged (chosen on test).",
+             f"{ran['claim']} of {len(n['claim'])} claims ran: {c['claim']['reproduced']} hold,"
+             f" {c['claim']['differs']} do not, {c['claim']['within noise']} within noise, {c['claim']['flagged']} flagged.",
+             f"{c['number']['not run']} numbers not run ({gpu} need a GPU):"
+             " [the scoreboard](runs/scoreboard/scoreboard.md) says why and how to run each."]
     figure = f"\n\n![Status by table]({FIGURE})" if (ROOT / FIGURE).exists() else ""
     return "  \n".join(lines) + figure
 

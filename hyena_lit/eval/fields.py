@@ -13,14 +13,14 @@ from ..train.runs import project_root
 
 # %% auto #0
 __all__ = ['PAPER_COLUMNS', 'STATUSES', 'ACCURACY', 'FFN_BUG', 'MAMBA_INIT', 'DEFECT_MARKS', 'load_paper', 'load_index',
-           'run_dir', 'select_runs', 'read_cached', 'last_value', 'reported', 'read_field', 'device_name', 'n_test',
-           'defects', 'defect_marks', 'our_scale', 'scale_summary']
+           'run_dir', 'select_runs', 'read_cached', 'has_validation', 'last_value', 'reported', 'read_field',
+           'device_name', 'n_test', 'scored_positions', 'defects', 'defect_marks', 'our_scale', 'scale_summary']
 
 # %% ../../nbs/eval/88_scoreboard_fields.ipynb #s006
 PAPER_COLUMNS = ["id", "paper", "table", "page", "row", "column", "kind", "value", "unit", "accept", "better",
                  "paper_scale", "selector", "field", "requires", "check", "reason", "not_run", "command",
                  "chance", "fixed"]
-STATUSES = ("reproduced", "differs", "within noise", "by construction", "not run")
+STATUSES = ("reproduced", "differs", "within noise", "by construction", "flagged", "not run")
 
 def load_paper(path: str | Path | None = None) -> pd.DataFrame:
     """The paper's numbers and claims (default nbs/paper_numbers.csv), one row each; raises ValueError naming
@@ -78,9 +78,19 @@ def read_cached(path: Path):
     return _read(str(path), path.stat().st_mtime_ns) if path.exists() else None
 
 # %% ../../nbs/eval/88_scoreboard_fields.ipynb #s012s1
+def has_validation(run: pd.Series, root: str | Path) -> bool:
+    """Whether a run drew a validation split (params.json's num_val) and recorded the epoch it chose
+    (metrics.json's selected_test_acc)."""
+    folder = Path(root) / run_dir(run)
+    p, m = read_cached(folder / "params.json") or {}, read_cached(folder / "metrics.json") or {}
+    return bool(p.get("num_val")) and m.get("selected_test_acc") is not None
+
 def last_value(run: pd.Series, root: str | Path) -> float | None:
-    """What a run reports without choosing an epoch on the test set: the mean of its last five test accuracies
-    in history.csv, else its last evaluation."""
+    """What a run reports without choosing an epoch on the test set: its test accuracy at the epoch its
+    validation split chose, else the mean of its last five test accuracies in history.csv, else its last
+    evaluation."""
+    if run["metric"] in ACCURACY and has_validation(run, root):
+        return float(read_cached(Path(root) / run_dir(run) / "metrics.json")["selected_test_acc"])
     h = read_cached(Path(root) / run_dir(run) / "history.csv")
     col = ACCURACY.get(run["metric"])
     if h is not None and col in h.columns and h[col].notna().any():
@@ -155,6 +165,12 @@ def n_test(run: pd.Series, root: str | Path) -> int | None:
     "How many test examples a run's accuracy was measured on (params.json's num_test), when it says."
     n = (read_cached(Path(root) / run_dir(run) / "params.json") or {}).get("num_test")
     return int(n) if isinstance(n, (int, float)) else None
+
+def scored_positions(run: pd.Series) -> int:
+    """How many positions of one test example an accuracy averages: addition's D + 1 answer digits
+    (seq_len = 3D), selective copying's 16 data tokens, else one answer."""
+    if run["task"] == "addition": return int(run["seq_len"]) // 3 + 1
+    return 16 if run["task"] == "selective_copying" else 1
 
 # %% ../../nbs/eval/88_scoreboard_fields.ipynb #s015f
 FFN_BUG = "filter FFN had emb_dim 3"

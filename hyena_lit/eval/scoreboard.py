@@ -11,7 +11,7 @@ from ..core.paper import paper_numbers
 from ..train.runs import COLUMNS
 from ..train.runs import project_root
 from .fields import (STATUSES, load_index, load_paper)
-from .rules import (accept_interval, judge_claim, judge_number, matches, only_one_solves, stays)
+from .rules import (accept_interval, judge_claim, judge_number, matches, stays)
 
 # %% auto #0
 __all__ = ['score', 'cited_runs', 'validate', 'summary_line', 'status_counts', 'status_figure', 'render_page', 'summary_md',
@@ -26,8 +26,10 @@ def score(paper: pd.DataFrame, index: pd.DataFrame, root: str | Path) -> pd.Data
         j = {"margin": "", "spread": "",
              **(judge_number if r["kind"] == "number" else judge_claim)(r, index, root)}
         why = j.pop("why")
-        note = {"differs": r["reason"], "not run": r["not_run"], "by construction": why,
-                "within noise": "; ".join(filter(None, (why, r["reason"])))}.get(j["status"], "")
+        note = {"differs": "; ".join(filter(None, (why, r["reason"]))), "not run": r["not_run"],
+                "by construction": why,
+                "within noise": "; ".join(filter(None, (why, r["reason"]))),
+                "flagged": "; ".join(filter(None, (why, r["reason"])))}.get(j["status"], "")
         rows.append(
             {
                 **{
@@ -37,7 +39,7 @@ def score(paper: pd.DataFrame, index: pd.DataFrame, root: str | Path) -> pd.Data
                 },
                 **j,
                 "note": note,
-                "command": r["command"] if j["status"] != "reproduced" else "",
+                "command": r["command"] if j["status"] not in ("reproduced", "flagged") else "",
             }
         )
     return pd.DataFrame(rows)
@@ -70,6 +72,8 @@ def validate(board: pd.DataFrame, root: str | Path | None = None) -> list[str]:
             lo, hi = accept_interval(r.accept)
             if lo <= float(r.chance) <= hi:
                 out.append(f"{r.id}: reproduced with a band that contains chance on {r.seeds} seed(s)")
+        if r.status in ("reproduced", "within noise") and r.flag:
+            out.append(f"{r.id}: {r.status} on a choice made on the test set ({r.flag})")
         if r.kind == "claim" and r.status != "not run" and not (r.margin and r.spread):
             out.append(f"{r.id}: a claim without its margin and seed spread")
         for p in filter(None, r.run.split(", ")):
@@ -86,17 +90,18 @@ def summary_line(board: pd.DataFrame) -> str:
     return (
         f"{n['reproduced']} of {n.sum()} numbers reproduced, {n['differs']} differ with a reason,"
         f" {n['within noise']} within noise, {n['by construction']} fixed by construction or computed without"
-        f" training, {n['not run']} not run; {c['reproduced']} of {c.sum()} ordering claims hold,"
-        f" {c['differs']} differ, {c['within noise']} within noise, {c['not run']} not run (the Hyena paper"
-        " and the Mamba paper's appendix E; each row gives the scale and the device it was measured on)"
+        f" training, {n['flagged']} flagged (they rest on a choice made on the test set), {n['not run']} not run;"
+        f" {c['reproduced']} of {c.sum()} ordering claims hold, {c['differs']} differ, {c['within noise']} within"
+        f" noise, {c['flagged']} flagged, {c['not run']} not run (the Hyena paper, the Mamba paper's selective"
+        " copying and appendix E, Zoology's MQAR; each row gives the scale and the device it was measured on)"
     )
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s026s1
 def status_counts(board: pd.DataFrame) -> pd.DataFrame:
-    "Rows by paper table (in the data's order) and status."
-    order = list(dict.fromkeys(board.paper + " " + board.table))
-    t = pd.crosstab(board.paper + " " + board.table, board.status).reindex(
-        index=order, columns=list(STATUSES), fill_value=0)
+    "Rows by paper table (in the data's order), numbers and claims apart, and status."
+    key = board.paper + " " + board.table + ": " + board.kind.map({"number": "numbers", "claim": "claims"})
+    order = list(dict.fromkeys(key))
+    t = pd.crosstab(key, board.status).reindex(index=order, columns=list(STATUSES), fill_value=0)
     return t.rename_axis(index="table", columns=None)
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s026s2
@@ -107,12 +112,12 @@ def status_figure(board: pd.DataFrame, path: str | Path) -> Path:
     import matplotlib.pyplot as plt
     t = status_counts(board)
     share = t.div(t.sum(axis=1), axis=0).values
-    fig, ax = plt.subplots(figsize=(8.4, 0.32 * len(t) + 1.4))
+    fig, ax = plt.subplots(figsize=(9.6, 0.32 * len(t) + 1.4))
     ax.imshow(share, cmap="Blues", vmin=0, vmax=1, aspect="auto")
     for (i, j), c in pd.DataFrame(t.values).stack().items():
         ax.text(j, i, str(c), ha="center", va="center", fontsize=8,
                 color="white" if share[i, j] > 0.6 else "black")
-    ax.set_xticks(range(len(t.columns)), t.columns)
+    ax.set_xticks(range(len(t.columns)), t.columns, fontsize=9)
     ax.set_yticks(range(len(t)), t.index, fontsize=8)
     ax.xaxis.tick_top()
     ax.set_title("paper rows by status (count; shade: share of the table's rows)", fontsize=9, pad=28)
@@ -134,15 +139,23 @@ def _noise(r) -> str:
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s027s2
 _RULE = (
-    "**The rule.** *Ours* is what a run reports without choosing an epoch on the test set: no task"
-    " here has a validation split, so an accuracy is the mean of the run's last five evaluations"
-    " (history.csv; else its last one), with the best epoch's value beside it; over seeds of one"
+    "**The rule.** *Ours* is what a run reports without choosing an epoch on the test set: a run with a"
+    " validation split reports its test accuracy at the epoch validation chose (validation alone stops"
+    " it); a run without one, the mean of its last five evaluations (history.csv; else its last one);"
+    " the best epoch's value is printed beside it, labelled, never counted; over seeds of one"
     " configuration, their mean and sd. Where a row's selector matches several configurations, the"
-    " best mean counts (`runs`: how many runs matched). A *number* is reproduced when ours lies in"
+    " one validation prefers counts, else the best mean (`runs`: how many runs matched). *Flagged*: a"
+    " row that would be reproduced or within noise but rests on a choice made on the test set (a run"
+    " with no validation split whose early stop read the test set, a budget raised after a result, the"
+    " best of several configurations by test); the `flag` column says which, for every row, and what it"
+    " would be. A *number* is reproduced when ours lies in"
     " the row's `accept` band (the paper's value with a tolerance in its unit), differs when it lies"
-    " outside by more than two binomial standard errors of our test set, and is *within noise* when"
-    " closer; a band that contains chance (each accuracy row gives it) makes a row reproduced only on"
-    " three or more seeds, and is within noise before. A row whose outcome its own protocol fixes, or"
+    " outside by more than twice the noise (the larger of the binomial standard error over the scored"
+    " positions, addition's digits counted, and the seeds' spread on the same task), and is *within"
+    " noise* when closer; within twice the noise of a band's edge on fewer than three seeds, it *needs 3"
+    " seeds*. A band that contains chance (each accuracy row gives it) makes a row reproduced only on"
+    " three or more seeds, and is within noise before. A \"not learned\" row counts only when the same"
+    " model learns the easy case. A row whose outcome its own protocol fixes, or"
     " which is computed without training, is *by construction* and counted apart. A *claim* (an"
     " ordering) holds when it holds over our runs at our scale; each gives its margin (positive when"
     " it holds) and the seeds' spread (the largest sd of a configuration it used): a margin under 5"
@@ -161,17 +174,17 @@ _RULE = (
 # %% ../../nbs/eval/90_scoreboard.ipynb #s027s4
 def _table_section(p: str, table: str, g: pd.DataFrame) -> list[str]:
     "One paper table's section of the page: a row per paper row, then the commands its notes cite."
-    pages = ", ".join(dict.fromkeys(g.page))
+    pages = ", ".join(dict.fromkeys(x for x in g.page if x))
     cmds = list(dict.fromkeys(c for c in g.command if c))
     out = [
         "",
-        f"## {p} paper, {table} (p. {pages})",
+        f"## {p} paper, {table}" + (f" (p. {pages})" if pages else " (page not recorded)"),
         "",
         (
             "| id | row | column | paper | accept | chance | paper scale | ours | seeds | noise | our"
-            " scale | status | runs | run | note |"
+            " scale | status | flag | runs | run | note |"
         ),
-        "|" + "---|" * 15,
+        "|" + "---|" * 16,
     ]
     for r in g.itertuples():
         note = r.note + (f" [{cmds.index(r.command) + 1}]" if r.command else "")
@@ -180,7 +193,9 @@ def _table_section(p: str, table: str, g: pd.DataFrame) -> list[str]:
             + " | ".join(
                 _cell(x)
                 for x in (r.id, r.row, r.column, r.value, r.accept, r.chance, r.paper_scale, r.ours,
-                          r.seeds or "", _noise(r), r.our_scale, f"**{r.status}**", r.n_runs or "",
+                          r.seeds or "", _noise(r) + (f"; **{r.seeds_needed}**" if r.seeds_needed else ""),
+                          r.our_scale, f"**{r.status}**" + (f" (would be {r.would_be})" if r.would_be else ""),
+                          r.flag, r.n_runs or "",
                           ", ".join(_link(s) for s in r.run.split(", ") if s), note)
             )
             + " |"
