@@ -79,8 +79,9 @@ def _recall_args(**bad):
 def _probes():
     from hyena_lit.train.engine import get_recipe
     from hyena_lit.experiments.lm_training import TrainConfig
-    from hyena_lit.train.runs import (int_list, pick_threads, one_of, pick_device, number, positive_int, check_run, check_sweep,
-                                extend_run, budget_estimate, check_budget)
+    from hyena_lit.train.parameters import int_list, pick_threads, one_of, pick_device, number, positive_int
+    from hyena_lit.train.runs import check_run, check_sweep, extend_run
+    from hyena_lit.train.budget import budget_estimate, check_budget
     from hyena_lit.core.operator import HyenaOperator
     from hyena_lit.data.synthetics import generate, assert_disjoint
     from hyena_lit.experiments.pile import plan_runs, check_plan
@@ -471,7 +472,7 @@ def _tar(members: list, site: Path | None = None) -> tuple[Path, Path]:
 
 
 def _unpack(members: list, site: Path | None = None):
-    from hyena_lit.train.runs import unpack_runs
+    from hyena_lit.train.archive import unpack_runs
     archive, runs = _tar(members, site)
     return unpack_runs(archive, root=runs)
 
@@ -580,13 +581,13 @@ def _accept_blank_leading_corpus():
 
 
 def _declared(**kw):
-    from hyena_lit.train.runs import check_parameters
+    from hyena_lit.train.parameters import check_parameters
     declared = dict(sweep="cpu", run_name="", seq_lens=[128], contexts="512,4096")
     return check_parameters(declared, declared | kw)
 
 
 def _accept_number_for_text():
-    from hyena_lit.train.runs import check_parameters
+    from hyena_lit.train.parameters import check_parameters
     declared = dict(contexts="512,4096"); now = declared | dict(contexts=16384)
     check_parameters(declared, now)
     assert now["contexts"] == "16384"
@@ -657,7 +658,7 @@ def _issue63_probes():
         # papermill parameters
         ("-y seq_lens ['128']", lambda: _declared(seq_lens=["128"]), ["seq_lens", "['128']"]),
         ("-y seq_lens [[128]]", lambda: _declared(seq_lens=[[128]]), ["seq_lens", "[[128]]"]),
-        ("-p _declared", lambda: __import__("hyena_lit.train.runs", fromlist=["x"]).check_parameters("3", {}), ["_declared"]),
+        ("-p _declared", lambda: __import__("hyena_lit.train.parameters", fromlist=["x"]).check_parameters("3", {}), ["_declared"]),
         ("-p contexts 16384 (a number for a text)", _accept_number_for_text, None),
     ]
 

@@ -15,7 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
 from experiments._common import EXPERIMENTS, MACHINE  # noqa: E402
-from hyena_lit.train.runs import conflicts_text, is_finished, params_conflicts, run_folders  # noqa: E402
+from hyena_lit.train.runs import conflicts_text, params_conflicts  # noqa: E402
+from hyena_lit.core.paths import is_finished, run_folders
 
 FILES = sorted(p for p in (ROOT / "experiments").glob("*.py") if not p.name.startswith("_"))
 DERIVED = {  # what each runner adds to its settings in params.json (resolved or measured at run time; folder names)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from hyena_lit.train.runs import is_finished, run_folders
+from hyena_lit.core.paths import is_finished, run_folders
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "experiments" / "tiny.py"

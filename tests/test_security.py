@@ -109,7 +109,7 @@ def test_unpack_refuses_a_member_under_a_link_on_disk(site):
 
 
 def test_unpack_still_takes_a_packed_archive(site):
-    from hyena_lit.train.runs import pack_runs
+    from hyena_lit.train.archive import pack_runs
     src = site / "other" / "runs" / "exp" / "sweep" / "half"
     (src / "checkpoint").mkdir(parents=True)
     (src / "params.json").write_text("{}")
@@ -221,7 +221,7 @@ def test_new_run_dir_refuses_a_name_that_leaves_runs(tmp_path, kw, monkeypatch):
 
 @pytest.mark.parametrize("key", ["sweep", "run_name"])
 def test_papermill_names_are_checked_with_the_parameters(key):
-    from hyena_lit.train.runs import check_parameters
+    from hyena_lit.train.parameters import check_parameters
     sweep, run_name = "cpu", ""
     declared = dict(sweep=sweep, run_name=run_name)
     with pytest.raises(ValueError, match=f"{key} must be a single folder name"): check_parameters(declared, declared | {key: CLIMB})

@@ -8,8 +8,8 @@ import ast, functools, json, math, re
 from pathlib import Path
 import pandas as pd
 from ..core.paper import paper_numbers
-from ..train.runs import COLUMNS
-from ..train.runs import project_root
+from .run_index import COLUMNS
+from ..core.paths import project_root
 
 # %% auto #0
 __all__ = ['PAPER_COLUMNS', 'STATUSES', 'ACCURACY', 'FFN_BUG', 'MAMBA_INIT', 'DEFECT_MARKS', 'load_paper', 'load_index',
@@ -51,7 +51,7 @@ def load_index(root: str | Path | None = None) -> pd.DataFrame:
     if missing:
         raise ValueError(
             f"{root / 'index.csv'} lacks the columns {sorted(missing)}: rebuild it with"
-            " hyena_lit.train.runs.write_index()"
+            " hyena_lit.eval.run_index.write_index() (make index)"
         )
     for c in ("sweep", "recipe", "notes"): idx[c] = idx[c].fillna("").astype(str)
     return idx

@@ -8,8 +8,8 @@ import ast, functools, json, math, re
 from pathlib import Path
 import pandas as pd
 from ..core.paper import paper_numbers
-from ..train.runs import COLUMNS
-from ..train.runs import project_root
+from .run_index import COLUMNS
+from ..core.paths import project_root
 from .fields import (_CSV, _num, load_index, load_paper, n_test, our_scale, read_field, reported,
                                    run_dir, scale_summary, select_runs)
 

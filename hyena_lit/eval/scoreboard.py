@@ -8,8 +8,8 @@ import ast, functools, json, math, re
 from pathlib import Path
 import pandas as pd
 from ..core.paper import paper_numbers
-from ..train.runs import COLUMNS
-from ..train.runs import project_root
+from .run_index import COLUMNS
+from ..core.paths import project_root
 from .fields import (STATUSES, load_index, load_paper)
 from .rules import (accept_interval, judge_claim, judge_number, matches, only_one_solves, stays)
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 import pandas as pd
 from ..core.paper import paper_table
-from ..train.runs import project_root, is_finished, run_folders
+from ..core.paths import project_root, is_finished, run_folders
 
 # %% auto #0
 __all__ = ['T11_MIXERS', 'paper_table_11', 'paper_table_11_sizes', 'recipe_change', 'collect_synthetics', 'query_variants',

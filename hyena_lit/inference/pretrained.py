@@ -246,7 +246,7 @@ import dataclasses, difflib
 
 def read_config(folder: str | Path, cls=HyenaConfig):
     "The `config.json` of a model folder as a `cls`, checked field by field; a ValueError naming the file otherwise."
-    from hyena_lit.train.runs import _kind_ok
+    from hyena_lit.train.parameters import _kind_ok
     f = Path(folder) / "config.json"
     if not f.is_file(): raise FileNotFoundError(f"{f} is missing: a model folder holds config.json and model.safetensors")
     try: cfg = json.loads(f.read_text())

@@ -10,8 +10,8 @@ from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
 from .engine import STOP_AT_ENV
-from .runs import (project_root, is_finished, params_conflicts, conflicts_text, relative, run_folders,
-                                   path_component)
+from ..core.paths import project_root, is_finished, relative, run_folders, path_component
+from .runs import params_conflicts, conflicts_text
 
 # %% auto #0
 __all__ = ['RUNNERS', 'SAVED_UNDER', 'PARAMETERS', 'FOLDER_RUNNERS', 'runner_parameters', 'load_cells', 'as_cells', 'plan',
