@@ -10,12 +10,12 @@ import pandas as pd
 from ..core.paths import project_root, run_folders
 
 # %% auto #0
-__all__ = ['COLUMNS', 'DEFECTS', 'run_row', 'load_runs', 'write_index']
+__all__ = ['COLUMNS', 'DEFECT_NOTES', 'DEFECTS', 'run_row', 'load_runs', 'write_index']
 
 # %% ../../nbs/eval/87_run_index.ipynb #c006
 COLUMNS = ["experiment", "sweep", "run", "task", "mixer", "seq_len", "vocab_size", "n_layer", "d_model",
            "seed", "recipe", "epochs_run", "epochs_planned", "metric", "best", "final", "tokens", "seconds",
-           "tokens_per_second", "params", "notes"]
+           "tokens_per_second", "params", "notes", "defect"]
 
 # the budget and the size-dependent numbers: the rest names the recipe
 _BUDGET = ("name", "epochs", "warmup_epochs", "steps", "warmup_steps", "warmup_frac", "eval_every",
@@ -38,9 +38,10 @@ def _recipe_name(p: dict, default: str) -> str:
 def _recall_row(p: dict, m: dict) -> dict:
     model, L = p.get("model", {}), m["seq_len"]
     mixer = model.get("mixer") or f"longconv:{m['parametrization']}"
-    notes = ""
-    if mixer in ("longconv:hyena", "longconv:ckconv") and not isinstance(p.get("recipe"), dict):
-        notes = "filter FFN had emb_dim 3 and w 1 (options dropped before the filter-FFN fix)"
+    # a Hyena or CKConv run made before recipes were recorded had its filter options dropped
+    dropped = mixer in ("longconv:hyena", "longconv:ckconv") and not isinstance(p.get("recipe"), dict)
+    defect = "filter-ffn" if dropped else ""
+    notes = DEFECT_NOTES.get(defect, "")
     if p.get("ablation_step"): notes = f"ablation step {p['ablation_step']}" + (f"; {notes}" if notes else "")
     # an ablation of Figure 4.1's operator, not one of its six
     if model.get("longconv_short_filter") is not None:
@@ -52,7 +53,7 @@ def _recall_row(p: dict, m: dict) -> dict:
                 epochs_planned=m["epochs_planned"], metric="test_acc", best=m["best_test_acc"],
                 final=m["final_test_acc"], tokens=m["epochs_run"] * p["num_train"] * (2 * (L // 2) + 2),
                 seconds=m["seconds"], tokens_per_second=m.get("tokens_per_second"), params=m.get("params"),
-                notes=notes)
+                notes=notes, defect=defect)
 
 # %% ../../nbs/eval/87_run_index.ipynb #c006s3
 def _task_row(p: dict, m: dict) -> dict:
@@ -113,13 +114,15 @@ def _downstream_row(p: dict, m: dict) -> dict:
                 seconds=m.get("seconds"), notes=f"evaluation of {p.get('run', '?')} on {len(tasks)} tasks")
 
 # %% ../../nbs/eval/87_run_index.ipynb #c006s5
-_MAMBA_INIT = (
-    "Mamba trained with the model-wide init over its projections (delta = softplus(0) = 0.69 in every"
-    " channel) and weight decay on A_log; since fixed in 17_baselines: re-run to count"
-)
+# what each known defect of a run means: the index's `defect` column names them, `notes` says them
+DEFECT_NOTES = {
+    "filter-ffn": "filter FFN had emb_dim 3 and w 1 (options dropped before the filter-FFN fix)",
+    "mamba-init": "Mamba trained with the model-wide init over its projections (delta = softplus(0) = 0.69 in every"
+                  " channel) and weight decay on A_log; since fixed in 17_baselines: re-run to count",
+}
 # run folders (under runs/) made before a since-fixed defect, and the defect
 DEFECTS = {
-    run: _MAMBA_INIT
+    run: "mamba-init"
     for run in ("dna/cpu/pretrain_mamba_L1024_s0", "dna/cpu/species_mamba_L64_s0",
                 "dna/cpu/species_mamba_L128_s0",
                 "mechanistic/table11-cpu/induction_heads_mamba_L256_V16_n2_s0",
@@ -148,7 +151,9 @@ def run_row(run_dir: str | Path, root: str | Path | None = None) -> dict:
     elif "tasks" in p and "run" in p: row = _downstream_row(p, m)
     else: raise ValueError(f"{d}: metrics.json of an unknown kind (keys {sorted(m)[:8]})")
     late = DEFECTS.get("/".join(parts))
-    if late: row["notes"] = "; ".join(n for n in (row.get("notes"), late) if n)
+    if late:
+        row["notes"] = "; ".join(n for n in (row.get("notes"), DEFECT_NOTES[late]) if n)
+        row["defect"] = ";".join(d for d in (row.get("defect"), late) if d)
     return {c: {**where, **row}.get(c) for c in COLUMNS}
 
 # %% ../../nbs/eval/87_run_index.ipynb #c007
