@@ -48,7 +48,7 @@ def _finished_run(tokens=500_000, checkpoint=True) -> Path:
 
 
 def _broken_checkpoint(kind: str) -> Path:
-    from hyena_lit.train.engine import save_checkpoint
+    from hyena_lit.train.checkpoints import save_checkpoint
     d = _tmp() / "ck"
     m = torch.nn.Linear(3, 2); opt = torch.optim.AdamW(m.parameters())
     save_checkpoint(d, m, opt, epoch=1)
@@ -59,7 +59,7 @@ def _broken_checkpoint(kind: str) -> Path:
 
 
 def _load(d):
-    from hyena_lit.train.engine import load_checkpoint
+    from hyena_lit.train.checkpoints import load_checkpoint
     m = torch.nn.Linear(3, 2)
     return load_checkpoint(d, m, torch.optim.AdamW(m.parameters()))
 
@@ -77,7 +77,7 @@ def _recall_args(**bad):
 
 
 def _probes():
-    from hyena_lit.train.engine import get_recipe
+    from hyena_lit.train.recipes import get_recipe
     from hyena_lit.experiments.lm_training import TrainConfig
     from hyena_lit.train.parameters import int_list, pick_threads, one_of, pick_device, number, positive_int
     from hyena_lit.train.runs import check_run, check_sweep, extend_run
@@ -248,7 +248,7 @@ def _fixture_set():
 def _accept_n_targets_excluded():
     from hyena_lit.experiments.dna import markov_bpb, _bits_per_base, acgt_targets
     from hyena_lit.models.dna_models import dna_lm
-    from hyena_lit.train.engine import IGNORE
+    from hyena_lit.core.paths import IGNORE
     batches = _n_windows(0.55)
     torch.manual_seed(0); lm = dna_lm("hyenadna", 2, 16, 64)
     x, y = batches[0]
@@ -420,7 +420,7 @@ def _outcome_of(call):
 
 
 def _truncated_weights():
-    from hyena_lit.train.engine import load_weights
+    from hyena_lit.train.checkpoints import load_weights
     d = _broken_checkpoint("truncated")
     return load_weights(torch.nn.Linear(3, 2), d / "model.safetensors")
 
@@ -496,7 +496,7 @@ class _Payload:
 
 
 def _crafted_state(kind: str):
-    from hyena_lit.train.engine import save_checkpoint, load_checkpoint
+    from hyena_lit.train.checkpoints import save_checkpoint, load_checkpoint
     d = _tmp(); m = torch.nn.Linear(3, 2)
     save_checkpoint(d / "ck", m, torch.optim.AdamW(m.parameters()), epoch=1)
     st = torch.load(d / "ck" / "state.pt", weights_only=True)
@@ -556,7 +556,7 @@ def _model_folder(weights="same", config=None, files=()) -> Path:
 
 def _unfinished_run() -> Path:
     from hyena_lit.models.model import HyenaConfig, HyenaLM
-    from hyena_lit.train.engine import save_checkpoint
+    from hyena_lit.train.checkpoints import save_checkpoint
     m = HyenaLM(HyenaConfig.from_size("tiny", vocab_size=12)); d = _tmp() / "run"; d.mkdir()
     (d / "params.json").write_text(json.dumps({"config": m.cfg.to_dict()}))
     save_checkpoint(d / "checkpoint", m, torch.optim.AdamW(m.parameters()))

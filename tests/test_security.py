@@ -128,7 +128,7 @@ class _Payload:
 
 
 def _crafted_checkpoint(tmp: Path) -> tuple[Path, Path]:
-    from hyena_lit.train.engine import save_checkpoint
+    from hyena_lit.train.checkpoints import save_checkpoint
     m = torch.nn.Linear(3, 2)
     save_checkpoint(tmp / "ck", m, torch.optim.AdamW(m.parameters()), epoch=1)
     st = torch.load(tmp / "ck" / "state.pt", weights_only=True)
@@ -138,7 +138,7 @@ def _crafted_checkpoint(tmp: Path) -> tuple[Path, Path]:
 
 
 def test_a_crafted_state_pt_is_refused_unread(tmp_path):
-    from hyena_lit.train.engine import load_checkpoint
+    from hyena_lit.train.checkpoints import load_checkpoint
     ck, marker = _crafted_checkpoint(tmp_path)
     m = torch.nn.Linear(3, 2)
     with pytest.raises(RuntimeError) as e: load_checkpoint(ck, m, torch.optim.AdamW(m.parameters()))
@@ -148,7 +148,8 @@ def test_a_crafted_state_pt_is_refused_unread(tmp_path):
 
 
 def test_resuming_a_run_with_a_crafted_state_pt_runs_nothing(tmp_path):
-    from hyena_lit.train.engine import fit, get_recipe
+    from hyena_lit.train.engine import fit
+    from hyena_lit.train.recipes import get_recipe
     run = tmp_path / "run"
     ck, marker = _crafted_checkpoint(tmp_path)
     ck.rename(run / "checkpoint") if run.mkdir() is None else None

@@ -8,7 +8,7 @@ import json, re
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['TEXT_SUFFIXES', 'project_root', 'save_json', 'is_finished', 'finished_in', 'relative', 'run_folders',
+__all__ = ['TEXT_SUFFIXES', 'IGNORE', 'project_root', 'save_json', 'is_finished', 'finished_in', 'relative', 'run_folders',
            'path_component', 'inside', 'portable_text', 'absolute_paths', 'make_portable']
 
 # %% ../../nbs/core/02_paths.ipynb #c004
@@ -91,3 +91,6 @@ def make_portable(folder: str | Path, root: str | Path | None = None) -> list[Pa
                 f.write_text(new, errors="surrogateescape")
                 changed.append(f)
     return changed
+
+# %% ../../nbs/core/02_paths.ipynb #p011
+IGNORE = -100

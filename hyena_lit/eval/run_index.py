@@ -27,7 +27,7 @@ def _recipe_name(p: dict, default: str) -> str:
     '<name>*' if none does."""
     r = p.get("recipe")
     if not isinstance(r, dict): return r or default
-    from hyena_lit.train.engine import RECIPES
+    from hyena_lit.train.recipes import RECIPES
     # an experiment's own recipe, registered by its module
     if r.get("name") not in RECIPES: return r.get("name", default)
     core = lambda d: {k: v for k, v in d.items() if k not in _BUDGET}

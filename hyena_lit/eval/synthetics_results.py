@@ -139,7 +139,7 @@ def probe_checkpoint(run_dir: str | Path) -> dict:
     run's seed)."""
     import torch
     from hyena_lit.experiments.associative_recall import setting_model
-    from hyena_lit.train.engine import load_weights
+    from hyena_lit.train.checkpoints import load_weights
     from hyena_lit.models.model import HyenaLM
     from hyena_lit.data.synthetics import generate, recall_vocab
     run = Path(run_dir)

@@ -13,7 +13,8 @@ from ..mixers.longconvs import LONG_CONVS
 from ..core.operator import GATINGS
 from ..data.synthetics import (generate, assert_disjoint, evaluate_last, evaluate_recall,
                                        recall_targets, selected)
-from ..train.engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
+from ..train.recipes import Recipe, RECIPES, get_recipe, recipe_diff
+from ..train.engine import fit, seconds_per_step
 from ..core.paths import project_root, save_json
 from ..core.paths import relative, is_finished, finished_in
 from ..train.runs import check_run, check_sweep, RunFolder

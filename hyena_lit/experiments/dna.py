@@ -9,7 +9,10 @@ from pathlib import Path
 import numpy as np
 import torch
 import torch.nn.functional as F
-from ..train.engine import IGNORE, Recipe, RECIPES, register_recipe, get_recipe, fit, load_weights
+from ..core.paths import IGNORE
+from ..train.recipes import Recipe, RECIPES, register_recipe, get_recipe
+from ..train.engine import fit
+from ..train.checkpoints import load_weights
 from ..core.paths import project_root, save_json, relative, is_finished, finished_in
 from ..train.runs import check_run, RunFolder
 from ..train.parameters import positive_int, number, one_of, pick_device

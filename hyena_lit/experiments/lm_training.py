@@ -12,8 +12,9 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 from ..models.model import HyenaConfig, HyenaLM
-from ..train.engine import (Recipe, get_recipe, param_groups, fit, lr_multiplier, budget,
-                                    save_checkpoint, load_checkpoint, load_weights, _dist)
+from ..train.recipes import Recipe, get_recipe, param_groups, lr_multiplier, budget
+from ..train.engine import fit
+from ..train.checkpoints import save_checkpoint, load_checkpoint, load_weights, _dist
 from ..data.lm_data import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
 from ..models.flops import forward_flops, training_flops
 from ..core.paths import project_root, save_json

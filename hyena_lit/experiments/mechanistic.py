@@ -10,7 +10,9 @@ import torch
 from ..models.model import HyenaConfig, HyenaLM
 from ..data.synthetics import (generate, assert_disjoint, evaluate_scored, test_metrics, selected,
                                        IGNORE)
-from ..train.engine import Recipe, RECIPES, fit, get_recipe, seconds_per_step, load_weights
+from ..train.recipes import Recipe, RECIPES, get_recipe
+from ..train.engine import fit, seconds_per_step
+from ..train.checkpoints import load_weights
 from ..data.tasks import model_vocab, regression_loss, evaluate_regression
 from ..models.model import VectorLM
 from ..mixers.baselines import saved_activation_bytes

@@ -92,7 +92,7 @@ PARAMETERS = {
                "seed", "emb_dim", "window_reach"),
 }
 PARAMETERS["mechanistic_steps"] = PARAMETERS["mechanistic"]
-_FIELDS = {"+model": "hyena_lit.models.model:HyenaConfig", "+recipe": "hyena_lit.train.engine:Recipe",
+_FIELDS = {"+model": "hyena_lit.models.model:HyenaConfig", "+recipe": "hyena_lit.train.recipes:Recipe",
            "+lm": "hyena_lit.experiments.lm_training:TrainConfig"}
 
 def runner_parameters(experiment: str) -> set[str] | None:
