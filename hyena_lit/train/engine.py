@@ -175,19 +175,50 @@ def fit(model: nn.Module, train, recipe: Recipe, run_dir: str | Path | None = No
                        seed=seed, device=device, max_seconds=max_seconds, stop_after=stop_after,
                        progress=progress, groups=groups)
 
+# %% ../../nbs/train/18_engine.ipynb #c022r1
+class _Checkpointed:
+    "The checkpoint folder of a run (None: a run without a folder, never saved) and the state kept in it."
+    def __init__(self, run_dir, model: nn.Module, opt, sched):
+        self.ck = Path(run_dir) / "checkpoint" if run_dir is not None else None
+        self.model, self.opt, self.sched = model, opt, sched
+
+    def resume(self) -> dict:
+        "The saved state, with weights, optimizer, RNG and schedule restored; {} when there is none."
+        if self.ck is None or not self.ck.exists(): return {}
+        st = load_checkpoint(self.ck, self.model, self.opt)
+        self.sched.load_state_dict(st["sched"])
+        return st
+
+    def save(self, **state):
+        if self.ck is not None:
+            save_checkpoint(self.ck, self.model, self.opt, sched=self.sched.state_dict(), **state)
+
+    def last_good(self, none: str) -> str:
+        "Where a run stopped by a non-finite loss resumes from."
+        return f"{self.ck}" if self.ck is not None and self.ck.exists() else none
+
+    def late(self) -> bool:
+        return self.ck is not None and past_deadline()
+
+    def interrupt(self, bar, where: str):
+        bar.close()
+        raise Interrupted(f"deadline reached after {where}")
+
+def _time_cap(max_seconds: float | None, elapsed: float, done: int, planned: int) -> bool:
+    "Past `max_seconds` before the last epoch or step."
+    return max_seconds is not None and elapsed >= max_seconds and done < planned
+
 # %% ../../nbs/train/18_engine.ipynb #c022s1
 def _fit_epochs(model, train, r: Recipe, run_dir, *, evaluate, loss_fn, resample, seed, device, max_seconds,
                 stop_after, progress, groups):
     x, y = train
     spe = math.ceil(len(x) / r.batch_size)
     opt = make_optimizer(model, r, groups)
-    sched = make_schedule(opt, r, spe)
+    run = _Checkpointed(run_dir, model, opt, make_schedule(opt, r, spe))
     gen = torch.Generator().manual_seed(seed)
-    ck = Path(run_dir) / "checkpoint" if run_dir is not None else None
     history, start, elapsed = [], 0, 0.0
-    if ck is not None and ck.exists():
-        st = load_checkpoint(ck, model, opt)
-        sched.load_state_dict(st["sched"])
+    st = run.resume()
+    if st:
         gen.set_state(st["gen"])
         history, start, elapsed = st["history"], st["epoch"], st["elapsed"]
     if history and (history[-1]["stop"] or len(history) >= r.epochs): return history
@@ -199,9 +230,9 @@ def _fit_epochs(model, train, r: Recipe, run_dir, *, evaluate, loss_fn, resample
         model.train()
         # a function of the epoch alone: a resumed run sees the same data
         if resample is not None: x, y = resample(epoch)
-        good = f"{ck}" if ck is not None and ck.exists() else "none"
+        good = run.last_good("none")
         tot, n, tokens, lr = _train_epoch(
-            model, opt, sched, epoch_loader(x, y, r.batch_size, gen), r, loss_fn, device,
+            model, opt, run.sched, epoch_loader(x, y, r.batch_size, gen), r, loss_fn, device,
             lambda i: f"epoch {epoch + 1}, step {i + 1}; last good checkpoint: {good}")
         train_time = time.perf_counter() - t0
         due = evaluate is not None and ((epoch + 1) % r.eval_every == 0 or epoch + 1 == r.epochs)
@@ -210,19 +241,15 @@ def _fit_epochs(model, train, r: Recipe, run_dir, *, evaluate, loss_fn, resample
         rec = dict(epoch=epoch + 1, train_loss=tot / n, **ev, lr=lr, seconds=elapsed,
                    tokens_per_second=tokens / train_time, stop="")
         if r.early_stop is not None and selection_score(ev) >= r.early_stop: rec["stop"] = "solved"
-        elif max_seconds is not None and elapsed >= max_seconds and epoch + 1 < r.epochs:
-            rec["stop"] = "time cap"
+        elif _time_cap(max_seconds, elapsed, epoch + 1, r.epochs): rec["stop"] = "time cap"
         history.append(rec)
         bar.set_postfix(loss=f"{rec['train_loss']:.3f}",
                         **({"acc": f"{ev['test_acc']:.3f}"} if "test_acc" in ev else {}))
-        if ck is not None:
-            save_checkpoint(ck, model, opt, sched=sched.state_dict(), gen=gen.get_state(), history=history,
-                            epoch=epoch + 1, elapsed=elapsed)
+        if run.ck is not None:
+            run.save(gen=gen.get_state(), history=history, epoch=epoch + 1, elapsed=elapsed)
             _write_history(history, Path(run_dir))
         if rec["stop"]: break
-        if ck is not None and past_deadline():
-            bar.close()
-            raise Interrupted(f"deadline reached after epoch {epoch + 1}")
+        if run.late(): run.interrupt(bar, f"epoch {epoch + 1}")
     bar.close()
     return history
 
@@ -238,13 +265,11 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
                wrapped, groups, ckpt_every, max_seconds):
     rank, world = _dist()
     opt = make_optimizer(model, r, groups)
-    sched = make_schedule(opt, r)
+    run = _Checkpointed(run_dir, model, opt, make_schedule(opt, r))
     total, warmup = budget(r)
-    ck = Path(run_dir) / "checkpoint" if run_dir is not None else None
     step, history, elapsed = 0, [], 0.0
-    if ck is not None and ck.exists():
-        st = load_checkpoint(ck, model, opt)
-        sched.load_state_dict(st["sched"])
+    st = run.resume()
+    if st:
         step, history, elapsed = st["step"], st["history"], st.get("elapsed", 0.0)
         if history and history[-1].get("stop") == "solved": return history
     end = r.steps if stop_after is None else min(r.steps, step + stop_after)
@@ -253,8 +278,8 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
     for step in bar:
         xb, yb = batch_at(step)
         lr = r.lr * lr_multiplier(r, step, total, warmup)
-        good = f"{ck}" if ck is not None and ck.exists() else "none yet"
-        loss = _optimizer_step(model, opt, sched, xb, yb, r, loss_fn, device,
+        good = run.last_good("none yet")
+        loss = _optimizer_step(model, opt, run.sched, xb, yb, r, loss_fn, device,
                                lambda: f"step {step + 1}; last good checkpoint: {good}", wrapped)
         dt = time.perf_counter() - t0
         elapsed += dt
@@ -267,15 +292,11 @@ def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device
         if r.early_stop is not None and selection_score(rec) >= r.early_stop: rec["stop"] = "solved"
         history.append(rec)
         bar.set_postfix(loss=f"{rec['loss']:.3f}")
-        capped = max_seconds is not None and elapsed >= max_seconds and step + 1 < r.steps
-        late = ck is not None and past_deadline()
-        if ck is not None and (
-            (step + 1) % ckpt_every == 0 or step + 1 == end or capped or rec.get("stop") or late):
-            save_checkpoint(ck, model, opt, sched=sched.state_dict(), step=step + 1, history=history,
-                            elapsed=elapsed)
-        if late and not rec.get("stop") and step + 1 < r.steps:
-            bar.close()
-            raise Interrupted(f"deadline reached after step {step + 1}")
+        capped = _time_cap(max_seconds, elapsed, step + 1, r.steps)
+        late = run.late()
+        if (step + 1) % ckpt_every == 0 or step + 1 == end or capped or rec.get("stop") or late:
+            run.save(step=step + 1, history=history, elapsed=elapsed)
+        if late and not rec.get("stop") and step + 1 < r.steps: run.interrupt(bar, f"step {step + 1}")
         if rec.get("stop"): break
         if capped:
             rec["stop"] = "time cap"
