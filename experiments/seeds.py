@@ -60,7 +60,7 @@ PEERS = ["fig4_1_official", "fig4_1_table_a1", "ablation", "table_11", "tasks", 
 
 if __name__ == "__main__":  # the expected cost: launch's own estimate, with the seed-0 runs (other files' cells) as measured peers
     import sys
-    from hyena_lit.train.launch import describe_plan, load_cells, plan
+    from hyena_lit.launch import describe_plan, load_cells, plan
     device = sys.argv[1] if len(sys.argv) > 1 else "cpu"
     mine = load_cells(__file__)
     p = plan(mine + [c for f in PEERS for c in load_cells(f"{__file__.rsplit('/', 1)[0]}/{f}.py")], device)

@@ -519,7 +519,7 @@ def _grid(text: str = GRID, name: str = "grid.py") -> Path:
 
 
 def _launch(*argv):
-    from hyena_lit.train.launch import main
+    from hyena_lit.launch import main
     return _said(main, list(argv))
 
 
@@ -530,7 +530,7 @@ def _dead_port() -> int:
 
 
 def _accept_dry_run_beside_a_hostile_file():
-    from hyena_lit.train.launch import main
+    from hyena_lit.launch import main
     import contextlib, io
     g = _grid(); marker = g.parent / "marker"
     (g.parent / "evil.py").write_text(f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\n")
@@ -595,7 +595,7 @@ def _accept_number_for_text():
 
 def _issue63_probes():
     from hyena_lit.train.runs import new_run_dir, RunFolder
-    from hyena_lit.train.launch import load_cells
+    from hyena_lit.launch import load_cells
     load_pretrained, export_run = _late("hyena_lit.inference.pretrained.load_pretrained"), _late("hyena_lit.inference.pretrained.export_run")
     generate_main, export_main = _late("hyena_lit.inference.generate.main"), _late("hyena_lit.inference.export.main")
     load_corpus, load_dna_data = _late("hyena_lit.data.lm_data.load_corpus"), _late("hyena_lit.experiments.dna.load_dna_data")

@@ -171,7 +171,7 @@ def test_no_torch_load_reads_pickles():
     assert not bad, bad
 
 
-# grid files: `python -m hyena_lit.train.launch GRID --dry-run`
+# grid files: `python -m hyena_lit.launch GRID --dry-run`
 GRID = '''
 def cells():
     return [dict(experiment="associative_recall", run="runs/tiny/g/hyena_L32_V8_s0",
@@ -187,7 +187,7 @@ def test_dry_run_imports_the_grid_file_and_nothing_beside_it(tmp_path):
     marker = tmp_path / "marker"
     (grids / "evil.py").write_text(f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\ndef cells(): return []\n")
     (grids / "another.py").write_text(f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\n")
-    r = _cli("-m", "hyena_lit.train.launch", str(grids / "grid.py"), "--dry-run", "--root", str(tmp_path / "runs"))
+    r = _cli("-m", "hyena_lit.launch", str(grids / "grid.py"), "--dry-run", "--root", str(tmp_path / "runs"))
     assert r.returncode == 0, r.stderr
     assert "1 cells: 0 finished, 0 unfinished, 1 new" in r.stdout and "no measured peer" in r.stdout, r.stdout
     assert not marker.exists()
@@ -195,7 +195,7 @@ def test_dry_run_imports_the_grid_file_and_nothing_beside_it(tmp_path):
 
 def test_peers_come_from_run_folders_not_code(tmp_path):
     "A cell without a peer in its grid is timed by a finished run on disk, read from its params.json and metrics.json."
-    from hyena_lit.train.launch import finished_peers, load_cells, plan
+    from hyena_lit.launch import finished_peers, load_cells, plan
     (tmp_path / "grid.py").write_text(GRID)
     done = tmp_path / "runs" / "associative_recall" / "other" / "hyena_L32_V10_s0"
     done.mkdir(parents=True)
@@ -230,7 +230,7 @@ def test_papermill_names_are_checked_with_the_parameters(key):
 
 @pytest.mark.parametrize("run", ["runs/../../x", "runs/a/../../x", "/runs/x", "runs", "runs/a\\..\\..\\x"])
 def test_a_grid_cell_run_path_must_stay_under_runs(tmp_path, run):
-    from hyena_lit.train.launch import load_cells
+    from hyena_lit.launch import load_cells
     (tmp_path / "grid.py").write_text(GRID.replace("runs/tiny/g/hyena_L32_V8_s0", run.replace("\\", "\\\\")))
     with pytest.raises(ValueError, match="must be a path under runs/"): load_cells(tmp_path / "grid.py", tmp_path / "runs")
 
@@ -247,7 +247,7 @@ def test_papermill_sweep_that_climbs_out_is_refused_before_any_folder(tmp_path):
 
 def test_every_grid_of_the_repository_declares_only_known_settings():
     "The runners' declared parameters cover every cell of every grid file under experiments/ (no false refusal)."
-    from hyena_lit.train.launch import load_cells
+    from hyena_lit.launch import load_cells
     files = sorted(p for p in (ROOT / "experiments").glob("[a-z]*.py"))
     assert len(files) >= 15
     assert sum(len(load_cells(f)) for f in files) > 300
@@ -255,7 +255,7 @@ def test_every_grid_of_the_repository_declares_only_known_settings():
 
 def test_the_readme_launch_commands_plan():
     for grid in ("fig4_1_official", "table_11"):
-        r = _cli("-m", "hyena_lit.train.launch", f"experiments/{grid}.py", "--dry-run")
+        r = _cli("-m", "hyena_lit.launch", f"experiments/{grid}.py", "--dry-run")
         assert r.returncode == 0 and " cells: " in r.stdout, r.stderr[-2000:]
 
 
