@@ -1,1 +1,2 @@
-"Experiments as data: each file's `cells(root)` lists the runs of one grid of the paper (see _common.cell)."
+"""Grids as data: each file, named after a table or figure of the papers, lists its runs with `cells(root)`
+(see _common.cell)."""

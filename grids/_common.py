@@ -1,4 +1,4 @@
-"""What the experiment files share: the cell itself, and the expansions of a notebook's parameters into runs that
+"""What the grid files share: the cell itself, and the expansions of a notebook's parameters into runs that
 more than one grid uses. A cell is {"experiment": the runner, "run": the run folder relative to the repo root,
 "params": the runner's settings less the folder and the machine-only settings (threads, workers, device, ...)}."""
 from dataclasses import asdict

@@ -3,14 +3,14 @@ long-convolution parametrization (Hyena's filter, CKConv, a transfer function, H
 at lengths 128 and 256 and vocabularies 10 to 40. Does Hyena's implicit filter keep recalling where the others stop
 as the vocabulary grows? Then two controls at L = 128, V = 40: every other parametrization with Hyena's short
 filters, and Hyena without them."""
-from experiments._common import recall_cells
+from grids._common import recall_cells
 
 PARAMETRIZATIONS = ["hyena", "ckconv", "transferfunc", "h3", "fno", "conv1d"]
 OFFICIAL = dict(  # the official 131k synthetics configuration, its recipe's numbers written out
     recipe="official-synthetics", epochs=400, batch_size=32, lr=5e-4, weight_decay=0.1, warmup_epochs=40,
     num_train=4000, num_test=500, n_layer=2, d_model=64, d_inner=256, emb_dim=5, embed_dropout=0.1, w=10.0,
     longconv_gating="official", longconv_ffn_width=64, max_minutes_per_run=0, fresh_data=False)
-# Hyena's own cells at vocabularies 30 and 40 are the last step of the walk from Table A.1 (ablation.py, 12-official)
+# Hyena's own cells at vocabularies 30 and 40 are the last step of the walk from Table A.1 (table_a1_ablation.py, 12-official)
 WALK_CELLS = {("hyena", L, V, 0) for L in (128, 256) for V in (30, 40)}
 SECOND_SEEDS = [("ckconv", 256, 40), ("transferfunc", 128, 30)]  # seed 0 far from another run of the same cell
 

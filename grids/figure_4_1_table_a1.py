@@ -5,8 +5,8 @@ training set every epoch (are 2000 examples the limit?) and the official model's
 dropout 0.1) under Table A.1's recipe. Last, uncapped, the longer cells the cap cut short: Hyena at L = 512 and 1024,
 vocabularies 10, 20 and 40, on Table 4.2's runner and recipe (sweep fig4.1-a1, beside the V = 30 cells of
 table4.2-a1): 33_mechanistic, answer-scored, 500 test sequences, each run stopped once it scores 100%."""
-from experiments._common import mechanistic_cells, recall_cells
-from experiments.fig4_1_official import PARAMETRIZATIONS
+from grids._common import mechanistic_cells, recall_cells
+from grids.figure_4_1_official import PARAMETRIZATIONS
 
 TABLE_A1 = dict(  # Table A.1, its numbers written out; MLP width 128 (the table gives only the model width)
     recipe="paper-synthetics", epochs=200, batch_size=32, lr=5e-4, weight_decay=0.1, warmup_epochs=10,
@@ -25,7 +25,7 @@ def cells(root="runs") -> list[dict]:
 
 def longer(root="runs") -> list[dict]:
     "Hyena at L = 512, then 1024, vocabularies 10, 20, 40: Table 4.2's uncapped cells (table4.2-a1) at the other V."
-    from experiments.table_4_2 import TABLE_A1 as TABLE_4_2
+    from grids.table_4_2 import TABLE_A1 as TABLE_4_2
     return [c for L in (512, 1024) for V in (10, 20, 40)
             for c in mechanistic_cells(root, "fig4.1-a1", "table4.2", mixers=["hyena"], seq_lens=[L],
                                        **dict(TABLE_4_2, vocab_size=V))]

@@ -2,7 +2,7 @@
 partner of the same shape, at 0.5M, 1M and 2M tokens of Shakespeare (the `mini` sizes, context 512, Table A.3's
 recipe). Does Hyena keep pace with attention as the budget grows?"""
 from hyena_lit.experiments.pile import plan_runs
-from experiments._common import folder, lm_cells
+from grids._common import folder, lm_cells
 
 
 def cells(root="runs") -> list[dict]:

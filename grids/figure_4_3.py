@@ -2,7 +2,7 @@
 (written out, and PyTorch's fused sdpa) and the projections alone, width 768, batch 1, from 1k to 64k tokens; the
 FFT convolution alone; and the operator with each CPU fast path switched off. Where does Hyena overtake attention?
 The second run leaves written-out attention out and stops at 8k."""
-from experiments._common import cell, folder
+from grids._common import cell, folder
 
 POWERS = [2**k for k in range(10, 17)]  # 1024 ... 65536
 BASE = dict(  # 50_runtime's parameters

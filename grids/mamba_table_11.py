@@ -3,7 +3,7 @@ extrapolate: Hyena, H3, Mamba, attention with learned, rotary or xPos positions?
 fresh training set every epoch (8 CPU minutes a run; then Hyena and Mamba for 40 whole epochs), and under the Mamba
 paper's protocol (8192-step epochs of fresh batches, its epochs and lr per model). The attention models' uncapped
 cells of that protocol (25 to 50 epochs each) have no run yet; table11-mamba-cpu holds them capped at 40 minutes."""
-from experiments._common import mechanistic_cells
+from grids._common import mechanistic_cells
 
 MIXERS = ["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"]
 TO_2_14 = [2**k for k in range(6, 15)]  # 64 ... 16384

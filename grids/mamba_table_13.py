@@ -3,7 +3,7 @@
 species apart (segments of 2^6 to 2^10 bases) and 5 S. aureus strains (2^8 to 2^10). Does a longer context help the
 classifier, and does pretraining? Three controls at 2^8: 16 epochs, 10x the lr, no pretraining. A first, smaller
 sweep (`cpu`) checked the pipeline end to end. A fine-tuning cell reads its pretraining run: launch those first."""
-from experiments._common import cell, folder
+from grids._common import cell, folder
 
 MODELS = ["hyenadna", "mamba", "transformer++"]
 LR_10X = {"hyenadna": 4e-4, "mamba": 1e-3}  # ten times each model's fine-tuning lr (dna.SPECIES_LR)

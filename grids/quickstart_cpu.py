@@ -1,6 +1,6 @@
 """The quickstart (19_quickstart): the `tiny` Hyena trained on Shakespeare's bytes for one CPU minute, then
 sampled. Does the whole pipeline learn something in a minute?"""
-from experiments._common import cell, folder
+from grids._common import cell, folder
 
 QUICKSTART = dict(  # 19_quickstart's parameters (max_steps, 100_000, is a machine-only setting here)
     size="tiny", seq_len=256, batch_size=16, max_seconds=60.0, lr=1e-3, min_lr=1e-4, warmup_steps=50, weight_decay=0.1,

@@ -1,7 +1,7 @@
 """Section 4.3's PG-19 experiment at CPU scale (42_pg19): the same Hyena trained at contexts 512 and 4096 on the
 same tokens (0.5M of Shakespeare, 4096 a step). Does the longer context lower perplexity?"""
 from hyena_lit.experiments.pile import plan_runs
-from experiments._common import folder, lm_cells
+from grids._common import folder, lm_cells
 
 STEP_TOKENS = 4096
 

@@ -2,17 +2,17 @@
 ordering claim whose margin is under 5 accuracy points (0.05 nats of loss), or a number whose accept band contains
 chance or which lies within two binomial standard errors of its band. Each cell repeats a committed seed-0 cell with
 another seed, nothing else changed, so the scoreboard averages the seeds of one configuration and reports their spread.
-Cells already listed by another experiment file (fig4_1_official's and ablation's second seeds) are left to it.
-A file of new cells has no finished peer to time them by, so `python experiments/seeds.py [cpu|cuda]` prints launch's
+Cells already listed by another experiment file (figure_4_1_official's and table_a1_ablation's second seeds) are left to it.
+A file of new cells has no finished peer to time them by, so `python grids/seeds.py [cpu|cuda]` prints launch's
 estimate with the seed-0 runs (the cells of PEERS) as the measured peers."""
 from dataclasses import replace
 
 from hyena_lit.experiments.pile import plan_runs
-from experiments import ablation, fig4_1_official
-from experiments._common import folder, lm_cells, mechanistic_cells, recall_cells, walk_cells
-from experiments.fig4_1_official import OFFICIAL, PARAMETRIZATIONS, WALK_CELLS
-from experiments.fig4_1_table_a1 import TABLE_A1
-from experiments.table_11 import TO_2_14
+from grids import table_a1_ablation, figure_4_1_official
+from grids._common import folder, lm_cells, mechanistic_cells, recall_cells, walk_cells
+from grids.figure_4_1_official import OFFICIAL, PARAMETRIZATIONS, WALK_CELLS
+from grids.figure_4_1_table_a1 import TABLE_A1
+from grids.mamba_table_11 import TO_2_14
 
 SEEDS = [1, 2]  # seed 0: the committed runs, whose cells are in the files that made them
 
@@ -21,8 +21,8 @@ def official_grid(root) -> list[dict]:
     "Figure 4.1 under the official recipe (claims implicit-beats-explicit-V40, ranking-official, hyena-best-official)."
     skip = {(p, L, V, s) for p, L, V, _ in WALK_CELLS for s in SEEDS}  # Hyena at V = 30, 40: the walk's last step
     grid = recall_cells(root, "fig4.1-official", OFFICIAL, PARAMETRIZATIONS, [128, 256], [10, 20, 30, 40], SEEDS, skip)
-    grid += walk_cells(root, "ablation-L128", ablation.BASE, ["official"], 128, [30, 40], seeds=SEEDS)
-    return grid + walk_cells(root, "official-L256", ablation.BASE, ["official"], 256, [30, 40], seeds=SEEDS)
+    grid += walk_cells(root, "ablation-L128", table_a1_ablation.BASE, ["official"], 128, [30, 40], seeds=SEEDS)
+    return grid + walk_cells(root, "official-L256", table_a1_ablation.BASE, ["official"], 256, [30, 40], seeds=SEEDS)
 
 
 def table_a1_grid(root) -> list[dict]:
@@ -51,12 +51,12 @@ def slim_vs_base(root) -> list[dict]:
 
 
 def cells(root="runs") -> list[dict]:
-    taken = {c["run"] for c in fig4_1_official.cells(root) + ablation.cells(root)}
+    taken = {c["run"] for c in figure_4_1_official.cells(root) + table_a1_ablation.cells(root)}
     grid = official_grid(root) + table_a1_grid(root) + table_11(root) + arithmetic(root) + slim_vs_base(root)
     return [c for c in grid if c["run"] not in taken]
 
 
-PEERS = ["fig4_1_official", "fig4_1_table_a1", "ablation", "table_11", "tasks", "wikitext103"]  # the files of the seed-0 runs
+PEERS = ["figure_4_1_official", "figure_4_1_table_a1", "table_a1_ablation", "mamba_table_11", "table_4_1_figure_c1", "table_4_3"]  # the files of the seed-0 runs
 
 if __name__ == "__main__":  # the expected cost: launch's own estimate, with the seed-0 runs (other files' cells) as measured peers
     import sys

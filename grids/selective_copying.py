@@ -8,7 +8,7 @@ budget the longer sequence needs, or a wall? Two ablations at 35 minutes a run b
 the plateau?). Last, a length curriculum: the same Mamba trained at L = 128, then from those weights at 256, then at
 512. If it solves 256 from the 128 weights in the steps that left the model trained from scratch at chance, the wall
 is finding the copy mechanism at long L, not holding 16 tokens for 256 steps."""
-from experiments._common import mechanistic_cells
+from grids._common import mechanistic_cells
 
 PROTOCOL = dict(seq_lens=[256], evals_per_epoch=16, protocol_lr=1e-3)
 

@@ -1,10 +1,10 @@
 """Associative recall with one Hyena block instead of two (L = 128): can a single order-2 operator recall? Under
 Table A.1's recipe (vocabularies 20 and 40), under the official configuration (the ablation walk's last step,
 V = 40), and under the official configuration trained twice as long."""
-from experiments._common import recall_cells, walk_cells
-from experiments.ablation import BASE
-from experiments.fig4_1_official import OFFICIAL
-from experiments.fig4_1_table_a1 import TABLE_A1
+from grids._common import recall_cells, walk_cells
+from grids.table_a1_ablation import BASE
+from grids.figure_4_1_official import OFFICIAL
+from grids.figure_4_1_table_a1 import TABLE_A1
 
 
 def cells(root="runs") -> list[dict]:

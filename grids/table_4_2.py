@@ -12,7 +12,7 @@ on a CPU (`--only '*mamba*'` without `--device cuda`): the library's fused selec
 chunked torch form on a GPU trained at 5-11k tokens/s (the first epochs of mamba_L512, 13 cells sharing an H100).
 RWKV's cell, too, is the CPU's: its recurrence is fused in C++ there (`impl='cpp'`, 17_baselines), and its torch scan
 trained at 81k tokens/s on the H100 against 130-180k for the other mixers."""
-from experiments._common import mechanistic_cells
+from grids._common import mechanistic_cells
 
 MIXERS = ["hyena", "attention", "gss", "h3", "aft", "rwkv", "mamba"]
 LONGEST = ["hyena", "attention", "h3", "mamba", "rwkv"]

@@ -1,7 +1,7 @@
 """Table 4.3 at CPU scale (41_wikitext103): Hyena-3 (order 3) at the Transformer's shape and Hyena-3-slim (1.5x
 the layers, half the MLP width) beside GPT, on 0.5M tokens of Shakespeare at context 512. Does the slim shape help?"""
 from hyena_lit.experiments.pile import plan_runs
-from experiments._common import folder, lm_cells
+from grids._common import folder, lm_cells
 
 
 def cells(root="runs") -> list[dict]:

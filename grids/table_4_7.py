@@ -3,7 +3,7 @@
 Does Hyena match its partner in each pair? A first sweep of 8 to 30 epochs under one recipe, then every model 30
 epochs under its own recipe. Then why Hyena-ISO trails S4ND-ISO on digits: the 2D filter's features and decay window
 changed one at a time (8 epochs each), and the window at CIFAR's pixel scale for the full 30 epochs."""
-from experiments._common import cell, folder
+from grids._common import cell, folder
 
 BASE = dict(  # 72_images's parameters
     dataset="digits", data_dir="", size="", image_size=0, patch=2, n_layer=4, d_inner=128, n_heads=4, emb_dim=3,

@@ -4,7 +4,7 @@ associative recall at L = 128 for vocabularies 30 and 40? Second seeds where the
 MLP width on) and at its end. The walk's last step at L = 256 is the official configuration there: these are
 Figure 4.1's Hyena cells at vocabularies 30 and 40."""
 from hyena_lit.experiments.associative_recall import ABLATION
-from experiments._common import walk_cells
+from grids._common import walk_cells
 
 BASE = dict(num_train=2000, num_test=500, n_layer=2, d_model=64, d_inner=128, embed_dropout=0.0, fresh_data=False)
 STEPS = [name for name, _, _ in ABLATION]

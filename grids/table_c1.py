@@ -1,9 +1,9 @@
 """Table C.1: Hyena's associative-recall accuracy at vocabularies 10 to 40, the column the paper sets beside loss
 on The Pile, here at L = 2048. Does accuracy fall with the vocabulary as the table reports? Under Table A.1's recipe
 (each run cut to 8 CPU minutes), and under the official synthetics configuration."""
-from experiments._common import recall_cells
-from experiments.fig4_1_official import OFFICIAL
-from experiments.fig4_1_table_a1 import TABLE_A1
+from grids._common import recall_cells
+from grids.figure_4_1_official import OFFICIAL
+from grids.figure_4_1_table_a1 import TABLE_A1
 
 VOCABULARIES = [10, 20, 30, 40]
 

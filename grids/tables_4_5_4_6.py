@@ -2,7 +2,7 @@
 Shakespeare, then scored zero- and few-shot on the repository's fixtures of SuperGLUE and LAMBADA and on a cloze
 set built from each model's held-out text. The two trainings come first: each evaluation reads its model's run."""
 from hyena_lit.experiments.pile import plan_runs
-from experiments._common import cell, folder, lm_cells
+from grids._common import cell, folder, lm_cells
 
 TASKS = ["lambada_cloze", "hyena_superglue", "hyena_superglue_3shot", "hyena_lambada"]
 EVALUATION = dict(tasks=TASKS, data_dir="hyena_lit/eval/lm_eval_tasks/fixtures", num_fewshot=-1, limit=0, batch_size=16, dtype="float32",

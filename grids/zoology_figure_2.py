@@ -5,7 +5,7 @@ walk on one cell (Hyena, L = 64, width 64) from this reproduction's model to Zoo
 whole epochs each (the last step, Zoology's code of the figure's date, also at its 64 epochs); and a first sweep
 with 10k training sequences (attention fits them and not the test set)."""
 from hyena_lit.experiments.mqar import ZOOLOGY_SETTINGS, mqar_runs, run_name
-from experiments._common import cell, folder
+from grids._common import cell, folder
 
 # Zoology's np.logspace(-4, -2, 4) less 1e-4 (35_mqar says why), written as the notebook's parameters write them
 LO, MID, HI = 0.0004641588833612782, 0.002154434690031882, 0.01

@@ -120,7 +120,7 @@ def load_cells(path: str | Path, root: str | Path | None = None, only: list[str]
     project's runs/). `only`: glob patterns on the run's path below runs/ (any may match)."""
     path = Path(path)
     if not path.is_file(): raise ValueError(f"experiment file {path} does not exist")
-    if str(project_root()) not in sys.path: sys.path.insert(0, str(project_root()))  # experiments._common
+    if str(project_root()) not in sys.path: sys.path.insert(0, str(project_root()))  # grids._common
     cells = _grid(path)
     root = Path(root).resolve() if root else project_root() / "runs"
     if root.exists() and not root.is_dir(): raise ValueError(f"--root {root} is a file, not a runs folder")
@@ -410,7 +410,7 @@ def _arg_parser() -> argparse.ArgumentParser:
     "The command's flags."
     ap = argparse.ArgumentParser(prog="python -m hyena_lit.launch",
                                  description="Plan and run a grid of runs.")
-    ap.add_argument("file", help="an experiment file (experiments/<grid>.py) defining cells()")
+    ap.add_argument("file", help="an experiment file (grids/<grid>.py) defining cells()")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
     ap.add_argument("--workers", type=int, default=1, help="cells at once (Ray when > 1, else local processes)")
     ap.add_argument("--address", default=None, help="an existing Ray cluster's address")

@@ -619,7 +619,7 @@ def _issue63_probes():
         ("grid: a syntax error", lambda: load_cells(_grid("def cells(:\n")), ["grid.py, line 1", "syntax error"]),
         ("grid: cells() returns nothing", lambda: load_cells(_grid("def cells(): pass\n")), ["grid.py", "non-empty list"]),
         ("grid: cells() raises", lambda: load_cells(_grid("def cells(): return {}['x']\n")), ["grid.py", "cells() raised KeyError"]),
-        ("grid: a broken import", lambda: load_cells(_grid("from experiments.no_such_grid import X\n" + GRID)), ["grid.py", "fails when read"]),
+        ("grid: a broken import", lambda: load_cells(_grid("from grids.no_such_grid import X\n" + GRID)), ["grid.py", "fails when read"]),
         ("grid: a run path out of runs/", lambda: load_cells(_grid(g("runs/t/g/", "runs/../../"))), ["must be a path under runs/"]),
         ("launch --stop-at +1e300h", lambda: _launch(_grid(), "--stop-at", "+1e300h"), ["error:", "--stop-at must be"]),
         ("launch --root a file", lambda: _launch(_grid(), "--root", _file("runs", "")), ["error:", "is a file"]),

@@ -10,7 +10,7 @@ import pytest
 from hyena_lit.core.paths import is_finished, run_folders
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = ROOT / "experiments" / "tiny.py"
+TINY = ROOT / "grids" / "tiny.py"
 
 
 def launch(*args, **kw):
@@ -39,7 +39,7 @@ def test_four_cells_in_processes_without_ray(tmp_path, monkeypatch):
     import hyena_lit.launch as L
     monkeypatch.setattr(L, "_has_ray", lambda: False)
     monkeypatch.setattr(L, "_parallel", lambda *a, **k: pytest.fail("the Ray back end ran without Ray"))
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))   # the spawned workers import hyena_lit and experiments/ from here
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))   # the spawned workers import hyena_lit and grids/ from here
     runs = tmp_path / "runs"
     res = L.launch(L.load_cells(TINY, root=runs), workers=2, progress=False)
     assert len(res) == 4 and (res.status == "finished").all(), res

@@ -246,16 +246,16 @@ def test_papermill_sweep_that_climbs_out_is_refused_before_any_folder(tmp_path):
 
 
 def test_every_grid_of_the_repository_declares_only_known_settings():
-    "The runners' declared parameters cover every cell of every grid file under experiments/ (no false refusal)."
+    "The runners' declared parameters cover every cell of every grid file under grids/ (no false refusal)."
     from hyena_lit.launch import load_cells
-    files = sorted(p for p in (ROOT / "experiments").glob("[a-z]*.py"))
+    files = sorted(p for p in (ROOT / "grids").glob("[a-z]*.py"))
     assert len(files) >= 15
     assert sum(len(load_cells(f)) for f in files) > 300
 
 
 def test_the_readme_launch_commands_plan():
-    for grid in ("fig4_1_official", "table_11"):
-        r = _cli("-m", "hyena_lit.launch", f"experiments/{grid}.py", "--dry-run")
+    for grid in ("figure_4_1_official", "mamba_table_11"):
+        r = _cli("-m", "hyena_lit.launch", f"grids/{grid}.py", "--dry-run")
         assert r.returncode == 0 and " cells: " in r.stdout, r.stderr[-2000:]
 
 

@@ -102,7 +102,7 @@ def number_status(row: pd.Series, a: pd.Series) -> tuple[str, str, str]:
                 "within noise",
                 (
                     f"the band contains chance ({chance:.1f}): needs 3 seeds, has {a.seeds}"
-                    " (experiments/seeds.py)"
+                    " (grids/seeds.py)"
                 ),
                 noise,
             )
@@ -113,7 +113,7 @@ def number_status(row: pd.Series, a: pd.Series) -> tuple[str, str, str]:
             "within noise",
             (
                 f"{dist:.1f} outside the band, within 2 binomial SE of {n:g} test examples"
-                " (experiments/seeds.py)"
+                " (grids/seeds.py)"
             ),
             noise,
         )
@@ -365,7 +365,7 @@ def claim_status(holds: bool, margin: float, spread: float, seeds: int, unit: st
     floor = NOISE_FLOOR[unit]
     if math.isfinite(margin) and abs(margin) < floor and seeds < 3:
         return "within noise", (f"margin {margin:+.2f} {unit} is under {floor:g} and rests on {seeds}"
-                                " seed(s): needs 3 (experiments/seeds.py)")
+                                " seed(s): needs 3 (grids/seeds.py)")
     if spread == spread and abs(margin) < 2 * spread:
         return "within noise", f"margin {margin:+.2f} {unit} is under twice the seeds' spread ({spread:.2f})"
     return ("reproduced" if holds else "differs"), ""

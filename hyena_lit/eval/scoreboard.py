@@ -147,7 +147,7 @@ _RULE = (
     " ordering) holds when it holds over our runs at our scale; each gives its margin (positive when"
     " it holds) and the seeds' spread (the largest sd of a configuration it used): a margin under 5"
     " accuracy points (0.05 nats of loss) needs three seeds and a margin under twice the spread is"
-    " within noise; the missing seeds are cells of `experiments/seeds.py`. \"Matches\" claims are"
+    " within noise; the missing seeds are cells of `grids/seeds.py`. \"Matches\" claims are"
     " two-sided at the paper's tolerance. A row that differs gives a reason that names the run behind"
     " it (figures inside a reason are best epochs unless it says they are means of the last five"
     " evaluations); a row that is not run says why. `[n]` refers to the command under the table that"
