@@ -60,13 +60,13 @@ notebooks:
 	$(PY) scripts/notebooks.py
 
 index:
-	$(PY) -c "from hyena_lit.train.runs import write_index; print(len(write_index()), 'runs in runs/index.csv')"
+	$(PY) -c "from hyena_lit.eval.run_index import write_index; print(len(write_index()), 'runs in runs/index.csv')"
 
 # The reproduction scoreboard (nbs/eval/90_scoreboard.ipynb): runs/index.csv rebuilt from the run folders, then
 # runs/scoreboard/ (page, figure, summary line for the README). tests/test_scoreboard.py checks it is up to date.
 .PHONY: scoreboard
 scoreboard: install
-	$(PY) -c "from hyena_lit.train.runs import write_index; write_index()"
+	$(PY) -c "from hyena_lit.eval.run_index import write_index; write_index()"
 	$(PY) -c "from hyena_lit.eval.scoreboard import build_scoreboard; print(build_scoreboard(write=True)['summary'], end='')"
 
 # Bacterial reference genomes from two Debian packages (apt-get download + dpkg -x, no root) into data/dna/ (82_dna)

@@ -13,7 +13,7 @@ import pandas as pd, torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from hyena_lit.eval.synthetics_results import probe_checkpoint
-from hyena_lit.train.runs import save_json, relative, is_finished
+from hyena_lit.core.paths import save_json, relative, is_finished
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--sweep", default="runs/associative_recall/fig4.1-official")

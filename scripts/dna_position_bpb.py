@@ -3,7 +3,7 @@ writes position_bpb.csv into each run folder that lacks one and has its checkpoi
 usage: python scripts/dna_position_bpb.py [sweep (default cpu-v1)] [--force]"""
 import sys
 from hyena_lit.experiments.dna import pretrain_position_bpb
-from hyena_lit.train.runs import project_root, relative, is_finished
+from hyena_lit.core.paths import project_root, relative, is_finished
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]

@@ -48,7 +48,7 @@ def _finished_run(tokens=500_000, checkpoint=True) -> Path:
 
 
 def _broken_checkpoint(kind: str) -> Path:
-    from hyena_lit.train.engine import save_checkpoint
+    from hyena_lit.train.checkpoints import save_checkpoint
     d = _tmp() / "ck"
     m = torch.nn.Linear(3, 2); opt = torch.optim.AdamW(m.parameters())
     save_checkpoint(d, m, opt, epoch=1)
@@ -59,7 +59,7 @@ def _broken_checkpoint(kind: str) -> Path:
 
 
 def _load(d):
-    from hyena_lit.train.engine import load_checkpoint
+    from hyena_lit.train.checkpoints import load_checkpoint
     m = torch.nn.Linear(3, 2)
     return load_checkpoint(d, m, torch.optim.AdamW(m.parameters()))
 
@@ -77,10 +77,11 @@ def _recall_args(**bad):
 
 
 def _probes():
-    from hyena_lit.train.engine import get_recipe
+    from hyena_lit.train.recipes import get_recipe
     from hyena_lit.experiments.lm_training import TrainConfig
-    from hyena_lit.train.runs import (int_list, pick_threads, one_of, pick_device, number, positive_int, check_run, check_sweep,
-                                extend_run, budget_estimate, check_budget)
+    from hyena_lit.train.parameters import int_list, pick_threads, one_of, pick_device, number, positive_int
+    from hyena_lit.train.runs import check_run, check_sweep, extend_run
+    from hyena_lit.train.budget import budget_estimate, check_budget
     from hyena_lit.core.operator import HyenaOperator
     from hyena_lit.data.synthetics import generate, assert_disjoint
     from hyena_lit.experiments.pile import plan_runs, check_plan
@@ -247,7 +248,7 @@ def _fixture_set():
 def _accept_n_targets_excluded():
     from hyena_lit.experiments.dna import markov_bpb, _bits_per_base, acgt_targets
     from hyena_lit.models.dna_models import dna_lm
-    from hyena_lit.train.engine import IGNORE
+    from hyena_lit.core.paths import IGNORE
     batches = _n_windows(0.55)
     torch.manual_seed(0); lm = dna_lm("hyenadna", 2, 16, 64)
     x, y = batches[0]
@@ -419,7 +420,7 @@ def _outcome_of(call):
 
 
 def _truncated_weights():
-    from hyena_lit.train.engine import load_weights
+    from hyena_lit.train.checkpoints import load_weights
     d = _broken_checkpoint("truncated")
     return load_weights(torch.nn.Linear(3, 2), d / "model.safetensors")
 
@@ -471,7 +472,7 @@ def _tar(members: list, site: Path | None = None) -> tuple[Path, Path]:
 
 
 def _unpack(members: list, site: Path | None = None):
-    from hyena_lit.train.runs import unpack_runs
+    from hyena_lit.train.archive import unpack_runs
     archive, runs = _tar(members, site)
     return unpack_runs(archive, root=runs)
 
@@ -495,7 +496,7 @@ class _Payload:
 
 
 def _crafted_state(kind: str):
-    from hyena_lit.train.engine import save_checkpoint, load_checkpoint
+    from hyena_lit.train.checkpoints import save_checkpoint, load_checkpoint
     d = _tmp(); m = torch.nn.Linear(3, 2)
     save_checkpoint(d / "ck", m, torch.optim.AdamW(m.parameters()), epoch=1)
     st = torch.load(d / "ck" / "state.pt", weights_only=True)
@@ -518,7 +519,7 @@ def _grid(text: str = GRID, name: str = "grid.py") -> Path:
 
 
 def _launch(*argv):
-    from hyena_lit.train.launch import main
+    from hyena_lit.launch import main
     return _said(main, list(argv))
 
 
@@ -529,7 +530,7 @@ def _dead_port() -> int:
 
 
 def _accept_dry_run_beside_a_hostile_file():
-    from hyena_lit.train.launch import main
+    from hyena_lit.launch import main
     import contextlib, io
     g = _grid(); marker = g.parent / "marker"
     (g.parent / "evil.py").write_text(f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\n")
@@ -555,7 +556,7 @@ def _model_folder(weights="same", config=None, files=()) -> Path:
 
 def _unfinished_run() -> Path:
     from hyena_lit.models.model import HyenaConfig, HyenaLM
-    from hyena_lit.train.engine import save_checkpoint
+    from hyena_lit.train.checkpoints import save_checkpoint
     m = HyenaLM(HyenaConfig.from_size("tiny", vocab_size=12)); d = _tmp() / "run"; d.mkdir()
     (d / "params.json").write_text(json.dumps({"config": m.cfg.to_dict()}))
     save_checkpoint(d / "checkpoint", m, torch.optim.AdamW(m.parameters()))
@@ -580,13 +581,13 @@ def _accept_blank_leading_corpus():
 
 
 def _declared(**kw):
-    from hyena_lit.train.runs import check_parameters
+    from hyena_lit.train.parameters import check_parameters
     declared = dict(sweep="cpu", run_name="", seq_lens=[128], contexts="512,4096")
     return check_parameters(declared, declared | kw)
 
 
 def _accept_number_for_text():
-    from hyena_lit.train.runs import check_parameters
+    from hyena_lit.train.parameters import check_parameters
     declared = dict(contexts="512,4096"); now = declared | dict(contexts=16384)
     check_parameters(declared, now)
     assert now["contexts"] == "16384"
@@ -594,7 +595,7 @@ def _accept_number_for_text():
 
 def _issue63_probes():
     from hyena_lit.train.runs import new_run_dir, RunFolder
-    from hyena_lit.train.launch import load_cells
+    from hyena_lit.launch import load_cells
     load_pretrained, export_run = _late("hyena_lit.inference.pretrained.load_pretrained"), _late("hyena_lit.inference.pretrained.export_run")
     generate_main, export_main = _late("hyena_lit.inference.generate.main"), _late("hyena_lit.inference.export.main")
     load_corpus, load_dna_data = _late("hyena_lit.data.lm_data.load_corpus"), _late("hyena_lit.experiments.dna.load_dna_data")
@@ -618,7 +619,7 @@ def _issue63_probes():
         ("grid: a syntax error", lambda: load_cells(_grid("def cells(:\n")), ["grid.py, line 1", "syntax error"]),
         ("grid: cells() returns nothing", lambda: load_cells(_grid("def cells(): pass\n")), ["grid.py", "non-empty list"]),
         ("grid: cells() raises", lambda: load_cells(_grid("def cells(): return {}['x']\n")), ["grid.py", "cells() raised KeyError"]),
-        ("grid: a broken import", lambda: load_cells(_grid("from experiments.no_such_grid import X\n" + GRID)), ["grid.py", "fails when read"]),
+        ("grid: a broken import", lambda: load_cells(_grid("from grids.no_such_grid import X\n" + GRID)), ["grid.py", "fails when read"]),
         ("grid: a run path out of runs/", lambda: load_cells(_grid(g("runs/t/g/", "runs/../../"))), ["must be a path under runs/"]),
         ("launch --stop-at +1e300h", lambda: _launch(_grid(), "--stop-at", "+1e300h"), ["error:", "--stop-at must be"]),
         ("launch --root a file", lambda: _launch(_grid(), "--root", _file("runs", "")), ["error:", "is a file"]),
@@ -657,7 +658,7 @@ def _issue63_probes():
         # papermill parameters
         ("-y seq_lens ['128']", lambda: _declared(seq_lens=["128"]), ["seq_lens", "['128']"]),
         ("-y seq_lens [[128]]", lambda: _declared(seq_lens=[[128]]), ["seq_lens", "[[128]]"]),
-        ("-p _declared", lambda: __import__("hyena_lit.train.runs", fromlist=["x"]).check_parameters("3", {}), ["_declared"]),
+        ("-p _declared", lambda: __import__("hyena_lit.train.parameters", fromlist=["x"]).check_parameters("3", {}), ["_declared"]),
         ("-p contexts 16384 (a number for a text)", _accept_number_for_text, None),
     ]
 

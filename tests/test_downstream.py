@@ -12,7 +12,7 @@ import torch
 from hyena_lit.eval.downstream import HyenaEvalLM, evaluate_run, load_run, save_run
 from hyena_lit.experiments.lm_training import TrainConfig
 from hyena_lit.models.model import HyenaConfig, HyenaLM
-from hyena_lit.train.runs import save_json
+from hyena_lit.core.paths import save_json
 from hyena_lit.data.lm_data import shakespeare_texts
 
 ROOT = Path(__file__).resolve().parents[1]

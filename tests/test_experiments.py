@@ -1,4 +1,4 @@
-"""Experiments as data: every file under experiments/ lists the runs of its grid as cells, and the cells are faithful
+"""Experiments as data: every file under grids/ lists the runs of its grid as cells, and the cells are faithful
 to the runs already made. Each finished run folder under runs/ (one holding metrics.json) is the `run` of exactly one
 cell, whose `params` agree with the run's params.json both ways: runs.params_conflicts finds nothing, and no setting
 the run recorded is missing from the cell, apart from what its runner derives at run time. `python
@@ -14,10 +14,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
-from experiments._common import EXPERIMENTS, MACHINE  # noqa: E402
-from hyena_lit.train.runs import conflicts_text, is_finished, params_conflicts, run_folders  # noqa: E402
+from grids._common import EXPERIMENTS, MACHINE  # noqa: E402
+from hyena_lit.train.runs import conflicts_text, params_conflicts  # noqa: E402
+from hyena_lit.core.paths import is_finished, run_folders
 
-FILES = sorted(p for p in (ROOT / "experiments").glob("*.py") if not p.name.startswith("_"))
+FILES = sorted(p for p in (ROOT / "grids").glob("*.py") if not p.name.startswith("_"))
 DERIVED = {  # what each runner adds to its settings in params.json (resolved or measured at run time; folder names)
     "associative_recall": {"epochs_used", "warmup_epochs_used", "params", "model", "torch"},
     "mechanistic": {"epochs_used", "warmup_epochs_used", "params", "model", "torch"},

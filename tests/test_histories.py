@@ -1,4 +1,4 @@
-"""history.csv at evaluation cadence (18a_runs, `compact_history`): the committed histories stay small, and compacting keeps
+"""history.csv at evaluation cadence (18c_histories, `compact_history`): the committed histories stay small, and compacting keeps
 every evaluation row, averages the training loss over each interval, and is done once."""
 import subprocess
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from hyena_lit.train.runs import KEEP_PER_STEP, compact_histories, compact_history, is_stepwise
+from hyena_lit.train.histories import KEEP_PER_STEP, compact_histories, compact_history, is_stepwise
 
 ROOT = Path(__file__).resolve().parents[1]
 

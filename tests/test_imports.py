@@ -1,6 +1,7 @@
 """The package's import graph has no cycle, counting the imports inside functions too (an import moved into a function
 only hides a cycle), so every layer can be read, and imported, from the bottom up."""
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,7 +65,16 @@ def test_the_layers_have_no_cycle():
     assert not found, "layer cycles: " + "; ".join(" -> ".join(c) for c in found)
 
 
-LAYERS = ["kernels", "core", "mixers", "train", "data", "models", "inference", "experiments", "eval"]  # bottom up
+def readme_layers(text: str) -> list[str]:
+    "The layers, bottom up, as the README's layout table lists them (rows `| `layer` | notebooks |`)."
+    return re.findall(r"^\| `(\w+)` \|", text, re.M)
+
+
+LAYERS = readme_layers((ROOT / "README.md").read_text())  # bottom up
+
+
+def test_the_readme_names_the_layers():
+    assert LAYERS[:2] == ["kernels", "core"] and LAYERS[-1] == "launch" and len(set(LAYERS)) == len(LAYERS), LAYERS
 
 
 def test_each_layer_imports_only_the_layers_below_it():
@@ -72,3 +82,32 @@ def test_each_layer_imports_only_the_layers_below_it():
     assert set(g) == set(LAYERS), sorted(set(g) ^ set(LAYERS))
     up = {m: sorted(d for d in deps if LAYERS.index(d) > LAYERS.index(m)) for m, deps in g.items()}
     assert not any(up.values()), {m: d for m, d in up.items() if d}
+
+
+def test_an_upward_import_is_found():
+    g = {"core.a": {"train.b"}, "train.b": {"core.a"}}
+    up = {m: [d for d in deps if LAYERS.index(d) > LAYERS.index(m)] for m, deps in layers(g).items()}
+    assert up == {"core": ["train"], "train": []}
+
+
+def _calls(f) -> set[str]:
+    "The modules of the functions and classes a runner calls: its closure's and the module globals it names."
+    seen = [c.cell_contents for c in (f.__closure__ or ())]
+    seen += [f.__globals__[n] for n in f.__code__.co_names if n in f.__globals__]
+    seen += [x for g in list(seen) if callable(g) and getattr(g, "__module__", "") == f.__module__
+             and hasattr(g, "__code__") for x in (c.cell_contents for c in (g.__closure__ or ()))]
+    return {getattr(x, "__module__", "") for x in seen if callable(x)}
+
+
+def test_the_launchers_runners_are_imports():
+    """Every runner the launcher uses calls a function of the experiments layer that launch.py imports (no
+    "module:function" strings the graph cannot see), and nothing below the launcher imports it."""
+    import hyena_lit.launch as L
+    runners = {k: f for k, f in L.RUNNERS.items() if f is not None}
+    assert len(runners) >= 6 and all(callable(f) for f in runners.values()), L.RUNNERS
+    imported = {f"hyena_lit.{m}" for m in graph()["launch"]}
+    for name, f in runners.items():
+        mods = {m for m in _calls(f) if m.startswith("hyena_lit.experiments.")}
+        assert mods and mods <= imported, (name, sorted(mods), sorted(imported))
+    assert not [m for m, deps in graph().items() if "launch" in deps]
+    assert not re.search(r"hyena_lit\.[\w.]+:\w+", (PKG / "launch.py").read_text())

@@ -7,15 +7,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from hyena_lit.train.runs import is_finished, run_folders
+from hyena_lit.core.paths import is_finished, run_folders
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = ROOT / "experiments" / "tiny.py"
+TINY = ROOT / "grids" / "tiny.py"
 
 
 def launch(*args, **kw):
     env = dict(os.environ, RAY_AUTH_MODE="disabled", PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "hyena_lit.train.launch", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "hyena_lit.launch", *map(str, args)], capture_output=True, text=True,
                           env=env, cwd=ROOT, timeout=600, **kw)
 
 
@@ -36,10 +36,10 @@ def test_four_cells_on_ray_then_skipped(tmp_path):
 
 
 def test_four_cells_in_processes_without_ray(tmp_path, monkeypatch):
-    import hyena_lit.train.launch as L
+    import hyena_lit.launch as L
     monkeypatch.setattr(L, "_has_ray", lambda: False)
     monkeypatch.setattr(L, "_parallel", lambda *a, **k: pytest.fail("the Ray back end ran without Ray"))
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))   # the spawned workers import hyena_lit and experiments/ from here
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))   # the spawned workers import hyena_lit and grids/ from here
     runs = tmp_path / "runs"
     res = L.launch(L.load_cells(TINY, root=runs), workers=2, progress=False)
     assert len(res) == 4 and (res.status == "finished").all(), res
@@ -52,7 +52,7 @@ def test_killed_cell_resumes_exactly(tmp_path):
                     "    return [dict(c, params=dict(c['params'], epochs=12)) for c in _all(root)[:1]]\n")
     a, b = tmp_path / "a" / "runs", tmp_path / "b" / "runs"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen([sys.executable, "-m", "hyena_lit.train.launch", str(grid), "--root", str(a)], cwd=ROOT, env=env,
+    p = subprocess.Popen([sys.executable, "-m", "hyena_lit.launch", str(grid), "--root", str(a)], cwd=ROOT, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     t0 = time.time()
     while time.time() - t0 < 300:  # kill once a few epochs are checkpointed

@@ -1,6 +1,6 @@
 """The engine took over three training loops (synthetics, quickstart, language models): the same settings must give the
 committed histories of the old loops. 31_associative_recall checks a synthetic run; this file the other two. Their
-history.csv files now hold one row per evaluation (18a_runs, `compact_history`), so the old loops' first optimizer steps,
+history.csv files now hold one row per evaluation (18c_histories, `compact_history`), so the old loops' first optimizer steps,
 as those files recorded them one row per step, are kept here."""
 import json
 import math

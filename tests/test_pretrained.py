@@ -11,7 +11,7 @@ import torch
 from safetensors.torch import load_file
 
 from hyena_lit.models.dna_models import dna_lm
-from hyena_lit.train.engine import save_checkpoint
+from hyena_lit.train.checkpoints import save_checkpoint
 from hyena_lit.models.model import HyenaConfig, HyenaLM
 from hyena_lit.inference.pretrained import (config_from_lightning, export_run, from_lightning, hyenadna_encode, load_official,
                                   map_state)

@@ -109,7 +109,7 @@ def test_unpack_refuses_a_member_under_a_link_on_disk(site):
 
 
 def test_unpack_still_takes_a_packed_archive(site):
-    from hyena_lit.train.runs import pack_runs
+    from hyena_lit.train.archive import pack_runs
     src = site / "other" / "runs" / "exp" / "sweep" / "half"
     (src / "checkpoint").mkdir(parents=True)
     (src / "params.json").write_text("{}")
@@ -128,7 +128,7 @@ class _Payload:
 
 
 def _crafted_checkpoint(tmp: Path) -> tuple[Path, Path]:
-    from hyena_lit.train.engine import save_checkpoint
+    from hyena_lit.train.checkpoints import save_checkpoint
     m = torch.nn.Linear(3, 2)
     save_checkpoint(tmp / "ck", m, torch.optim.AdamW(m.parameters()), epoch=1)
     st = torch.load(tmp / "ck" / "state.pt", weights_only=True)
@@ -138,7 +138,7 @@ def _crafted_checkpoint(tmp: Path) -> tuple[Path, Path]:
 
 
 def test_a_crafted_state_pt_is_refused_unread(tmp_path):
-    from hyena_lit.train.engine import load_checkpoint
+    from hyena_lit.train.checkpoints import load_checkpoint
     ck, marker = _crafted_checkpoint(tmp_path)
     m = torch.nn.Linear(3, 2)
     with pytest.raises(RuntimeError) as e: load_checkpoint(ck, m, torch.optim.AdamW(m.parameters()))
@@ -148,7 +148,8 @@ def test_a_crafted_state_pt_is_refused_unread(tmp_path):
 
 
 def test_resuming_a_run_with_a_crafted_state_pt_runs_nothing(tmp_path):
-    from hyena_lit.train.engine import fit, get_recipe
+    from hyena_lit.train.engine import fit
+    from hyena_lit.train.recipes import get_recipe
     run = tmp_path / "run"
     ck, marker = _crafted_checkpoint(tmp_path)
     ck.rename(run / "checkpoint") if run.mkdir() is None else None
@@ -170,7 +171,7 @@ def test_no_torch_load_reads_pickles():
     assert not bad, bad
 
 
-# grid files: `python -m hyena_lit.train.launch GRID --dry-run`
+# grid files: `python -m hyena_lit.launch GRID --dry-run`
 GRID = '''
 def cells():
     return [dict(experiment="associative_recall", run="runs/tiny/g/hyena_L32_V8_s0",
@@ -186,7 +187,7 @@ def test_dry_run_imports_the_grid_file_and_nothing_beside_it(tmp_path):
     marker = tmp_path / "marker"
     (grids / "evil.py").write_text(f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\ndef cells(): return []\n")
     (grids / "another.py").write_text(f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\n")
-    r = _cli("-m", "hyena_lit.train.launch", str(grids / "grid.py"), "--dry-run", "--root", str(tmp_path / "runs"))
+    r = _cli("-m", "hyena_lit.launch", str(grids / "grid.py"), "--dry-run", "--root", str(tmp_path / "runs"))
     assert r.returncode == 0, r.stderr
     assert "1 cells: 0 finished, 0 unfinished, 1 new" in r.stdout and "no measured peer" in r.stdout, r.stdout
     assert not marker.exists()
@@ -194,7 +195,7 @@ def test_dry_run_imports_the_grid_file_and_nothing_beside_it(tmp_path):
 
 def test_peers_come_from_run_folders_not_code(tmp_path):
     "A cell without a peer in its grid is timed by a finished run on disk, read from its params.json and metrics.json."
-    from hyena_lit.train.launch import finished_peers, load_cells, plan
+    from hyena_lit.launch import finished_peers, load_cells, plan
     (tmp_path / "grid.py").write_text(GRID)
     done = tmp_path / "runs" / "associative_recall" / "other" / "hyena_L32_V10_s0"
     done.mkdir(parents=True)
@@ -221,7 +222,7 @@ def test_new_run_dir_refuses_a_name_that_leaves_runs(tmp_path, kw, monkeypatch):
 
 @pytest.mark.parametrize("key", ["sweep", "run_name"])
 def test_papermill_names_are_checked_with_the_parameters(key):
-    from hyena_lit.train.runs import check_parameters
+    from hyena_lit.train.parameters import check_parameters
     sweep, run_name = "cpu", ""
     declared = dict(sweep=sweep, run_name=run_name)
     with pytest.raises(ValueError, match=f"{key} must be a single folder name"): check_parameters(declared, declared | {key: CLIMB})
@@ -229,7 +230,7 @@ def test_papermill_names_are_checked_with_the_parameters(key):
 
 @pytest.mark.parametrize("run", ["runs/../../x", "runs/a/../../x", "/runs/x", "runs", "runs/a\\..\\..\\x"])
 def test_a_grid_cell_run_path_must_stay_under_runs(tmp_path, run):
-    from hyena_lit.train.launch import load_cells
+    from hyena_lit.launch import load_cells
     (tmp_path / "grid.py").write_text(GRID.replace("runs/tiny/g/hyena_L32_V8_s0", run.replace("\\", "\\\\")))
     with pytest.raises(ValueError, match="must be a path under runs/"): load_cells(tmp_path / "grid.py", tmp_path / "runs")
 
@@ -245,16 +246,16 @@ def test_papermill_sweep_that_climbs_out_is_refused_before_any_folder(tmp_path):
 
 
 def test_every_grid_of_the_repository_declares_only_known_settings():
-    "The runners' declared parameters cover every cell of every grid file under experiments/ (no false refusal)."
-    from hyena_lit.train.launch import load_cells
-    files = sorted(p for p in (ROOT / "experiments").glob("[a-z]*.py"))
+    "The runners' declared parameters cover every cell of every grid file under grids/ (no false refusal)."
+    from hyena_lit.launch import load_cells
+    files = sorted(p for p in (ROOT / "grids").glob("[a-z]*.py"))
     assert len(files) >= 15
     assert sum(len(load_cells(f)) for f in files) > 300
 
 
 def test_the_readme_launch_commands_plan():
-    for grid in ("fig4_1_official", "table_11"):
-        r = _cli("-m", "hyena_lit.train.launch", f"experiments/{grid}.py", "--dry-run")
+    for grid in ("figure_4_1_official", "mamba_table_11"):
+        r = _cli("-m", "hyena_lit.launch", f"grids/{grid}.py", "--dry-run")
         assert r.returncode == 0 and " cells: " in r.stdout, r.stderr[-2000:]
 
 

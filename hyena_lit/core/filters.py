@@ -13,7 +13,7 @@ __all__ = ['PositionalEmbedding', 'Sin', 'ExponentialModulation', 'HyenaFilter']
 
 # %% ../../nbs/core/10_filters.ipynb #c005
 def _hint(p: Tensor, **optim) -> Tensor:
-    "Attach optimizer settings to a parameter (read by `hyena_lit.train.engine.param_groups`)."
+    "Attach optimizer settings to a parameter (read by `hyena_lit.train.recipes.param_groups`)."
     p._optim = optim
     return p
 

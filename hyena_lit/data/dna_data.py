@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from Bio.SeqIO.FastaIO import SimpleFastaParser
-from ..train.runs import project_root, relative
+from ..core.paths import project_root, relative
 from .lm_data import InputFileError, open_user_file, check_text, reading
 
 # %% auto #0

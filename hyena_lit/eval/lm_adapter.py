@@ -16,9 +16,10 @@ from lm_eval.api.registry import register_model
 from lm_eval import utils as lm_utils
 import hyena_lit
 from ..models.model import HyenaConfig, HyenaLM
-from ..train.engine import load_weights, _canonical
+from ..train.checkpoints import load_weights, _canonical
 from ..data.lm_data import gpt2_tokenizer, EOT
-from ..train.runs import project_root, save_json, relative, is_finished, RunFolder
+from ..core.paths import project_root, save_json, relative, is_finished
+from ..train.runs import RunFolder
 from ..core.paper import paper_table
 
 # %% auto #0

@@ -8,8 +8,8 @@ import ast, functools, json, math, re
 from pathlib import Path
 import pandas as pd
 from ..core.paper import paper_numbers
-from ..train.runs import COLUMNS
-from ..train.runs import project_root
+from .run_index import COLUMNS
+from ..core.paths import project_root
 from .fields import (_CSV, ACCURACY, _num, has_validation, load_index, load_paper, n_test, our_scale,
                                    read_cached, read_field, reported, run_dir, scale_summary, scored_positions,
                                    select_runs)
@@ -161,7 +161,7 @@ def number_status(row: pd.Series, a: pd.Series, spread: float = math.nan) -> tup
                 "within noise",
                 (
                     f"the band contains chance ({chance:.1f}): needs 3 seeds, has {a.seeds}"
-                    " (experiments/seeds.py)"
+                    " (grids/seeds.py)"
                 ),
                 noise,
             )
@@ -172,7 +172,7 @@ def number_status(row: pd.Series, a: pd.Series, spread: float = math.nan) -> tup
             "within noise",
             (
                 f"{dist:.1f} outside the band, within twice the noise ({noise_of(v, n, spread):.1f}: binomial SE of"
-                f" {n:g} scored positions or the seeds' spread) (experiments/seeds.py)"
+                f" {n:g} scored positions or the seeds' spread) (grids/seeds.py)"
             ),
             noise,
         )
@@ -462,7 +462,7 @@ def claim_status(holds: bool, margin: float, spread: float, seeds: int, unit: st
     floor = NOISE_FLOOR[unit]
     if math.isfinite(margin) and abs(margin) < floor and seeds < 3:
         return "within noise", (f"margin {margin:+.2f} {unit} is under {floor:g} and rests on {seeds}"
-                                " seed(s): needs 3 (experiments/seeds.py)")
+                                " seed(s): needs 3 (grids/seeds.py)")
     if spread == spread and abs(margin) < 2 * spread:
         return "within noise", f"margin {margin:+.2f} {unit} is under twice the seeds' spread ({spread:.2f})"
     return ("reproduced" if holds else "differs"), ""

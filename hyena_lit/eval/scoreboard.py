@@ -8,8 +8,8 @@ import ast, functools, json, math, re
 from pathlib import Path
 import pandas as pd
 from ..core.paper import paper_numbers
-from ..train.runs import COLUMNS
-from ..train.runs import project_root
+from .run_index import COLUMNS
+from ..core.paths import project_root
 from .fields import (STATUSES, load_index, load_paper)
 from .rules import (accept_interval, judge_claim, judge_number, matches, stays)
 
@@ -160,7 +160,7 @@ _RULE = (
     " ordering) holds when it holds over our runs at our scale; each gives its margin (positive when"
     " it holds) and the seeds' spread (the largest sd of a configuration it used): a margin under 5"
     " accuracy points (0.05 nats of loss) needs three seeds and a margin under twice the spread is"
-    " within noise; the missing seeds are cells of `experiments/seeds.py`. \"Matches\" claims are"
+    " within noise; the missing seeds are cells of `grids/seeds.py`. \"Matches\" claims are"
     " two-sided at the paper's tolerance. A row that differs gives a reason that names the run behind"
     " it (figures inside a reason are best epochs unless it says they are means of the last five"
     " evaluations); a row that is not run says why. `[n]` refers to the command under the table that"

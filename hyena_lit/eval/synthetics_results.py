@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 import pandas as pd
 from ..core.paper import paper_table
-from ..train.runs import project_root, is_finished, run_folders
+from ..core.paths import project_root, is_finished, run_folders
 
 # %% auto #0
 __all__ = ['T11_MIXERS', 'paper_table_11', 'paper_table_11_sizes', 'recipe_change', 'collect_synthetics', 'query_variants',
@@ -139,7 +139,7 @@ def probe_checkpoint(run_dir: str | Path) -> dict:
     run's seed)."""
     import torch
     from hyena_lit.experiments.associative_recall import setting_model
-    from hyena_lit.train.engine import load_weights
+    from hyena_lit.train.checkpoints import load_weights
     from hyena_lit.models.model import HyenaLM
     from hyena_lit.data.synthetics import generate, recall_vocab
     run = Path(run_dir)

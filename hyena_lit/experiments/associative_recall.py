@@ -13,9 +13,11 @@ from ..mixers.longconvs import LONG_CONVS
 from ..core.operator import GATINGS
 from ..data.synthetics import (generate, assert_disjoint, evaluate_last, evaluate_recall,
                                        recall_targets, selected)
-from ..train.engine import Recipe, RECIPES, get_recipe, recipe_diff, fit, seconds_per_step
-from ..train.runs import project_root, save_json
-from ..train.runs import relative, check_run, check_sweep, RunFolder, is_finished, finished_in
+from ..train.recipes import Recipe, RECIPES, get_recipe, recipe_diff
+from ..train.engine import fit, seconds_per_step
+from ..core.paths import project_root, save_json
+from ..core.paths import relative, is_finished, finished_in
+from ..train.runs import check_run, check_sweep, RunFolder
 
 # %% auto #0
 __all__ = ['ABLATION', 'ablation_settings', 'check_sweep_params', 'setting_name', 'fresh_train', 'setting_model',

@@ -9,9 +9,13 @@ from pathlib import Path
 import numpy as np
 import torch
 import torch.nn.functional as F
-from ..train.engine import IGNORE, Recipe, RECIPES, register_recipe, get_recipe, fit, load_weights
-from ..train.runs import (project_root, save_json, relative, check_run, is_finished, positive_int,
-                                  number, one_of, pick_device, RunFolder, finished_in)
+from ..core.paths import IGNORE
+from ..train.recipes import Recipe, RECIPES, register_recipe, get_recipe
+from ..train.engine import fit
+from ..train.checkpoints import load_weights
+from ..core.paths import project_root, save_json, relative, is_finished, finished_in
+from ..train.runs import check_run, RunFolder
+from ..train.parameters import positive_int, number, one_of, pick_device
 from ..data.dna_data import (DATA_DIR, DNA_TASKS, VOCAB, GenomeSet, load_genomes, task_classes,
                                      draw_segments, assert_no_leak)
 from ..models.dna_models import DNA_MODELS, DNA_SIZES, dna_lm, LastPosition

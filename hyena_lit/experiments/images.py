@@ -9,10 +9,11 @@ from dataclasses import replace
 from pathlib import Path
 import torch
 import torch.nn.functional as F
-from ..train.engine import Recipe, RECIPES, register_recipe, get_recipe, fit
-from ..train.runs import (project_root, save_json, relative, check_run, check_sweep, positive_int,
-                                  number, one_of, pick_device, pick_threads, RunFolder, is_finished,
-                                  finished_in)
+from ..train.recipes import Recipe, RECIPES, register_recipe, get_recipe
+from ..train.engine import fit
+from ..core.paths import project_root, save_json, relative, is_finished, finished_in
+from ..train.runs import check_run, check_sweep, RunFolder
+from ..train.parameters import positive_int, number, one_of, pick_device, pick_threads
 from ..models.image_models import ImageConfig, IMAGE_SIZES, MODELS, build_model
 
 # %% auto #0

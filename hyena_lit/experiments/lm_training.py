@@ -12,13 +12,15 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 from ..models.model import HyenaConfig, HyenaLM
-from ..train.engine import (Recipe, get_recipe, param_groups, fit, lr_multiplier, budget,
-                                    save_checkpoint, load_checkpoint, load_weights, _dist)
+from ..train.recipes import Recipe, get_recipe, param_groups, lr_multiplier, budget
+from ..train.engine import fit
+from ..train.checkpoints import save_checkpoint, load_checkpoint, load_weights, _dist
 from ..data.lm_data import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
 from ..models.flops import forward_flops, training_flops
-from ..train.runs import project_root, save_json
-from ..train.runs import (relative, is_finished, params_conflicts, conflicts_text, extend_run,
-                                  budget_estimate, describe_budget, check_budget)
+from ..core.paths import project_root, save_json
+from ..core.paths import relative, is_finished
+from ..train.runs import params_conflicts, conflicts_text, extend_run
+from ..train.budget import budget_estimate, describe_budget, check_budget
 from ..train.runs import RunFolder, RunInUse
 from contextlib import nullcontext
 
@@ -85,7 +87,7 @@ def _check_config(cfg: TrainConfig):
         raise ValueError(f"order must be 0 (the size's) or >= 2, got {cfg.order!r}")
     if cfg.final_eval_windows < 0:
         raise ValueError(f"final_eval_windows must be >= 0, got {cfg.final_eval_windows!r}")
-    from hyena_lit.train.runs import number, positive_int, one_of, pick_device
+    from hyena_lit.train.parameters import number, positive_int, one_of, pick_device
     from hyena_lit.models.model import SIZES
     one_of("size", cfg.size, list(SIZES))
     for f in ("lr", "min_lr", "warmup_init_lr", "weight_decay", "grad_clip"):

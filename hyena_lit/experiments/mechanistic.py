@@ -10,12 +10,15 @@ import torch
 from ..models.model import HyenaConfig, HyenaLM
 from ..data.synthetics import (generate, assert_disjoint, evaluate_scored, test_metrics, selected,
                                        IGNORE)
-from ..train.engine import Recipe, RECIPES, fit, get_recipe, seconds_per_step, load_weights
+from ..train.recipes import Recipe, RECIPES, get_recipe
+from ..train.engine import fit, seconds_per_step
+from ..train.checkpoints import load_weights
 from ..data.tasks import model_vocab, regression_loss, evaluate_regression
 from ..models.model import VectorLM
 from ..mixers.baselines import saved_activation_bytes
-from ..train.runs import project_root, save_json
-from ..train.runs import relative, check_run, check_sweep, RunFolder, is_finished, finished_in
+from ..core.paths import project_root, save_json
+from ..core.paths import relative, is_finished, finished_in
+from ..train.runs import check_run, check_sweep, RunFolder
 
 
 # %% auto #0

@@ -13,10 +13,12 @@ import torch.nn.functional as F
 from torch import nn, Tensor
 from ..models.model import HyenaConfig, HyenaLM
 from ..data.synthetics import generate, assert_disjoint, evaluate_sums, test_metrics, IGNORE
-from ..train.engine import Recipe, fit, get_recipe, register_recipe, seconds_per_step
+from ..train.recipes import Recipe, get_recipe, register_recipe
+from ..train.engine import fit, seconds_per_step
 from .mechanistic import MIXERS, model_config, disjoint_test, load_task_runs
-from ..train.runs import (project_root, save_json, relative, check_run, check_sweep, int_list, number,
-                                  positive_int, pick_device, RunFolder, is_finished)
+from ..core.paths import project_root, save_json, relative, is_finished
+from ..train.runs import check_run, check_sweep, RunFolder
+from ..train.parameters import int_list, number, positive_int, pick_device
 
 # %% auto #0
 __all__ = ['ZOOLOGY_SETTINGS', 'ZOOLOGY_D_MODELS', 'ZOOLOGY_LRS', 'ZOOLOGY_MQAR', 'MODEL_DEFAULTS', 'ZOOLOGY_FIG2',

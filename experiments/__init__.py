@@ -1,1 +1,0 @@
-"Experiments as data: each file's `cells(root)` lists the runs of one grid of the paper (see _common.cell)."

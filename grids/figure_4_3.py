@@ -1,0 +1,17 @@
+"""Figure 4.3 on a CPU (50_runtime): forward and forward-backward time of the Hyena operator against attention
+(written out, and PyTorch's fused sdpa) and the projections alone, width 768, batch 1, from 1k to 64k tokens; the
+FFT convolution alone; and the operator with each CPU fast path switched off. Where does Hyena overtake attention?
+The second run leaves written-out attention out and stops at 8k."""
+from grids._common import cell, folder
+
+POWERS = [2**k for k in range(10, 17)]  # 1024 ... 65536
+BASE = dict(  # 50_runtime's parameters
+    batch=1, d_model=768, n_heads=12, lengths=POWERS, ops=["hyena", "projections", "attention", "sdpa"],
+    passes=["fwd", "fwdbwd"], reps=5, fftconv_reps=10, max_seconds_per_point=240.0, memory_budget_gb=18.0,
+    fftconv_lengths=POWERS, ablation_lengths=[1024, 8192, 32768])
+
+
+def cells(root="runs") -> list[dict]:
+    short = dict(BASE, lengths=POWERS[:4], ops=["hyena", "projections", "sdpa"])
+    return [cell("runtime", folder(root, "runtime", "cpu", "cpu-b1"), BASE),
+            cell("runtime", folder(root, "runtime", "cpu", "cpu-b1-v2"), short)]
