@@ -11,7 +11,8 @@ from hyena_lit.core.paper import paper_numbers_path, paper_table
 ROOT = Path(__file__).resolve().parents[1]
 # the copies that used to repeat the CSV, and the asserts that kept them equal to it
 REMOVED = ["PAPER_TABLE_4_2", "PAPER_TABLE_C_1", "PAPER_TABLE_A_2", "PAPER_TABLE_11", "PAPER_TABLE_11_PARAMS",
-           "TABLE13", "PAPER_TABLE_4_4", "PAPER_TABLE_4_3", "PAPER_TABLE_4_5", "PAPER_TABLE_4_6", "PAPER_LAMBADA"]  # not _FLOPS: 14_flops
+           "TABLE13", "PAPER_TABLE_4_4", "PAPER_TABLE_4_3", "PAPER_TABLE_4_5", "PAPER_TABLE_4_6", "PAPER_LAMBADA",
+           "PAPER_TABLE_4_4_FLOPS", "BASELINES_4_5", "BASELINES_4_6"]
 
 
 def test_no_copy_of_a_paper_table_remains():
@@ -32,6 +33,9 @@ def test_the_csv_is_found_from_anywhere(tmp_path, monkeypatch):
     ("Table 11", "Hyena (69M params)", "test L = 2^9", 44.1), ("Table 11", "Mamba (74K params)", "test L = 2^20", 100.0),
     ("Table 13", "Mamba (7M)", "L = 2^20", 81.31), ("Table 4.4", "GPT (355M)", "15B", 9.1),
     ("Table 4.3", "Hyena-3-slim (125M)", "Perplexity", 18.5), ("Table 4.5", "Hyena (153M, 137B tokens)", "COPA", 70.0),
+    ("Table 4.4", "Hyena-2 (355M)", "FLOPs (1e19)", 3.93), ("Table 4.5", "GPTNeo (125M, 300B tokens)", "WSC", 27.9),
+    ("Table 4.5", "RWKV (169M, 332B tokens)", "Average", 40.2),
+    ("Table 4.6", "GPTNeo (125M, 300B tokens)", "MultiRC", 22.4), ("Table 4.6", "RWKV (169M, 332B tokens)", "COPA", 64.0),
 ])
 def test_the_loader_gives_the_tables_numbers(table, row, column, value):
     assert paper_table(table).loc[row, column] == value
@@ -47,3 +51,33 @@ def test_the_reports_read_their_tables_from_the_csv():
     assert paper_perplexity()["355M"] == {5e9: 11.3, 10e9: 9.8, 15e9: 9.2}
     assert paper_superglue("Table 4.6")["multirc"] == 26.7 and len(paper_superglue("Table 4.5")) == 8
     with pytest.raises(ValueError, match="has no row"): paper_table("Table 4.4", rows={"GPT (1.3B)": "x"})
+
+
+def test_flops_and_superglue_baselines_come_from_the_csv():
+    from hyena_lit.eval.downstream import paper_beside, paper_superglue
+    from hyena_lit.models.flops import paper_table_4_4_flops
+    flops = paper_table_4_4_flops()
+    assert list(flops) == ["GPT (125M)", "Hyena-2 (153M)", "GPT (355M)", "Hyena-2 (355M)"]
+    assert flops["GPT (355M)"] == pytest.approx(4.77e19) and flops["Hyena-2 (153M)"] == pytest.approx(1.87e19)
+    assert paper_superglue("Table 4.5", "RWKV-169M")["wsc"] == 13.4
+    assert paper_superglue("Table 4.6", "GPTNeo-125M")["rte"] == 53.8
+    with pytest.raises(ValueError, match="is not one of"): paper_superglue("Table 4.5", "GPT-2")
+    import pandas as pd
+    board = paper_beside(pd.DataFrame(columns=["task", "run", "n", "acc"]))
+    cb0 = board[(board.task == "cb") & (board.shots == 0)].iloc[0]
+    assert (cb0["GPTNeo-125M"], cb0["RWKV-169M"], cb0["Hyena-153M"]) == (41.1, 25.0, 39.3)
+
+
+def test_reference_rows_are_not_scored():
+    """GPTNeo's and RWKV's rows (kind `reference`) are in the file for the reports, not rows to reproduce: the
+    scoreboard reads the same rows as its committed output."""
+    import csv
+    from hyena_lit.core.paper import paper_numbers
+    from hyena_lit.eval.fields import load_paper
+    every, scored = paper_numbers(), load_paper()
+    reference = every[every.kind == "reference"]
+    assert len(reference) == 36 and set(reference.table) == {"Table 4.5", "Table 4.6"}
+    assert set(scored.kind) == {"number", "claim"} and len(scored) == len(every) - len(reference)
+    with open(ROOT / "runs" / "scoreboard" / "scoreboard.csv", newline="") as f:
+        board_ids = [r["id"] for r in csv.DictReader(f)]
+    assert board_ids == list(scored.id) and not set(board_ids) & set(reference.id)

@@ -46,11 +46,11 @@ def _keep(labels: list, names: dict | None, what: str, table: str) -> tuple[list
 def paper_table(table: str, rows: dict | None = None, columns: dict | None = None,
                 path: str | Path | None = None) -> "pd.DataFrame":
     """The numbers of `table` (as nbs/paper_numbers.csv names it, e.g. 'Table 4.2'), one row per row label and one
-    column per column label in the file's order, as floats (`paper_value`); `rows` and `columns` map labels to
-    the caller's names and keep only those."""
+    column per column label in the file's order, as floats (`paper_value`), `reference` rows included;
+    `rows` and `columns` map labels to the caller's names and keep only those."""
     import pandas as pd
     p = paper_numbers(path)
-    t = p[(p.table == table) & (p.kind == "number")]
+    t = p[(p.table == table) & p.kind.isin(["number", "reference"])]
     if t.empty: raise ValueError(f"error: no numbers of {table!r} in {path or paper_numbers_path()}")
     out = t.assign(v=t.value.map(paper_value)).pivot(index="row", columns="column", values="v")
     r_keep, r_names = _keep(list(t.row.unique()), rows, "row", table)

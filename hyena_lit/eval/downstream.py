@@ -25,8 +25,8 @@ from .lm_adapter import DTYPES, HyenaEvalLM, load_run, save_run
 
 # %% auto #0
 __all__ = ['TASKS_DIR', 'FIXTURES', 'TASK_SPLITS', 'prepare_wsc', 'prepare_rte', 'prepare_multirc', 'prepare_record',
-           'prepare_copa', 'prepare_boolq', 'prepare_cb', 'prepare_wic', 'STOP_WORDS', 'BASELINES_4_5', 'BASELINES_4_6',
-           'CHANCE', 'known_tasks', 'check_eval_params', 'data_root', 'local_dataset', 'gold_match', 'task_manager',
+           'prepare_copa', 'prepare_boolq', 'prepare_cb', 'prepare_wic', 'STOP_WORDS', 'SUPERGLUE_MODELS', 'CHANCE',
+           'known_tasks', 'check_eval_params', 'data_root', 'local_dataset', 'gold_match', 'task_manager',
            'evaluate_run', 'results_table', 'lm_eval_cli', 'build_cloze', 'parse_runs', 'cloze_for_run',
            'collect_downstream', 'paper_superglue', 'paper_beside']
 
@@ -298,18 +298,10 @@ def cloze_for_run(run_dir: str | Path, n: int = 500, root: str | Path | None = N
                         sha256=hashlib.sha256(text.encode()).hexdigest())
 
 # %% ../../nbs/eval/60_downstream.ipynb #c040
-# Tables 4.5-4.6's other models, % accuracy: context for the page, not rows of nbs/paper_numbers.csv (the scoreboard
-# scores Hyena's row, read from there by `paper_superglue`)
-BASELINES_4_5 = {  # zero-shot
-    "GPTNeo-125M": dict(wsc=27.9, wic=50.0, rte=45.1, cb=41.1, multirc=0.0, record=61.7, boolq=62.2,
-                        copa=62.0),
-    "RWKV-169M": dict(wsc=13.4, wic=52.3, rte=46.9, cb=25.0, multirc=0.0, record=58.5, boolq=59.2, copa=66.0),
-}
-BASELINES_4_6 = {  # 3-shot
-    "GPTNeo-125M": dict(wsc=38.5, wic=50.0, rte=53.8, cb=42.9, multirc=22.4, record=61.4, boolq=61.0,
-                        copa=63.0),
-    "RWKV-169M": dict(wsc=32.7, wic=49.4, rte=47.2, cb=37.5, multirc=0.0, record=58.3, boolq=55.0, copa=64.0),
-}
+# Tables 4.5-4.6's models, our name -> the row of nbs/paper_numbers.csv (GPTNeo's and RWKV's rows are `reference`
+# rows: set beside ours here, not scored)
+SUPERGLUE_MODELS = {"GPTNeo-125M": "GPTNeo (125M, 300B tokens)", "RWKV-169M": "RWKV (169M, 332B tokens)",
+                    "Hyena-153M": "Hyena (153M, 137B tokens)"}
 CHANCE = dict(wsc=50.0, wic=50.0, rte=50.0, cb=100 / 3, multirc=50.0, record=100 / 14, boolq=50.0, copa=50.0)
 
 def collect_downstream(root: str | Path) -> "pd.DataFrame":
@@ -319,18 +311,21 @@ def collect_downstream(root: str | Path) -> "pd.DataFrame":
               for t in sorted(Path(root).glob("*/*/table.csv")) if is_finished(t.parent)]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
-def paper_superglue(table: str) -> dict[str, float]:
-    "Hyena-153M's accuracy (%) per task in `table` ('Table 4.5' zero-shot, 'Table 4.6' 3-shot), from nbs/paper_numbers.csv."
+def paper_superglue(table: str, model: str = "Hyena-153M") -> dict[str, float]:
+    """`model`'s accuracy (%) per task in `table` ('Table 4.5' zero-shot, 'Table 4.6' 3-shot), `model` a key of
+    SUPERGLUE_MODELS, from nbs/paper_numbers.csv."""
+    if model not in SUPERGLUE_MODELS: raise ValueError(f"error: {model!r} is not one of {list(SUPERGLUE_MODELS)}")
     tasks = {"WSC": "wsc", "WIC": "wic", "RTE": "rte", "CB": "cb", "MultiRC": "multirc", "ReCoRD": "record",
              "BoolQ": "boolq", "COPA": "copa"}
-    return {t: float(v) for t, v in paper_table(table, columns=tasks).iloc[0].items()}
+    row = SUPERGLUE_MODELS[model]
+    return {t: float(v) for t, v in paper_table(table, rows={row: row}, columns=tasks).loc[row].items()}
 
 def paper_beside(ours: "pd.DataFrame") -> "pd.DataFrame":
     "Our accuracies per task (columns: run) beside chance and the paper's Tables 4.5-4.6."
     import pandas as pd
     rows = []
-    tables = {0: {**BASELINES_4_5, "Hyena-153M": paper_superglue("Table 4.5")},
-              3: {**BASELINES_4_6, "Hyena-153M": paper_superglue("Table 4.6")}}
+    tables = {shots: {m: paper_superglue(table, m) for m in SUPERGLUE_MODELS}
+              for shots, table in ((0, "Table 4.5"), (3, "Table 4.6"))}
     for t, chance in CHANCE.items():
         for shots, suffix in ((0, ""), (3, "_3shot")):
             table = tables[shots]

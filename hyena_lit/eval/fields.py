@@ -24,11 +24,12 @@ STATUSES = ("reproduced", "differs", "within noise", "by construction", "flagged
 
 def load_paper(path: str | Path | None = None) -> pd.DataFrame:
     """The paper's numbers and claims (default nbs/paper_numbers.csv), one row each; raises ValueError naming
-    a malformed row."""
+    a malformed row; rows of kind 'reference' (models we do not train) are left out."""
     p = paper_numbers(path)
     if list(p.columns) != PAPER_COLUMNS:
         raise ValueError(f"paper numbers need the columns {PAPER_COLUMNS}, got {list(p.columns)}")
     if not p.id.is_unique: raise ValueError(f"ids must be unique: {sorted(p.id[p.id.duplicated()])}")
+    p = p[p.kind != "reference"].reset_index(drop=True)
     pct = p.unit.str.startswith("%")
     rules = [("kind", ~p.kind.isin(["number", "claim"]), "kind must be 'number' or 'claim'"),
              ("better", ~p.better.isin(["higher", "lower"]), "better must be 'higher' or 'lower'"),

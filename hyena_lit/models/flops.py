@@ -8,8 +8,8 @@ import math
 from .model import HyenaConfig, count_params
 
 # %% auto #0
-__all__ = ['GPT_SIZES', 'PAPER_TABLE_4_4_FLOPS', 'gpt_forward_flops', 'hyena_mixer_flops', 'hyena_forward_flops',
-           'training_flops', 'table_4_4_flops', 'forward_flops']
+__all__ = ['GPT_SIZES', 'gpt_forward_flops', 'hyena_mixer_flops', 'hyena_forward_flops', 'training_flops',
+           'paper_table_4_4_flops', 'table_4_4_flops', 'forward_flops']
 
 # %% ../../nbs/models/14_flops.ipynb #c005
 def gpt_forward_flops(n_layer: int, d_model: int, d_ff: int, n_heads: int, vocab_size: int, seq_len: int) -> dict:
@@ -40,10 +40,14 @@ def training_flops(forward: dict, tokens: float, seq_len: int) -> float:
     return 3 * sum(forward.values()) * tokens / seq_len
 
 # %% ../../nbs/models/14_flops.ipynb #c007
+from ..core.paper import paper_table
+
 GPT_SIZES = {"125M": dict(n_layer=12, d_model=768, d_ff=3072, n_heads=12),
              "355M": dict(n_layer=24, d_model=1024, d_ff=4096, n_heads=16)}
-PAPER_TABLE_4_4_FLOPS = {"GPT (125M)": 1.88e19, "Hyena-2 (153M)": 1.87e19, "GPT (355M)": 4.77e19,
-                         "Hyena-2 (355M)": 3.93e19}
+
+def paper_table_4_4_flops() -> dict[str, float]:
+    "Table 4.4's FLOPs column (nbs/paper_numbers.csv), row label -> training FLOPs for 15B tokens."
+    return (paper_table("Table 4.4", columns={"FLOPs (1e19)": "flops"}).flops * 1e19).to_dict()
 
 def table_4_4_flops(tokens: float = 15e9, seq_len: int = 2048, vocab_size: int = 50257, **mixer_kw) -> dict:
     "Our count of Table 4.4's FLOPs column."
