@@ -6,19 +6,31 @@ from pathlib import Path
 
 import pytest
 
-from hyena_lit.core.paper import paper_numbers_path, paper_table
+from hyena_lit.core.paper import paper_numbers, paper_numbers_path, paper_table
 
 ROOT = Path(__file__).resolve().parents[1]
 # the copies that used to repeat the CSV, and the asserts that kept them equal to it
 REMOVED = ["PAPER_TABLE_4_2", "PAPER_TABLE_C_1", "PAPER_TABLE_A_2", "PAPER_TABLE_11", "PAPER_TABLE_11_PARAMS",
            "TABLE13", "PAPER_TABLE_4_4", "PAPER_TABLE_4_3", "PAPER_TABLE_4_5", "PAPER_TABLE_4_6", "PAPER_LAMBADA",
-           "PAPER_TABLE_4_4_FLOPS", "BASELINES_4_5", "BASELINES_4_6"]
+           "PAPER_TABLE_4_4_FLOPS", "BASELINES_4_5", "BASELINES_4_6", "TABLE_4_7"]
 
 
 def test_no_copy_of_a_paper_table_remains():
     files = [*(ROOT / "hyena_lit").rglob("*.py"), *(ROOT / "nbs").rglob("*.ipynb"), *(ROOT / "scripts").glob("*.py")]
     found = {f"{p.relative_to(ROOT)}: {name}" for p in files if not p.is_symlink()
              for name in re.findall(r"\b(" + "|".join(REMOVED) + r")\b", p.read_text())}
+    assert not found, sorted(found)
+
+
+def test_no_paper_value_is_typed_in_the_library_or_scripts():
+    """Every printed value of the file with three or more digits and a nonzero last decimal (78.5, 1.88, 14.6; not
+    4.3, which names a table) appears in no module of hyena_lit/ and no script: a value there is a second copy."""
+    values = {v for v in paper_numbers().value if re.fullmatch(r"\d+\.\d*[1-9]", v) and len(v) >= 4}
+    assert {"78.5", "1.88", "14.6", "27.9", "97.2"} <= values
+    typed = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, sorted(values))) + r")(?:e\d+)?(?![\w.])")
+    files = [*(ROOT / "hyena_lit").rglob("*.py"), *(ROOT / "scripts").glob("*.py")]
+    found = {f"{p.relative_to(ROOT)}:{i}: {m}" for p in files for i, line in enumerate(p.read_text().splitlines(), 1)
+             for m in typed.findall(line)}
     assert not found, sorted(found)
 
 
@@ -72,7 +84,6 @@ def test_reference_rows_are_not_scored():
     """GPTNeo's and RWKV's rows (kind `reference`) are in the file for the reports, not rows to reproduce: the
     scoreboard reads the same rows as its committed output."""
     import csv
-    from hyena_lit.core.paper import paper_numbers
     from hyena_lit.eval.fields import load_paper
     every, scored = paper_numbers(), load_paper()
     reference = every[every.kind == "reference"]
@@ -81,3 +92,11 @@ def test_reference_rows_are_not_scored():
     with open(ROOT / "runs" / "scoreboard" / "scoreboard.csv", newline="") as f:
         board_ids = [r["id"] for r in csv.DictReader(f)]
     assert board_ids == list(scored.id) and not set(board_ids) & set(reference.id)
+
+
+def test_the_image_and_pg19_reports_read_the_csv():
+    from hyena_lit.experiments.images import paper_table_4_7
+    t = paper_table_4_7()
+    assert t["vit"] == dict(acc="78.5 (16x16) / 80.0 (8x8)", data="ImageNet-1k", params="87M")
+    assert t["hyena-iso"] == dict(acc="91.2", data="CIFAR-10", params="202k") and t["s4d-seq"]["acc"] == "91 (S4)"
+    assert paper_table("App. A.2 (PG-19, 1.3B, 153M)").loc["Hyena-153M on PG-19, context 16K", "test perplexity"] == 14.6

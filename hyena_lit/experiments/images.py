@@ -17,11 +17,12 @@ from ..train.parameters import positive_int, number, one_of, pick_device, pick_t
 from ..models.image_models import ImageConfig, IMAGE_SIZES, MODELS, build_model
 
 # %% auto #0
-__all__ = ['IMAGE_RECIPES', 'AUGMENTS', 'RECIPE_AUGMENT', 'DATASETS', 'CIFAR_URL', 'IMAGENET_HELP', 'IMAGENET_STATS', 'TABLE_4_7',
-           'default_recipe', 'resolve_augment', 'imagenet_recipe', 'check_image_params', 'channel_stats',
-           'load_digits_data', 'load_cifar10', 'image_folder', 'read_images', 'read_normalized', 'folder_batches',
-           'load_image_folder', 'transforms_v2', 'image_transform', 'augment_images', 'epoch_augmenter', 'image_loss',
-           'evaluate_images', 'run_images', 'load_image_data', 'load_image_sweep', 'results_markdown']
+__all__ = ['IMAGE_RECIPES', 'AUGMENTS', 'RECIPE_AUGMENT', 'DATASETS', 'CIFAR_URL', 'IMAGENET_HELP', 'IMAGENET_STATS',
+           'TABLE_4_7_ROWS', 'default_recipe', 'resolve_augment', 'imagenet_recipe', 'check_image_params',
+           'channel_stats', 'load_digits_data', 'load_cifar10', 'image_folder', 'read_images', 'read_normalized',
+           'folder_batches', 'load_image_folder', 'transforms_v2', 'image_transform', 'augment_images',
+           'epoch_augmenter', 'image_loss', 'evaluate_images', 'run_images', 'load_image_data', 'paper_table_4_7',
+           'load_image_sweep', 'results_markdown']
 
 # %% ../../nbs/experiments/72_images.ipynb #c008
 _DIGITS = dict(lr=1e-3, betas=(0.9, 0.999), weight_decay=0.05, schedule="cosine", warmup_epochs=1,
@@ -386,23 +387,37 @@ def load_image_data(dataset: str, data_dir: str = "", image_size: int = 0, size:
     return data, n_classes
 
 # %% ../../nbs/experiments/72_images.ipynb #c028
-# model: the paper's accuracy (%), data and size (Table 4.7; sequential CIFAR: Sec. 4.1's text, A.4)
-TABLE_4_7 = {"vit": dict(acc="78.5 (16x16) / 80.0 (8x8)", data="ImageNet-1k", params="87M"),
-             "hyena-vit": dict(acc="78.5 (16x16) / 79.8 (8x8)", data="ImageNet-1k", params="88M"),
-             "s4nd-iso": dict(acc="89.9", data="CIFAR-10", params="268k"),
-             "hyena-iso": dict(acc="91.2", data="CIFAR-10", params="202k"),
-             "hyena-seq": dict(acc="91", data="sequential CIFAR", params="as the S4 model"),
-             "s4d-seq": dict(acc="91 (S4)", data="sequential CIFAR", params="as the Hyena model")}
+from ..core.paper import paper_numbers
+
+# model -> its row of Table 4.7 in nbs/paper_numbers.csv, whose label gives the paper's size; sequential CIFAR is
+# Sec. 4.1's text, one number for both models (Hyena reaches S4's accuracy at S4's size)
+TABLE_4_7_ROWS = {"vit": "ViT (87M)", "hyena-vit": "Hyena-ViT (88M)", "s4nd-iso": "S4ND-ISO (268k)",
+                  "hyena-iso": "Hyena-ISO (202k)", "hyena-seq": "Hyena on sequential CIFAR",
+                  "s4d-seq": "Hyena on sequential CIFAR"}
+_SEQUENTIAL = {"hyena-seq": ("", "as the S4 model"), "s4d-seq": (" (S4)", "as the Hyena model")}
+
+def _paper_image_row(model: str, rows: "pd.DataFrame") -> dict:
+    r = rows[rows.row == TABLE_4_7_ROWS[model]]
+    if model in _SEQUENTIAL:
+        mark, size = _SEQUENTIAL[model]
+        return dict(acc=r.value.iloc[0] + mark, data="sequential CIFAR", params=size)
+    acc = " / ".join(f"{v} ({c.split('patch ')[1]})" if "patch " in c else v for c, v in zip(r.column, r.value))
+    return dict(acc=acc, data=r.column.iloc[0].split(", ")[0], params=r.row.iloc[0].rsplit("(", 1)[1].rstrip(")"))
+
+def paper_table_4_7() -> dict[str, dict]:
+    "model -> the paper's accuracy (%, as printed), data and size, from Table 4.7's rows of nbs/paper_numbers.csv."
+    p = paper_numbers()
+    return {m: _paper_image_row(m, p[p.table == "Table 4.7"]) for m in TABLE_4_7_ROWS}
 
 def load_image_sweep(sweep_dir: str | Path) -> "pd.DataFrame":
     """One row per finished run under `sweep_dir`:
     model, size, the 2D filters' settings, final training loss, accuracy, seconds per epoch, the paper's
     number and size beside."""
     import pandas as pd
-    rows = []
+    rows, table = [], paper_table_4_7()
     for f in (d / "metrics.json" for d in finished_in(sweep_dir)):
         m, p = json.loads(f.read_text()), json.loads((f.parent / "params.json").read_text())
-        paper, cfg = TABLE_4_7[m["mixer"]], p.get("config", {})
+        paper, cfg = table[m["mixer"]], p.get("config", {})
         train_loss = (pd.read_csv(f.parent / "history.csv").train_loss.iloc[-1]
                       if (f.parent / "history.csv").exists() else float("nan"))
         rows.append(
