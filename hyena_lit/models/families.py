@@ -4,12 +4,13 @@
 
 # %% ../../nbs/models/16_families.ipynb #c002
 from __future__ import annotations
-import math
+import functools, math
 import torch
 from .model import HyenaConfig, HyenaLM
 
 # %% auto #0
-__all__ = ['FAMILIES', 'FILTER', 'recipe_of', 'non_embedding_params', 'transformer_depth', 'family_config', 'config_for']
+__all__ = ['FAMILIES', 'FILTER', 'recipe_of', 'non_embedding_params', 'transformer_depth', 'family_config', 'config_for',
+           'config_json']
 
 # %% ../../nbs/models/16_families.ipynb #c004
 _IMPROVED = dict(norm="rmsnorm", bias=False)
@@ -36,7 +37,11 @@ def _check_family(family: str) -> str:
 # %% ../../nbs/models/16_families.ipynb #c006
 def non_embedding_params(cfg: HyenaConfig) -> int:
     "Parameters of HyenaLM(cfg) less the token embedding and positional tables (counted on the meta device)."
-    with torch.device("meta"): m = HyenaLM(cfg)
+    return _count(tuple(sorted(cfg.to_dict().items())))
+
+@functools.lru_cache(maxsize=4096)
+def _count(items: tuple) -> int:  # the ladder's search asks for the same configs more than once
+    with torch.device("meta"): m = HyenaLM(HyenaConfig(**dict(items)))
     return sum(p.numel() for n, p in m.named_parameters()
                if n not in ("embed.weight", "pos.weight") and not n.endswith("pos_emb.z"))
 
@@ -45,28 +50,37 @@ def transformer_depth(target: float) -> int:
     "Layers of the transformer at `target` non-embedding parameters (aspect ratio D ~ 32 n)."
     return max(2, round((target / 12288) ** (1 / 3)))
 
-def _heads(d: int) -> int:
-    even = [h for h in range(1, d + 1) if d % h == 0 and (d // h) % 2 == 0]  # rotary needs even head widths
-    return min(even, key=lambda h: abs(d / h - 32))
+def _heads(d: int) -> int | None:
+    "Heads of even width (rotary needs it) in [16, 64], nearest 32 wide; None if d has no such division."
+    ok = [h for h in range(1, d + 1) if d % h == 0 and (d // h) % 2 == 0 and 16 <= d // h <= 64]
+    return min(ok, key=lambda h: abs(d / h - 32)) if ok else None
 
 def family_config(family: str, d_model: int, n_layer: int, vocab_size: int = 257, l_max: int = 512) -> HyenaConfig:
     "The family's config at this width and depth."
     fields, mlp, _, _ = FAMILIES[_check_family(family)]
     d_inner = 0 if not mlp else max(8, int(round(mlp * d_model / 8)) * 8)
+    if fields["mixer"] == "attention" and _heads(d_model) is None:
+        raise ValueError(f"d_model={d_model} has no even head width in [16, 64]")
     extra = dict(n_heads=_heads(d_model)) if fields["mixer"] == "attention" else FILTER
     return HyenaConfig(vocab_size=vocab_size, d_model=d_model, n_layer=n_layer, d_inner=d_inner, l_max=l_max,
                        **fields, **extra)
 
-def config_for(family: str, target: float, vocab_size: int = 257, l_max: int = 512) -> HyenaConfig:
-    """The family's config nearest `target` non-embedding parameters: depth by rule, then the even width and an MLP
-    width within 3 multiples of 8 of the family's ratio."""
+def config_for(family: str, target: float, vocab_size: int = 257, l_max: int = 512,
+               depth: int | None = None) -> HyenaConfig:
+    """The family's config nearest `target` non-embedding parameters: depth by rule (or the transformer's `depth`
+    times the family's multiple), then the even width and an MLP width within 3 multiples of 8 of the family's
+    ratio."""
     mult = FAMILIES[_check_family(family)][2]
-    n_layer = max(1, int(mult * transformer_depth(target) + 0.5))
+    n_layer = max(1, int(mult * (depth or transformer_depth(target)) + 0.5))
     make = lambda d: family_config(family, d, n_layer, vocab_size, l_max)
     n32 = non_embedding_params(make(32))  # counts grow about as d^2: start the scan just below the estimate
     d = max(8, 2 * int(16 * math.sqrt(target / n32)) - 12)
     cands = []
+    attention = FAMILIES[family][0]["mixer"] == "attention"
     while True:
+        if attention and _heads(d) is None:  # widths without heads 16-64 wide are skipped
+            d += 2
+            continue
         cfg = make(d)
         cands.append(cfg)
         if non_embedding_params(cfg) > target: break
@@ -76,3 +90,11 @@ def config_for(family: str, target: float, vocab_size: int = 257, l_max: int = 5
             cands += [HyenaConfig(**{**base.to_dict(), "d_inner": base.d_inner + 8 * k})
                       for k in (-3, -2, -1, 1, 2, 3) if base.d_inner + 8 * k >= 8]
     return min(cands, key=lambda c: abs(non_embedding_params(c) - target))
+
+# %% ../../nbs/models/16_families.ipynb #j001
+def config_json(cfg: HyenaConfig) -> str:
+    "The fields of `cfg` that differ from HyenaConfig's defaults, as sorted compact JSON."
+    import json
+    base = HyenaConfig().to_dict()
+    return json.dumps({k: v for k, v in cfg.to_dict().items() if v != base[k]}, sort_keys=True,
+                      separators=(",", ":"))
