@@ -7,8 +7,9 @@ each family within 2.5% of the size), trained on 20 tokens per parameter (Chinch
 documentation (`45_text_corpus`, `make text-data`) in tokens of a byte-level BPE of 1,024 (trained on the train split;
 2.13 bytes a token, so the largest run reads 21 of the 31M training bytes and no run reads a byte twice), context 512,
 8 sequences (4,096 tokens) a step, 5% warmup and cosine decay, the family's recipe of E.2 (GPT3 for transformer and
-hyena; the improved one for transformer++, hyena+, h3+ and mamba). Training FLOPs grow about 100x from the smallest
-size to the largest (2 decades: parameters and tokens both 10x). Every run reports validation and test perplexity
+hyena; the improved one for transformer++, hyena+, h3+ and mamba). From the smallest size to the largest, parameters and
+tokens both grow 10x and training FLOPs 47-56x (1.67-1.74 decades: the head and attention's L^2 terms grow slower
+than the parameters), from 0.7-1.4e12 to 3.7-6.8e13. Every run reports validation and test perplexity
 and bits per byte.
 
 The tokenizer was chosen by bits per byte at equal training FLOPs (`45_text_corpus`; the runs under
