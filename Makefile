@@ -7,7 +7,7 @@ TORCHVISION_SPEC ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 'torch
 RUN_PARAMS ?=
 RUN ?= $(shell date -u +%Y%m%d-%H%M%S)
 
-.PHONY: install run test test-nbs export clean-nbs lab readme docs docs-check notebooks index dna-data
+.PHONY: install run test test-nbs export clean-nbs lab readme docs docs-check notebooks index dna-data text-data
 
 install:
 	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install "$(TORCH_SPEC)" "$(TORCHVISION_SPEC)"
@@ -72,3 +72,8 @@ scoreboard: install
 # Bacterial reference genomes from two Debian packages (apt-get download + dpkg -x, no root) into data/dna/ (82_dna)
 dna-data:
 	$(PY) -c "from hyena_lit.data.dna_data import fetch_dna; print(fetch_dna())"
+
+# The scaling grid's corpus (45_text_corpus): the kernel's documentation from Debian's linux-doc-6.1 (apt-get download +
+# dpkg -x, no root) into data/text/, split by document, encoded for each tokenizer; its data card beside the runs
+text-data:
+	$(PY) -c "from hyena_lit.data.text_corpus import build_corpus, write_card; write_card(build_corpus(), 'runs/scaling/corpus_card.json')"

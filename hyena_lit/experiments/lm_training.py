@@ -17,6 +17,8 @@ from ..train.engine import fit
 from ..train.checkpoints import save_checkpoint, load_checkpoint, load_weights, _dist
 from ..data.lm_data import gpt2_tokenizer, iter_corpus, load_corpus, token_cache, pack, Windows
 from ..models.flops import forward_flops, training_flops
+from ..data import text_corpus
+from ..models.families import non_embedding_params
 from ..core.paths import project_root, save_json
 from ..core.paths import relative, is_finished
 from ..train.runs import params_conflicts, conflicts_text, extend_run
@@ -25,8 +27,8 @@ from ..train.runs import RunFolder, RunInUse
 from contextlib import nullcontext
 
 # %% auto #0
-__all__ = ['PEAK_LR', 'TrainConfig', 'lr_at', 'load_data', 'batch_indices', 'eval_loss', 'final_eval_loss', 'plan_budget',
-           'train', 'main']
+__all__ = ['PEAK_LR', 'TrainConfig', 'model_config', 'lr_at', 'load_data', 'batch_indices', 'eval_loss', 'final_eval_loss',
+           'plan_budget', 'held_out_metrics', 'train', 'main']
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c004
 PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 2.2e-4, "gpt-125M": 6e-4,
@@ -66,10 +68,27 @@ class TrainConfig:
     force: bool = False           # start a run above the CPU limits (runs.CPU_LIMITS) on a CPU anyway
     # continue a finished run to a larger --tokens (a new segment; see runs.extend_run)
     extend: bool = False
+    # the model as JSON of HyenaConfig fields (models.families.config_json), in place of the size's; `size` then
+    # only names the run
+    model: str = ""
+    # "gpt2" (GPT-2's BPE), or for a corpus folder built by data.text_corpus also "bytes", "bpe-1024", "bpe-4096"
+    tokenizer: str = "gpt2"
+    # a split evaluated once after training (reported, never used to choose anything); "": none
+    test_split: str = ""
 
     def __post_init__(self): _check_config(self)  # below
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c004s1
+def _model_fields(model: str) -> dict:
+    "The HyenaConfig fields of a `model` JSON string; ValueError naming what is wrong."
+    try: fields_ = json.loads(model)
+    except json.JSONDecodeError as e: raise ValueError(f"model must be a JSON object of HyenaConfig fields: {e}") from None
+    if not isinstance(fields_, dict): raise ValueError(f"model must be a JSON object, got {model!r:.80}")
+    unknown = sorted(set(fields_) - {f.name for f in fields(HyenaConfig)})
+    if unknown: raise ValueError(f"model names unknown HyenaConfig field(s) {unknown}")
+    HyenaConfig(**fields_)  # unknown fields and bad values are refused by the config
+    return fields_
+
 def _check_config(cfg: TrainConfig):
     "Refuse a setting out of range before any work; the recipe checks the rest."
     if cfg.recipe not in ("paper", "improved"):
@@ -89,7 +108,9 @@ def _check_config(cfg: TrainConfig):
         raise ValueError(f"final_eval_windows must be >= 0, got {cfg.final_eval_windows!r}")
     from hyena_lit.train.parameters import number, positive_int, one_of, pick_device
     from hyena_lit.models.model import SIZES
-    one_of("size", cfg.size, list(SIZES))
+    if not cfg.model: one_of("size", cfg.size, list(SIZES))
+    else: _model_fields(cfg.model)
+    one_of("tokenizer", cfg.tokenizer, ["gpt2", *text_corpus.TOKENIZERS])
     for f in ("lr", "min_lr", "warmup_init_lr", "weight_decay", "grad_clip"):
         number(f, getattr(cfg, f), 0)
     number("warmup_frac", cfg.warmup_frac, 0, 1)
@@ -125,6 +146,14 @@ def to_recipe(self) -> Recipe:
                       batch_size=self.global_batch, micro_batch=self.micro_batch,
                       grad_clip=self.grad_clip, eval_every=self.eval_every)
 
+def model_config(cfg: TrainConfig) -> HyenaConfig:
+    """The run's model: `model` (JSON) if given, else the named size; l_max at least seq_len; the vocabulary the
+    tokenizer's."""
+    base = HyenaConfig(**_model_fields(cfg.model)) if cfg.model else HyenaConfig.from_size(cfg.size)
+    extra = {"order": cfg.order} if cfg.order else {}
+    if cfg.tokenizer != "gpt2": extra["vocab_size"] = text_corpus.vocab_size(cfg.tokenizer)
+    return HyenaConfig(**{**base.to_dict(), "l_max": max(cfg.seq_len, base.l_max), **extra})
+
 def lr_at(cfg: TrainConfig, step: int) -> float:
     """The learning rate at `step`: linear warmup from warmup_init_lr to the peak, then cosine decay to the
     final lr."""
@@ -135,6 +164,14 @@ def lr_at(cfg: TrainConfig, step: int) -> float:
 def _is_local(name: str) -> bool: return name == "shakespeare" or Path(name).exists()
 
 def _tokens(cfg: TrainConfig, split: str, max_tokens: int):
+    if text_corpus.is_corpus(cfg.dataset) and cfg.tokenizer != "gpt2":  # a data.text_corpus build
+        return text_corpus.encode_split(cfg.dataset, split, cfg.tokenizer)
+    if cfg.tokenizer != "gpt2":
+        raise ValueError(f"tokenizer={cfg.tokenizer!r} needs a corpus folder built by data.text_corpus (make"
+                         f" text-data), got dataset={cfg.dataset!r}")
+    if text_corpus.is_corpus(cfg.dataset):
+        return token_cache(f"{Path(cfg.dataset).name}-{split}", list(text_corpus.iter_documents(cfg.dataset, split)),
+                           gpt2_tokenizer())
     docs = load_corpus(cfg.dataset, split) if _is_local(cfg.dataset) else iter_corpus(
         cfg.dataset, split, streaming=True)
     return token_cache(cfg.dataset if split == "train" else f"{cfg.dataset}-{split}", docs, gpt2_tokenizer(),
@@ -208,8 +245,7 @@ def _shard(model: HyenaLM, groups: list[dict]) -> list[dict]:
 def plan_budget(cfg: TrainConfig, mcfg: HyenaConfig | None = None) -> dict:
     """The run's size and cost before any work (runs.budget_estimate): the model is built on the meta device,
     which takes no memory."""
-    mcfg = mcfg or HyenaConfig.from_size(cfg.size,
-                                         l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max))
+    mcfg = mcfg or model_config(cfg)
     with torch.device("meta"): n = HyenaLM(mcfg).num_params()
     tokens = cfg.steps * cfg.global_batch * cfg.seq_len
     return budget_estimate(n, training_flops(forward_flops(mcfg, cfg.seq_len), tokens, cfg.seq_len),
@@ -231,6 +267,23 @@ def _run_dir(cfg: TrainConfig, rank: int, world: int) -> Path:
         if world > 1: dist.barrier()
     return out
 
+# %% ../../nbs/experiments/44_lm_training.ipynb #c011s1m2c
+def _bpb(cfg: TrainConfig, split: str, loss: float, n_tokens: int) -> dict:
+    "Bits per byte of a split of a data.text_corpus build (else nothing)."
+    if not text_corpus.is_corpus(cfg.dataset): return {}
+    return {f"{'val' if split == cfg.val_split else 'test'}_bpb":
+            loss * n_tokens / text_corpus.split_bytes(cfg.dataset, split) / math.log(2)}
+
+def held_out_metrics(model, cfg: TrainConfig, dev, val_loss: float, val_w: Windows) -> dict:
+    "Bits per byte of the validation split, and the test split's loss, perplexity and bits per byte, once."
+    out = _bpb(cfg, cfg.val_split, val_loss, len(val_w.tokens)) if cfg.val_split else {}
+    if cfg.test_split:
+        test_w = Windows(_tokens(cfg, cfg.test_split, 0), cfg.seq_len)
+        test_loss, n_test = final_eval_loss(model, test_w, cfg, dev)
+        out.update(test_loss=test_loss, test_ppl=math.exp(test_loss), test_windows=n_test,
+                   **_bpb(cfg, cfg.test_split, test_loss, len(test_w.tokens)))
+    return out
+
 # %% ../../nbs/experiments/44_lm_training.ipynb #c011s1s2
 def train(cfg: TrainConfig) -> list[dict]:
     "Train (or resume) one language model through the engine; returns the history (one dict per step)."
@@ -241,8 +294,7 @@ def train(cfg: TrainConfig) -> list[dict]:
     run = RunFolder(out, settings, key="train", keep_checkpoint=True, device=cfg.device) if rank == 0 \
         else None
     with run or nullcontext():
-        mcfg = HyenaConfig.from_size(cfg.size, l_max=max(cfg.seq_len, HyenaConfig.from_size(cfg.size).l_max),
-                                     **({"order": cfg.order} if cfg.order else {}))
+        mcfg = model_config(cfg)
         est = plan_budget(cfg, mcfg)
         if rank == 0: print(f"{relative(out)}: {describe_budget(est)}")
         check_budget(est, cfg.force)   # before any data is read or memory is taken
@@ -267,6 +319,7 @@ def train(cfg: TrainConfig) -> list[dict]:
                       ckpt_every=cfg.ckpt_every)
         if history and history[-1]["step"] == cfg.steps:
             val_loss, n_val = final_eval_loss(model, val_w, cfg, dev)
+            extra = held_out_metrics(model, cfg, dev, val_loss, val_w) if cfg.test_split or cfg.val_split else {}
             if run:
                 secs = sum(cfg.global_batch * cfg.seq_len / r["tokens_per_second"] for r in history)
                 tok = history[-1]["tokens"]
@@ -274,7 +327,8 @@ def train(cfg: TrainConfig) -> list[dict]:
                 run.finish(dict(steps=cfg.steps, tokens=tok, final_loss=history[-1]["loss"],
                                 val_loss=val_loss, val_ppl=math.exp(val_loss), val_windows=n_val,
                                 val_tokens=n_val * cfg.seq_len, params=n_params, train_flops=flops,
-                                train_seconds=secs, tokens_per_second=tok / secs, world=world), history)
+                                train_seconds=secs, tokens_per_second=tok / secs, world=world,
+                                non_embedding_params=non_embedding_params(mcfg), **extra), history)
         elif run:
             run.write_history(history)  # a slice of the run (max_steps): the rest later
         return history

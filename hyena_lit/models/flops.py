@@ -9,7 +9,7 @@ from .model import HyenaConfig, count_params
 
 # %% auto #0
 __all__ = ['GPT_SIZES', 'gpt_forward_flops', 'hyena_mixer_flops', 'hyena_forward_flops', 'training_flops',
-           'paper_table_4_4_flops', 'table_4_4_flops', 'forward_flops']
+           'paper_table_4_4_flops', 'table_4_4_flops', 'mamba_mixer_flops', 'forward_flops']
 
 # %% ../../nbs/models/14_flops.ipynb #c005
 def gpt_forward_flops(n_layer: int, d_model: int, d_ff: int, n_heads: int, vocab_size: int, seq_len: int) -> dict:
@@ -60,10 +60,23 @@ def table_4_4_flops(tokens: float = 15e9, seq_len: int = 2048, vocab_size: int =
             "Hyena-2 (355M)": hy("355M")}
 
 # %% ../../nbs/models/14_flops.ipynb #eb399509
+def mamba_mixer_flops(d_model: int, seq_len: int, d_state: int = 16, expand: int = 2, d_conv: int = 4) -> float:
+    "Forward FLOPs of one Mamba mixer on one sequence: its matrices and convolution, and the selective scan."
+    L, D, E, N, R = seq_len, d_model, expand * d_model, d_state, math.ceil(d_model / 16)
+    return 2 * L * (2 * D * E + d_conv * E + E * (R + 2 * N) + R * E + E * D) + 9 * L * E * N
+
 def forward_flops(cfg: HyenaConfig, seq_len: int, **mixer_kw) -> dict:
-    "Forward FLOPs of one sequence for HyenaLM(cfg) with a Hyena or attention mixer, by parts."
+    "Forward FLOPs of one sequence for HyenaLM(cfg) with a Hyena (any filter), attention or Mamba mixer, by parts."
     if cfg.mixer == "attention":
-        return gpt_forward_flops(cfg.n_layer, cfg.d_model, cfg.d_inner, cfg.n_heads, cfg.vocab_size, seq_len)
-    if cfg.mixer != "hyena":
-        raise ValueError(f"FLOPs are counted for the 'hyena' and 'attention' mixers, got {cfg.mixer!r}")
-    return hyena_forward_flops(cfg, seq_len, **mixer_kw)
+        out = gpt_forward_flops(cfg.n_layer, cfg.d_model, cfg.d_inner, cfg.n_heads, cfg.vocab_size, seq_len)
+    elif cfg.mixer == "hyena" or cfg.mixer == "longconv:h3":
+        out = hyena_forward_flops(cfg, seq_len, **mixer_kw)
+    elif cfg.mixer == "mamba":
+        L, D = seq_len, cfg.d_model
+        out = dict(embed=2 * L * cfg.vocab_size * D, mixer=cfg.n_layer * mamba_mixer_flops(D, L),
+                   mlp=cfg.n_layer * 2 * L * 2 * D * cfg.d_inner, logits=2 * L * D * cfg.vocab_size)
+    else:
+        raise ValueError(f"FLOPs are counted for the 'hyena', 'longconv:h3', 'attention' and 'mamba' mixers, got"
+                         f" {cfg.mixer!r}")
+    if cfg.mlp_activation == "swiglu": out["mlp"] = out["mlp"] * 3 // 2  # three matrices, not two
+    return out

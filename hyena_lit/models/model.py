@@ -17,7 +17,7 @@ from ..mixers.attention import CausalSelfAttention, ROTARY
 from ..mixers.baselines import BASELINES, baseline_mixer
 
 # %% auto #0
-__all__ = ['SIZES', 'HyenaConfig', 'Block', 'HyenaLM', 'count_params', 'VectorLM']
+__all__ = ['NORMS', 'SIZES', 'HyenaConfig', 'make_norm', 'drop_linear_biases', 'Block', 'HyenaLM', 'count_params', 'VectorLM']
 
 # %% ../../nbs/models/13_model.ipynb #c005
 @dataclass
@@ -27,7 +27,8 @@ class HyenaConfig:
     n_layer: int = 12
     # MLP hidden width ("FFN width" in Table A.4); 0: blocks without an MLP (Zoology's MQAR models)
     d_inner: int = 3072
-    # the MLP's nonlinearity: "gelu" (GPT's, tanh approximation) or "tanh" (Zoology's MQAR blocks of 2023)
+    # the MLP's nonlinearity: "gelu" (GPT's, tanh approximation), "tanh" (Zoology's MQAR blocks of 2023) or
+    # "swiglu" (silu(a) * b from a first layer twice as wide, Shazeer 2020: Transformer++ of Mamba App. E.2)
     mlp_activation: str = "gelu"
     l_max: int = 2048                # longest sequence the filters are built for
     order: int = 2
@@ -61,12 +62,21 @@ class HyenaConfig:
     filter_shift: float = 0.0
     # LM head = token embedding (HyenaDNA's -hf checkpoints keep a separate head)
     tie_embeddings: bool = True
+    # the blocks' and the final norm: "layernorm" or "rmsnorm" (the improved recipe of Mamba App. E.2)
+    norm: str = "layernorm"
+    # bias terms of the blocks' linear layers (mixer projections, MLP); False: none (the improved recipe)
+    bias: bool = True
 
     def __post_init__(self): _check_config(self)
 
 # %% ../../nbs/models/13_model.ipynb #c005t1
 # HyenaConfig.mlp_activation
-_MLP_ACTIVATIONS = {"gelu": lambda x: F.gelu(x, approximate="tanh"), "tanh": torch.tanh}
+def _swiglu(x: Tensor) -> Tensor:
+    a, b = x.chunk(2, -1)
+    return F.silu(a) * b
+
+_MLP_ACTIVATIONS = {"gelu": lambda x: F.gelu(x, approximate="tanh"), "tanh": torch.tanh, "swiglu": _swiglu}
+NORMS = ("layernorm", "rmsnorm")
 
 def _check_operator_fields(cfg: HyenaConfig):
     "Raise ValueError naming the first bad size, MLP, operator or long-convolution field."
@@ -101,7 +111,7 @@ def _check_operator_fields(cfg: HyenaConfig):
 
 # %% ../../nbs/models/13_model.ipynb #c005t2
 def _check_model_fields(cfg: HyenaConfig):
-    "Raise ValueError naming the first bad mixer, dropout, tie_embeddings, pos or n_heads field."
+    "Raise ValueError naming the first bad mixer, dropout, tie_embeddings, norm, bias, pos or n_heads field."
     if cfg.mixer not in ("hyena", "attention", *BASELINES) and not (
         cfg.mixer.startswith("longconv:") and cfg.mixer.split(":", 1)[1] in LONG_CONVS):
         raise ValueError(
@@ -112,8 +122,9 @@ def _check_model_fields(cfg: HyenaConfig):
         v = getattr(cfg, f)
         if v is not None and not (isinstance(v, (int, float)) and 0 <= v < 1):
             raise ValueError(f"{f} must be in [0, 1), got {v!r}")
-    if not isinstance(cfg.tie_embeddings, bool):
-        raise ValueError(f"tie_embeddings must be a bool, got {cfg.tie_embeddings!r}")
+    for f in ("tie_embeddings", "bias"):
+        if not isinstance(getattr(cfg, f), bool): raise ValueError(f"{f} must be a bool, got {getattr(cfg, f)!r}")
+    if cfg.norm not in NORMS: raise ValueError(f"norm must be one of {NORMS}, got {cfg.norm!r}")
     if cfg.pos not in ("learned", *ROTARY):
         raise ValueError(f"pos must be one of {('learned', *ROTARY)}, got {cfg.pos!r}")
     if cfg.mixer == "attention" and (cfg.n_heads < 1 or cfg.d_model % cfg.n_heads):
@@ -167,12 +178,28 @@ SIZES = {  # Table A.4
     "mini-base": dict(n_layer=4, d_model=128, d_inner=512, **{**_PILE, "l_max": 512}),
 }
 
+# %% ../../nbs/models/13_model.ipynb #c009n2
+def make_norm(cfg: HyenaConfig) -> nn.Module:
+    "The config's norm over d_model: LayerNorm or RMSNorm (same eps)."
+    if cfg.norm == "rmsnorm": return nn.RMSNorm(cfg.d_model, eps=cfg.layer_norm_eps)
+    return nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
+
+def drop_linear_biases(module: nn.Module, keep: tuple[str, ...] = ("filter",)) -> nn.Module:
+    """Replace the bias of every nn.Linear in `module` (except those under a child named in `keep`) by a constant
+    zero buffer: no parameter, same forward."""
+    for name, m in module.named_modules():
+        if isinstance(m, nn.Linear) and isinstance(m.bias, nn.Parameter) and not name.startswith(keep):
+            zero = torch.zeros_like(m.bias.detach())
+            del m.bias
+            m.register_buffer("bias", zero, persistent=False)
+    return module
+
 # %% ../../nbs/models/13_model.ipynb #c010
 class Block(nn.Module):
     "Pre-norm residual block: h + mixer(LN(h)), then h + MLP(LN(h)) (no MLP when cfg.d_inner is 0)."
     def __init__(self, cfg: HyenaConfig):
         super().__init__()
-        self.norm1 = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
+        self.norm1 = make_norm(cfg)
         if cfg.mixer == "hyena":
             self.mixer = HyenaOperator(cfg.d_model, cfg.l_max, order=cfg.order, filter_order=cfg.filter_order,
                                        emb_dim=cfg.emb_dim, short_filter_order=cfg.short_filter_order,
@@ -191,11 +218,14 @@ class Block(nn.Module):
                                             order=cfg.order, gating=cfg.longconv_gating, dropout=cfg.dropout,
                                             fftconv_impl=cfg.fftconv_impl, emb_dim=cfg.emb_dim, w=cfg.w,
                                             num_inner_mlps=cfg.num_inner_mlps, **opts)
+        if not cfg.bias: drop_linear_biases(self.mixer)
         self.has_mlp = cfg.d_inner > 0
         if self.has_mlp:
-            self.norm2 = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
-            self.fc1 = nn.Linear(cfg.d_model, cfg.d_inner)
-            self.fc2 = nn.Linear(cfg.d_inner, cfg.d_model)
+            self.norm2 = make_norm(cfg)
+            # SwiGLU's first layer gives both halves (gate and value) of width d_inner
+            self.fc1 = nn.Linear(cfg.d_model, cfg.d_inner * (2 if cfg.mlp_activation == "swiglu" else 1),
+                                 bias=cfg.bias)
+            self.fc2 = nn.Linear(cfg.d_inner, cfg.d_model, bias=cfg.bias)
             self.act = _MLP_ACTIVATIONS[cfg.mlp_activation]
         self.drop = nn.Dropout(cfg.dropout)
 
@@ -231,7 +261,7 @@ class HyenaLM(nn.Module, PyTorchModelHubMixin, library_name="hyena_lit", tags=["
         )  # GPTs need positions; Hyena's filters know them
         self.drop = nn.Dropout(cfg.dropout if cfg.embed_dropout is None else cfg.embed_dropout)
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layer))
-        self.ln_f = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps)
+        self.ln_f = make_norm(cfg)
         self.lm_head = nn.Linear(cfg.d_model, cfg.padded_vocab_size, bias=False)
         if cfg.tie_embeddings: self.lm_head.weight = self.embed.weight  # tied
         self.apply(self._init_weights)

@@ -1,0 +1,68 @@
+"""The scaling grid (grids/scaling.py) keeps its protocol: every family swept over the same four rates at the
+two smallest sizes, 20 tokens per non-embedding parameter at context 512, sizes matched within 2.5% and spanning at
+least 1.5 decades of training FLOPs, larger sizes only at the rate their family chose on validation loss."""
+import json
+import math
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
+from hyena_lit.models.families import FAMILIES, config_for, non_embedding_params  # noqa: E402
+from hyena_lit.models.flops import forward_flops, training_flops  # noqa: E402
+from hyena_lit.models.model import HyenaConfig  # noqa: E402
+
+GRID = runpy.run_path(str(ROOT / "grids" / "scaling.py"))
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory):
+    "The CPU grid under an empty runs folder: the sweep cells only."
+    root = tmp_path_factory.mktemp("runs")
+    return root, GRID["cpu_cells"](str(root))
+
+
+def test_sweep_is_the_same_for_every_family(sweep):
+    _, cells = sweep
+    names = {Path(c["run"]).name for c in cells}
+    assert len(cells) == len(FAMILIES) * len(GRID["SWEPT"]) * len(GRID["RATES"]) == 48
+    for fam in FAMILIES:
+        for size in GRID["SWEPT"]:
+            assert {GRID["run_name"](fam, size, r) for r in GRID["RATES"]} <= names
+    assert sorted(GRID["RATES"]) == [1e-3, 3e-3, 1e-2, 3e-2]
+    assert Path(cells[0]["run"]).name == "transformer-0.05M-lr3e-03"  # the middle rate of the smallest size first
+
+
+def test_cells_follow_the_protocol(sweep):
+    _, cells = sweep
+    for c in cells:
+        p = c["params"]
+        size = p["size"].rsplit("-", 1)[1]
+        n = non_embedding_params(HyenaConfig(**json.loads(p["model"])))
+        assert abs(n / GRID["SIZES"][size] - 1) < 0.025, (c["run"], n)
+        assert p["tokens"] == 20 * GRID["SIZES"][size] and p["seq_len"] == 512
+        assert (p["val_split"], p["test_split"], p["final_eval_windows"]) == ("validation", "test", 0)
+        peak = p["lr"] * (5 if p["recipe"] == "improved" else 1)
+        assert any(math.isclose(peak, r) for r in GRID["RATES"]), (c["run"], peak)
+
+
+def test_compute_spans_one_and_a_half_decades():
+    small, large = min(GRID["SIZES"].values()), max(GRID["SIZES"].values())
+    for fam in FAMILIES:
+        f = [training_flops(forward_flops(config_for(fam, n, vocab_size=1024), 512), 20 * n, 512) for n in (small, large)]
+        assert math.log10(f[1] / f[0]) >= 1.5, (fam, f)
+
+
+def test_larger_sizes_take_the_chosen_rate(sweep):
+    root, cells = sweep
+    fam, losses = "hyena", {1e-3: 3.1, 3e-3: 2.9, 1e-2: 3.0, 3e-2: 3.2}
+    for r, loss in losses.items():
+        d = root / "scaling" / "cpu" / GRID["run_name"](fam, GRID["RULE_SIZE"], r)
+        d.mkdir(parents=True)
+        (d / "metrics.json").write_text(json.dumps({"val_loss": loss}))
+    assert GRID["chosen_rate"](fam, str(root)) == 3e-3 and GRID["chosen_rate"]("mamba", str(root)) is None
+    more = [c for c in GRID["cpu_cells"](str(root)) if c not in cells]
+    assert sorted(Path(c["run"]).name for c in more) == ["hyena-0.25M-lr3e-03", "hyena-0.5M-lr3e-03"]
