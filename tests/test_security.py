@@ -276,3 +276,33 @@ def test_unpack_takes_an_archive_made_with_tar_from_the_checkout(site):
                        ("runs/exp/s2/r/params.json", b"{}")])
     assert r.returncode == 0, r.stderr
     assert (site / "runs/exp/s2/r/params.json").read_text() == "{}"
+
+
+def test_lm_training_refuses_to_resume_on_a_rewritten_corpus(tmp_path):
+    "A run trained in slices records its tokens' SHA-1; a corpus rewritten between slices is refused by name."
+    text, run = tmp_path / "play.txt", tmp_path / "run"
+    text.write_text("To be, or not to be, that is the question.\n" * 200)
+    args = ("-m", "hyena_lit.experiments.lm_training", "--size", "tiny", "--dataset", str(text), "--seq_len", "64",
+            "--global_batch", "8", "--tokens", "8192", "--max_steps", "2", "--out_dir", str(run))
+    first = _cli(*args, timeout=300)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert len(json.loads((run / "params.json").read_text())["data_sha1"]) == 40
+    text.write_text("Whether 'tis nobler in the mind to suffer the slings and arrows.\n" * 200)
+    r = _cli(*args, timeout=300)
+    assert r.returncode == 2 and "error:" in r.stderr and "its corpus changed since the run started" in r.stderr, r.stderr[-2000:]
+    assert "Traceback" not in r.stderr
+
+
+def test_from_pretrained_is_strict_by_default(tmp_path):
+    "A model folder whose safetensors lacks a tensor is refused, not filled with random weights."
+    from safetensors.torch import load_file, save_file
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
+    cfg = HyenaConfig(vocab_size=64, d_model=16, n_layer=1, d_inner=32, l_max=32, filter_order=8)
+    HyenaLM(cfg).save_pretrained(tmp_path / "m")
+    assert HyenaLM.from_pretrained(tmp_path / "m") is not None
+    tensors = load_file(tmp_path / "m" / "model.safetensors")
+    dropped = next(k for k in tensors if k.endswith("fc1.weight"))
+    save_file({k: v for k, v in tensors.items() if k != dropped}, tmp_path / "m" / "model.safetensors")
+    with pytest.raises(RuntimeError, match="fc1.weight"):
+        HyenaLM.from_pretrained(tmp_path / "m")
+    assert HyenaLM.from_pretrained(tmp_path / "m", strict=False) is not None

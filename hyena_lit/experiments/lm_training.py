@@ -4,10 +4,11 @@
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c002
 from __future__ import annotations
-import argparse, json, math, os, time
+import argparse, hashlib, json, math, os, time
 from dataclasses import dataclass, asdict, fields
 from fastcore.basics import patch_to
 from pathlib import Path
+import numpy as np
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
@@ -28,7 +29,7 @@ from contextlib import nullcontext
 
 # %% auto #0
 __all__ = ['PEAK_LR', 'TrainConfig', 'model_config', 'lr_at', 'load_data', 'batch_indices', 'eval_loss', 'final_eval_loss',
-           'plan_budget', 'held_out_metrics', 'train', 'main']
+           'plan_budget', 'held_out_metrics', 'data_fingerprint', 'check_same_data', 'train', 'main']
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c004
 PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 2.2e-4, "gpt-125M": 6e-4,
@@ -285,6 +286,18 @@ def held_out_metrics(model, cfg: TrainConfig, dev, val_loss: float, val_w: Windo
     return out
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c011s1s2
+def data_fingerprint(train_w: Windows, val_w: Windows) -> str:
+    "SHA-1 of the training and validation token streams: what a resumed run must find again."
+    h = hashlib.sha1()
+    for w in (train_w, val_w): h.update(memoryview(np.ascontiguousarray(w.tokens)).cast("B"))
+    return h.hexdigest()
+
+def check_same_data(out: Path, then: str, now: str):
+    "A run resumes only on the tokens it started on (a corpus rewritten in between is refused, by name)."
+    if then != now:
+        raise ValueError(f"{relative(out)}: its corpus changed since the run started (token SHA-1 {then[:12]} then,"
+                         f" {now[:12]} now); resume it on the same data, or start a new run (another out_dir)")
+
 def train(cfg: TrainConfig) -> list[dict]:
     "Train (or resume) one language model through the engine; returns the history (one dict per step)."
     rank, world = _dist()
@@ -299,6 +312,7 @@ def train(cfg: TrainConfig) -> list[dict]:
         if rank == 0: print(f"{relative(out)}: {describe_budget(est)}")
         check_budget(est, cfg.force)   # before any data is read or memory is taken
         train_w, val_w = load_data(cfg)
+        fingerprint = data_fingerprint(train_w, val_w)
         torch.manual_seed(cfg.seed)
         model = HyenaLM(mcfg).to(dev)
         n_params = model.num_params()
@@ -308,8 +322,9 @@ def train(cfg: TrainConfig) -> list[dict]:
         if fsdp: groups = _shard(model, groups)
         wrapped = torch.nn.parallel.DistributedDataParallel(model) if world > 1 and not fsdp else model
         if run:
-            run.start(model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world,
-                      steps=cfg.steps)
+            saved = run.start(model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world,
+                              steps=cfg.steps, data_sha1=fingerprint)
+            check_same_data(out, saved.get("data_sha1", fingerprint), fingerprint)
         def batch_at(step: int):
             w = train_w[batch_indices(cfg, step, len(train_w))]
             return w[:, :-1], w[:, 1:]

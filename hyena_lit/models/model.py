@@ -295,6 +295,14 @@ def _check_ids(self: HyenaLM, input_ids: Tensor):
             f" {input_ids.max()}]"
         )
 
+# %% ../../nbs/models/13_model.ipynb #c011s1fp
+@patch(cls_method=True)
+def from_pretrained(cls: HyenaLM, pretrained_model_name_or_path, *, strict: bool = True, **kwargs):
+    """The hub mixin's loader, strict by default: a `model.safetensors` missing a tensor or holding an unknown one
+    is refused (with `strict=False`, what is missing keeps its random initialization)."""
+    return PyTorchModelHubMixin.from_pretrained.__func__(cls, pretrained_model_name_or_path, strict=strict, **kwargs)
+
+
 # %% ../../nbs/models/13_model.ipynb #c011s2
 @patch
 def backbone(self: HyenaLM, h: Tensor, caches: list[dict] | None = None) -> Tensor:
