@@ -11,7 +11,8 @@ from ..core.paper import paper_numbers
 from .run_index import COLUMNS
 from ..core.paths import project_root
 from .fields import (STATUSES, load_index, load_paper)
-from .rules import (accept_interval, judge_claim, judge_number, matches, stays)
+from .rules import accept_interval, judge_number
+from .claims import judge_claim, matches, stays
 
 # %% auto #0
 __all__ = ['score', 'cited_runs', 'validate', 'summary_line', 'status_counts', 'status_figure', 'render_page', 'summary_md',
