@@ -79,7 +79,7 @@ def _recall_args(**bad):
 def _probes():
     from hyena_lit.train.recipes import get_recipe
     from hyena_lit.experiments.lm_training import TrainConfig
-    from hyena_lit.train.parameters import int_list, pick_threads, one_of, pick_device, number, positive_int
+    from hyena_lit.train.parameters import int_list, pick_threads, one_of, pick_device, checked_number, positive_int
     from hyena_lit.train.runs import check_run, check_sweep, extend_run
     from hyena_lit.train.budget import budget_estimate, check_budget
     from hyena_lit.core.operator import HyenaOperator
@@ -129,7 +129,7 @@ def _probes():
         ("size gpt in hyena quickstart", lambda: one_of("size", "gpt-tiny", ["tiny", "small"]), ["gpt-tiny"]),
         ("device tpu", lambda: pick_device("tpu"), ["tpu"]),
         ("device cuda:3", lambda: pick_device("cuda:3"), ["cuda:3"]),
-        ("lr nan", lambda: number("lr", float("nan"), 0), ["lr", "nan"]),
+        ("lr nan", lambda: checked_number("lr", float("nan"), 0), ["lr", "nan"]),
         ("batch True", lambda: positive_int("batch_size", True), ["batch_size", "True"]),
         # model inputs
         ("float16 into float32 operator", lambda: op(torch.randn(1, 16, 8, dtype=torch.float16)), ["float16", "float32"]),

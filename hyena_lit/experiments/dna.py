@@ -15,7 +15,7 @@ from ..train.engine import fit
 from ..train.checkpoints import load_weights
 from ..core.paths import project_root, save_json, relative, is_finished, finished_in
 from ..train.runs import check_run, RunFolder
-from ..train.parameters import positive_int, number, one_of, pick_device
+from ..train.parameters import positive_int, checked_number, one_of, pick_device
 from ..data.dna_data import (DATA_DIR, DNA_TASKS, VOCAB, GenomeSet, load_genomes, task_classes,
                                      draw_segments, assert_no_leak)
 from ..models.dna_models import DNA_MODELS, DNA_SIZES, dna_lm, LastPosition
@@ -54,7 +54,7 @@ def check_dna_params(data, task, model, seq_len, size, steps, tokens_per_step, e
             f"length), or set slw_from 0")
     if not isinstance(size, int) or not 0 <= size < len(DNA_SIZES):
         raise ValueError(f"size must be an index 0..{len(DNA_SIZES) - 1} into {DNA_SIZES}, got {size!r}")
-    number("lr", lr, 0)
+    checked_number("lr", lr, 0)
     if kmer_k > 12: raise ValueError(f"kmer_k must be at most 12 (4^k features), got {kmer_k}")
     if tokens_per_step and tokens_per_step < seq_len:
         raise ValueError(f"tokens_per_step={tokens_per_step} is less than one sequence of {seq_len}")

@@ -13,7 +13,7 @@ from ..train.recipes import Recipe, RECIPES, register_recipe, get_recipe
 from ..train.engine import fit
 from ..core.paths import project_root, save_json, relative, is_finished, finished_in
 from ..train.runs import check_run, check_sweep, RunFolder
-from ..train.parameters import positive_int, number, one_of, pick_device, pick_threads
+from ..train.parameters import positive_int, checked_number, one_of, pick_device, pick_threads
 from ..models.image_models import ImageConfig, IMAGE_SIZES, MODELS, build_model
 
 # %% auto #0
@@ -90,13 +90,13 @@ def check_image_params(dataset, data_dir, model, size, image_size, patch, d_mode
     for name, v in (("epochs", epochs), ("batch_size", batch_size), ("num_train", num_train), ("seed", seed),
                     ("image_size", image_size)):
         positive_int(name, v, lo=0)
-    number("dropout", dropout, 0, 0.99)
-    number("lr", lr, 0)
-    number("label_smoothing", label_smoothing, 0, 0.99)
-    number("window_reach", window_reach, 0)
+    checked_number("dropout", dropout, 0, 0.99)
+    checked_number("lr", lr, 0)
+    checked_number("label_smoothing", label_smoothing, 0, 0.99)
+    checked_number("window_reach", window_reach, 0)
     if positive_int("emb_dim", emb_dim, 3) % 2 == 0:
         raise ValueError(f"emb_dim must be odd (t plus cos/sin pairs), got {emb_dim!r}")
-    if weight_decay != -1.0: number("weight_decay", weight_decay, 0)
+    if weight_decay != -1.0: checked_number("weight_decay", weight_decay, 0)
     if recipe and recipe not in RECIPES:
         raise ValueError(f"recipe must be one of {list(RECIPES)} (or '' for the dataset's), got {recipe!r}")
     for name, v in (("sweep", sweep), ("run_name", run_name)):

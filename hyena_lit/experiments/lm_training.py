@@ -107,14 +107,14 @@ def _check_config(cfg: TrainConfig):
         raise ValueError(f"order must be 0 (the size's) or >= 2, got {cfg.order!r}")
     if cfg.final_eval_windows < 0:
         raise ValueError(f"final_eval_windows must be >= 0, got {cfg.final_eval_windows!r}")
-    from hyena_lit.train.parameters import number, positive_int, one_of, pick_device
+    from hyena_lit.train.parameters import checked_number, positive_int, one_of, pick_device
     from hyena_lit.models.model import SIZES
     if not cfg.model: one_of("size", cfg.size, list(SIZES))
     else: _model_fields(cfg.model)
     one_of("tokenizer", cfg.tokenizer, ["gpt2", *text_corpus.TOKENIZERS])
     for f in ("lr", "min_lr", "warmup_init_lr", "weight_decay", "grad_clip"):
-        number(f, getattr(cfg, f), 0)
-    number("warmup_frac", cfg.warmup_frac, 0, 1)
+        checked_number(f, getattr(cfg, f), 0)
+    checked_number("warmup_frac", cfg.warmup_frac, 0, 1)
     positive_int("max_steps", cfg.max_steps, 0)
     positive_int("seed", cfg.seed, 0)
     pick_device(cfg.device)

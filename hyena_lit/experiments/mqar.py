@@ -18,7 +18,7 @@ from ..train.engine import fit, seconds_per_step
 from .mechanistic import MIXERS, model_config, disjoint_test, load_task_runs
 from ..core.paths import project_root, save_json, relative, is_finished
 from ..train.runs import check_run, check_sweep, RunFolder
-from ..train.parameters import int_list, number, positive_int, pick_device
+from ..train.parameters import int_list, checked_number, positive_int, pick_device
 
 # %% auto #0
 __all__ = ['ZOOLOGY_SETTINGS', 'ZOOLOGY_D_MODELS', 'ZOOLOGY_LRS', 'ZOOLOGY_MQAR', 'MODEL_DEFAULTS', 'ZOOLOGY_FIG2',
@@ -81,7 +81,7 @@ def _check_model_options(mlp_ratio, l_max_pad, emb_dim, param_hints, mlp_activat
         raise ValueError(f"param_hints must be True or False, got {param_hints!r}")
     if mlp_activation not in ("gelu", "tanh"):
         raise ValueError(f"mlp_activation must be 'gelu' or 'tanh', got {mlp_activation!r}")
-    number("weight_decay", weight_decay, 0)
+    checked_number("weight_decay", weight_decay, 0)
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c011s1
 def _check_axes(mixers: list, settings: list, d_models: list, lrs: list, seeds: list, vocab_size: int):
@@ -102,7 +102,7 @@ def _check_axes(mixers: list, settings: list, d_models: list, lrs: list, seeds: 
         raise ValueError(f"d_models must be below vocab_size={vocab_size} (the scored head), got {d_models}")
     if not isinstance(lrs, (list, tuple)) or not lrs:
         raise ValueError(f"lrs must be a non-empty list of learning rates > 0, got {lrs!r}")
-    for lr in lrs: number("lr", lr, 0, lo_open=True)
+    for lr in lrs: checked_number("lr", lr, 0, lo_open=True)
     int_list("seeds", seeds, 0)
     for name, vals in (("mixers", mixers), ("settings", [list(s) for s in settings]), ("d_models", d_models),
                        ("lrs", lrs), ("seeds", seeds)):
@@ -125,9 +125,9 @@ def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: li
     positive_int("num_test", num_test)
     positive_int("epochs", epochs)
     positive_int("n_layer", n_layer)
-    if early_stop is not None: number("early_stop", early_stop, 0, 1, lo_open=True)
+    if early_stop is not None: checked_number("early_stop", early_stop, 0, 1, lo_open=True)
     positive_int("batch_size", batch_size, 0)
-    number("max_minutes_per_run", max_minutes_per_run, 0)
+    checked_number("max_minutes_per_run", max_minutes_per_run, 0)
     pick_device(device)
     return [
         dict(task="mqar", mixer=m, seq_len=L, num_kv=kv, vocab_size=vocab_size, d_model=d,

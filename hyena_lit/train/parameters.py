@@ -7,7 +7,8 @@ from __future__ import annotations
 from ..core.paths import path_component
 
 # %% auto #0
-__all__ = ['NAME_PARAMETERS', 'positive_int', 'number', 'one_of', 'int_list', 'pick_device', 'pick_threads', 'check_parameters']
+__all__ = ['NAME_PARAMETERS', 'positive_int', 'checked_number', 'one_of', 'int_list', 'pick_device', 'pick_threads',
+           'check_parameters']
 
 # %% ../../nbs/train/18e_parameters.ipynb #c015
 import math, os
@@ -17,7 +18,7 @@ def positive_int(name: str, v, lo: int = 1) -> int:
         raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
     return v
 
-def number(name: str, v, lo: float | None = None, hi: float | None = None, lo_open: bool = False) -> float:
+def checked_number(name: str, v, lo: float | None = None, hi: float | None = None, lo_open: bool = False) -> float:
     "A finite number in [lo, hi] ((lo, hi] with lo_open)."
     ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
     if ok and lo is not None: ok = v > lo if lo_open else v >= lo
