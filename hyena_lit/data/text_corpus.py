@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib, json, math, os, re, shutil, subprocess, tempfile
 from pathlib import Path
 import numpy as np
-from ..train.runs import project_root, relative
+from ..core.paths import project_root, relative
 
 # %% auto #0
 __all__ = ['PACKAGE', 'SPLITS', 'HELD_OUT', 'INDEX', 'DROP_TAGS', 'DROP_CLASSES', 'TOKENIZERS', 'BYTE_EOT', 'CorpusError',
