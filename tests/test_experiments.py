@@ -75,9 +75,17 @@ def test_cells_are_well_formed(grids):
             json.dumps(c["params"])  # plain data
 
 
+# grids whose later cells are chosen from the finished runs under their root (scaling.py: the larger sizes take the
+# learning rate their family's sweep chose on validation), so an empty root lists only the cells chosen from nothing
+READS_ITS_RUNS = {"scaling"}
+
+
 def test_root_moves_every_run(grids):
     for p in FILES:
-        assert [c["run"] for c in load(p, "elsewhere/runs")] == ["elsewhere/" + c["run"] for c in grids[p.stem]], p.name
+        moved = [c["run"] for c in load(p, "elsewhere/runs")]
+        expected = ["elsewhere/" + c["run"] for c in grids[p.stem]]
+        if p.stem in READS_ITS_RUNS: assert moved and set(moved) <= set(expected), p.name
+        else: assert moved == expected, p.name
 
 
 def test_every_finished_run_has_its_cell(grids):
