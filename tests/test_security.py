@@ -167,7 +167,7 @@ def test_no_torch_load_reads_pickles():
     calls = [(nb.name, line.strip()) for nb in (ROOT / "nbs").rglob("*.ipynb") for line in nb.read_text().splitlines()
              if re.search(r"torch\.load\(", line)]
     assert calls, "no torch.load found: the search is broken"
-    bad = [c for c in calls if "weights_only=True" not in c[1] and "weights_only=not trust_pickle" not in c[1]]  # an explicit opt-in for official Lightning files
+    bad = [c for c in calls if "weights_only=True" not in c[1]]
     assert not bad, bad
 
 

@@ -189,18 +189,18 @@ def from_hf(state: dict, config: dict, **overrides) -> HyenaLM:
 # %% ../../nbs/inference/13b_pretrained.ipynb #c022
 WEIGHT_FILES = ("model.safetensors", "weights.safetensors", "pytorch_model.bin", "weights.ckpt", "last.ckpt")
 
-def _read_state(folder: Path, trust_pickle: bool) -> dict:
+def _read_state(folder: Path) -> dict:
     from safetensors.torch import load_file
     found = [folder / f for f in WEIGHT_FILES if (folder / f).is_file()] or sorted(folder.glob("*.ckpt"))
     if not found: raise FileNotFoundError(f"{folder}: no weights ({', '.join(WEIGHT_FILES)} or *.ckpt)")
     f = found[0]
     try:
         if f.suffix == ".safetensors": return load_file(str(f))
-        obj = torch.load(f, map_location="cpu", weights_only=not trust_pickle)
+        obj = torch.load(f, map_location="cpu", weights_only=True)
     except Exception as e:  # truncated, or a pickle holding objects beyond tensors
         what = re.search(r"GLOBAL ([\w.]+)", str(e))
         raise ValueError(f"{f} cannot be read" + (
-            f": it holds the object {what.group(1)} beyond tensors (pass trust_pickle=True only for a file you trust)"
+            f": it holds the object {what.group(1)} beyond tensors ; re-save its state_dict as safetensors where the file is trusted"
             if what else f" ({type(e).__name__}: {e})".replace("\n", " "))) from None
     return obj.get("state_dict", obj)
 
@@ -225,8 +225,7 @@ def _local(path_or_id: str | Path, patterns=("config.json", "*.safetensors", "*.
         ) from None
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #c022s1
-def load_official(path_or_id: str | Path, config: dict | None = None, trust_pickle: bool = False,
-                  **overrides) -> HyenaLM:
+def load_official(path_or_id: str | Path, config: dict | None = None, **overrides) -> HyenaLM:
     """An official Hyena / HyenaDNA checkpoint (folder or hub id) as a HyenaLM; `config` replaces its
     config.json."""
     folder = _local(path_or_id)
@@ -236,7 +235,7 @@ def load_official(path_or_id: str | Path, config: dict | None = None, trust_pick
                 f"{folder}/config.json is missing: pass config= (the ConvLMHeadModel kwargs)")
         config = json.loads((folder / "config.json").read_text())
     config = config.get("model", config) if "layer" not in config and "hyena_order" not in config else config
-    state = _read_state(folder, trust_pickle)
+    state = _read_state(folder)
     if "hyena_order" in config or config.get("model_type") == "hyenadna":
         return from_hf(state, config, **overrides)
     return from_lightning(state, config, **overrides)
