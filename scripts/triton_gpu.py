@@ -1,6 +1,6 @@
 """The GPU measurements of issue 44 in one command, everything under one folder, within a time budget.
 
-usage: python scripts/triton_gpu.py --out OUT [--minutes 9] [--smoke]
+usage: python scripts/triton_gpu.py --out OUT [--minutes 9] [--stages figure43,step,kernels] [--smoke]
 
 In order, each stage in a child process with its own share of the budget (a stage that runs over is stopped; the
 rows it finished are on disk already):
@@ -79,8 +79,13 @@ def main():
     p.add_argument("--out", required=True, help="folder for everything this run writes")
     p.add_argument("--minutes", type=float, default=9.0, help="total budget; each stage gets its share")
     p.add_argument("--smoke", action="store_true", help="toy sizes on CPU under Triton's interpreter")
+    p.add_argument("--stages", default=",".join(SHARES), help="which stages, comma-separated; the budget is shared"
+                   " among them in proportion to their shares")
     a = p.parse_args()
     if a.minutes <= 0: raise ValueError(f"--minutes must be positive, got {a.minutes}")
+    stages = a.stages.split(",")
+    if not stages or any(s not in SHARES for s in stages):
+        raise SystemExit(f"--stages takes names from {list(SHARES)}, got {a.stages!r}")
     if a.smoke: os.environ["TRITON_INTERPRET"] = "1"
     import torch
     if not a.smoke and not torch.cuda.is_available(): raise SystemExit("no CUDA GPU: run with --smoke to test the script on CPU")
@@ -89,12 +94,13 @@ def main():
     dirs = {"figure43": root / "runtime" / gpu, "step": root / "pile" / f"{gpu}-step", "kernels": root / "triton" / gpu}
     root.mkdir(parents=True, exist_ok=True)
     import triton
-    (root / "params.json").write_text(json.dumps(dict(minutes=a.minutes, smoke=a.smoke, gpu=gpu, torch=torch.__version__,
+    (root / "params.json").write_text(json.dumps(dict(minutes=a.minutes, smoke=a.smoke, gpu=gpu,
+                                                      gpu_name="cpu" if a.smoke else torch.cuda.get_device_name(), torch=torch.__version__,
                                                       triton=triton.__version__, cuda=torch.version.cuda,
                                                       started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())), indent=1) + "\n")
-    end, stages = t0 + 60 * a.minutes, list(SHARES)
+    end, total = t0 + 60 * a.minutes, sum(SHARES[s] for s in stages)
     for i, stage in enumerate(stages):
-        later = sum(SHARES[s] for s in stages[i + 1:]) * 60 * a.minutes
+        later = sum(SHARES[s] for s in stages[i + 1:]) / total * 60 * a.minutes
         budget = end - time.time() - later  # its share plus whatever the stages before it left unused
         if budget < 10: print(f"{stage}: no time left", flush=True); continue
         proc = mp.get_context("spawn").Process(target=_run, args=(stage, dirs[stage], time.time() + 0.8 * budget, a.smoke))

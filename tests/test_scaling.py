@@ -1,4 +1,4 @@
-"""The scaling grid (grids/scaling.py) keeps its protocol: every family swept over the same four rates at the
+"""The scaling grid (grids/scaling.py) keeps its protocol: every family swept over the same five rates at the
 two smallest sizes, 20 tokens per non-embedding parameter at context 512, sizes matched within 2.5% and spanning at
 least 1.5 decades of training FLOPs, larger sizes only at the rate their family chose on validation loss."""
 import json
@@ -28,11 +28,11 @@ def sweep(tmp_path_factory):
 def test_sweep_is_the_same_for_every_family(sweep):
     _, cells = sweep
     names = {Path(c["run"]).name for c in cells}
-    assert len(cells) == len(FAMILIES) * len(GRID["SWEPT"]) * len(GRID["RATES"]) == 48
+    assert len(cells) == len(FAMILIES) * len(GRID["SWEPT"]) * len(GRID["RATES"]) == 60
     for fam in FAMILIES:
         for size in GRID["SWEPT"]:
             assert {GRID["run_name"](fam, size, r) for r in GRID["RATES"]} <= names
-    assert sorted(GRID["RATES"]) == [1e-3, 3e-3, 1e-2, 3e-2]
+    assert sorted(GRID["RATES"]) == [1e-3, 3e-3, 1e-2, 3e-2, 1e-1]
     assert Path(cells[0]["run"]).name == "transformer-0.05M-lr3e-03"  # the middle rate of the smallest size first
 
 

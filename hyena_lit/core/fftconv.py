@@ -134,15 +134,19 @@ class ShortConvFn(torch.autograd.Function):
     u (B, C, L), weight (C, 1, K), bias (C,)."""
     @staticmethod
     def forward(ctx, u: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+        # the input's dtype is the computation's (under autocast u arrives in half precision, the weights in
+        # float32); each gradient goes back in its own input's dtype
         ctx.save_for_backward(u, weight)
-        ctx.has_bias = bias is not None
-        return short_conv_ref(u, weight, bias) if u.is_cuda else _shifted_conv(u, weight, bias)
+        ctx.has_bias, ctx.bias_dtype = bias is not None, None if bias is None else bias.dtype
+        w, b = weight.to(u.dtype), None if bias is None else bias.to(u.dtype)
+        return short_conv_ref(u, w, b) if u.is_cuda else _shifted_conv(u, w, b)
 
     @staticmethod
     def backward(ctx, g: Tensor):
-        u, w = ctx.saved_tensors
+        u, weight = ctx.saved_tensors
+        w = weight.to(u.dtype)
         K, L = w.shape[-1], u.shape[-1]
-        g = g.contiguous()
+        g = g.to(u.dtype).contiguous()
         du = dw = db = None
         if ctx.needs_input_grad[0]:
             du = (
@@ -156,8 +160,8 @@ class ShortConvFn(torch.autograd.Function):
             sh = lambda j: min(K - 1 - j, L)
             dw = torch.stack(
                 [torch.einsum("bct,bct->bc", g[..., sh(j):], u[..., :L - sh(j)]).sum(0) for j in range(K)],
-                -1)[:, None]
-        if ctx.has_bias and ctx.needs_input_grad[2]: db = g.sum((0, 2))
+                -1)[:, None].to(weight.dtype)
+        if ctx.has_bias and ctx.needs_input_grad[2]: db = g.sum((0, 2), dtype=torch.float32).to(ctx.bias_dtype)
         return du, dw, db
 
 def short_conv(u: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

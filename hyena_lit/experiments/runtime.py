@@ -17,9 +17,10 @@ from ..kernels.fftconv_checks import (GPU_CASES, GPU_DTYPES, _sync, benchmark, c
                                               gpu_peaks, kernel_report, time_fn, time_fns)
 
 # %% auto #0
-__all__ = ['pin_malloc', 'peak_memory', 'attention_module', 'Projections', 'build', 'bench_call', 'peak_memory_cpu_subprocess',
-           'predicted_bytes', 'measure_machine', 'floor_ms', 'operator_check', 'step_bench', 'gpu_report',
-           'library_fftconv', 'sweep']
+__all__ = ['PAPER_FIGURE_4_3', 'RUNTIME_STYLE', 'pin_malloc', 'peak_memory', 'attention_module', 'Projections', 'build',
+           'bench_call', 'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'floor_ms',
+           'runtime_table', 'crossover', 'runtime_metrics', 'plot_runtime', 'gpu_sweep_run', 'operator_check',
+           'step_bench', 'gpu_report', 'library_fftconv', 'sweep']
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c009
 def _vm(key: str) -> int:
@@ -127,6 +128,101 @@ def floor_ms(op: str, B: int, L: int, D: int, machine: dict, backward: bool) -> 
         traffic = 4 * B * L * D * (3 + 1 + 4 + 1)
     return 1e3 * (3 if backward else 1) * (flops / rate + traffic / bw)
 
+# %% ../../nbs/experiments/50_runtime.ipynb #g011
+PAPER_FIGURE_4_3 = dict(crossover_vs_attention=2048, crossover_vs_flashattention="4096-8192",
+                        speedup_vs_attention_64k=100, speedup_vs_flashattention_8k=2, batch=64, device="A100")
+
+def runtime_table(t) -> "pd.DataFrame":
+    """Median ms per (pass, L) and op from a sweep's rows (status "ok" only), with each contender's time over
+    Hyena's ("vs sdpa", "vs attention", "vs hyena-triton") and Hyena's over its projections'."""
+    ok = t[t.status == "ok"]
+    wide = ok.pivot_table(index=["pass", "L"], columns="op", values="ms")
+    for other in ("sdpa", "attention", "hyena-triton"):
+        if other in wide and "hyena" in wide: wide[f"vs {other}"] = wide[other] / wide["hyena"]
+    if "projections" in wide and "hyena" in wide:
+        wide["hyena / projections"] = wide["hyena"] / wide["projections"]
+    return wide
+
+def crossover(wide, other: str, pas: str = "fwdbwd") -> int | None:
+    "Smallest measured L from which Hyena is faster than `other` at every longer measured L."
+    if (pas not in wide.index.get_level_values(0)) or other not in wide or "hyena" not in wide: return None
+    w = wide.loc[pas].dropna(subset=["hyena", other])
+    faster = (w["hyena"] < w[other]).tolist()
+    for i, L in enumerate(w.index):
+        if all(faster[i:]): return int(L)
+    return None
+
+def runtime_metrics(wide, passes=("fwd", "fwdbwd")) -> dict:
+    "The crossovers and speed-ups of `runtime_table`'s table, as metrics.json keeps them."
+    ratio = lambda col: {p: {int(L): round(float(v), 3) for L, v in wide.loc[p][col].dropna().items()}
+                         for p in passes if col in wide and p in wide.index.get_level_values(0)}
+    return dict(crossover_vs_sdpa={p: crossover(wide, "sdpa", p) for p in passes},
+                crossover_vs_attention={p: crossover(wide, "attention", p) for p in passes},
+                speedup_vs_sdpa=ratio("vs sdpa"), speedup_vs_attention=ratio("vs attention"),
+                hyena_over_projections=ratio("hyena / projections"))
+
+
+# %% ../../nbs/experiments/50_runtime.ipynb #g012
+RUNTIME_STYLE = {"hyena": ("tab:green", "-", "Hyena"), "hyena-triton": ("tab:olive", "-.", "Hyena, fused kernels"),
+                 "attention": ("tab:blue", "-", "Attention (written out)"),
+                 "sdpa": ("tab:red", "--", "Fused attention (SDPA)"),
+                 "projections": ("gray", ":", "Hyena's projections only")}
+
+def plot_runtime(t, pas: str, title: str, batch: int, d_model: int):
+    """Figure 4.3 from a sweep's rows: all lengths log-log, and L <= 8K linear (the paper's inset); grey: the
+    paper's crossovers on an A100."""
+    import matplotlib.pyplot as plt
+    ok = t[t.status == "ok"]
+    fig, axs = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, zoom in zip(axs, (False, True)):
+        for op, (c, ls, label) in RUNTIME_STYLE.items():
+            d = ok[(ok.op == op) & (ok["pass"] == pas)].sort_values("L")
+            if zoom: d = d[d.L <= 8192]
+            if len(d): ax.plot(d.L, d.ms, ls, color=c, marker="o", ms=3, label=label)
+        ax.axvline(2048, color="k", alpha=0.15)  # the paper's crossover with attention
+        ax.axvspan(4096, 8192, color="k", alpha=0.07)  # ... and with FlashAttention
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("sequence length L")
+        ax.set_ylabel(f"{pas} time (ms)")
+        if not zoom:
+            ax.set_yscale("log")
+            ax.legend(fontsize=8)
+        nofit = sorted(t[(t.op == "attention") & (t["pass"] == pas) & (t.status == "does not fit")].L)
+        if nofit and not zoom:
+            ax.text(nofit[0], ax.get_ylim()[1], "attention written out:\ndoes not fit from here", fontsize=7,
+                    va="top")
+        ax.set_title(("L <= 8K, linear time" if zoom else "all lengths") + f" - B={batch}, D={d_model}")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+def gpu_sweep_run(csv, run_dir, info: dict) -> dict:
+    """A finished run folder from one CSV of `sweep` on a GPU (scripts/triton_gpu.py): params.json (`info`: the
+    GPU, versions, date; batch and width read from the rows), times.csv, metrics.json and runtime.png. Refuses a
+    folder that exists."""
+    import pandas as pd
+    from hyena_lit.core.paths import save_json
+    t = pd.read_csv(csv)
+    B, D = int(t.B.iloc[0]), int(t.D.iloc[0])
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=False)
+    passes = [p for p in ("fwd", "fwdbwd") if p in set(t["pass"])]
+    params = dict(device="cuda", batch=B, d_model=D, lengths=sorted(int(L) for L in set(t.L)),
+                  ops=list(dict.fromkeys(t.op)), passes=passes, dtype="float32", source=str(csv), **info)
+    machine = dict(device=info.get("gpu", "cuda"), torch=info.get("torch"))
+    metrics = dict(machine=machine, batch=B, d_model=D, **runtime_metrics(runtime_table(t), passes),
+                   attention_does_not_fit=sorted({int(L) for L in t[(t.op == "attention")
+                                                                     & (t.status == "does not fit")].L}),
+                   paper=PAPER_FIGURE_4_3)
+    save_json(params, run_dir / "params.json")
+    t.to_csv(run_dir / "times.csv", index=False)
+    fig = plot_runtime(t, passes[-1], f"Runtime on {machine['device']} (torch {machine['torch']}, float32);"
+                       " grey bands: the paper's crossovers on an A100", B, D)
+    fig.savefig(run_dir / "runtime.png", dpi=100)
+    save_json(metrics, run_dir / "metrics.json")  # last: marks the run finished
+    return metrics
+
+
 # %% ../../nbs/experiments/50_runtime.ipynb #g003
 def operator_check(device: str = "cuda", lengths=(1000, 4096), d_model: int = 24) -> list[dict]:
     """HyenaOperator with the Triton kernels against the plain reference on `device`:
@@ -199,13 +295,14 @@ def library_fftconv(u, k, D, pre, post):
 def sweep(csv, ops, lengths, batch: int, d_model: int = 768, n_heads: int = 12, passes=("fwd", "fwdbwd"),
           device: str = "cuda", reps: int = 5, memory_budget_gb: float = 60.0,
           deadline: float = float("inf")) -> list[dict]:
-    """Figure 4.3's points (`build` ops, forward and forward+backward) into `csv`, row by row;
-    stops starting points after `deadline`."""
+    """Figure 4.3's points (`build` ops, forward and forward+backward) into `csv`, row by row, shortest length
+    first with every op and pass at each (a run stopped at `deadline` has whole lengths); a point that fails is
+    a row with its error, not the end of the sweep."""
     import pandas as pd
     dev, rows = torch.device(device), []
-    for pas in passes:
-        for op in ops:
-            for L in lengths:
+    for L in lengths:
+        for pas in passes:
+            for op in ops:
                 if time.time() > deadline: return rows
                 bwd = pas == "fwdbwd"
                 row = dict(op=op, **{"pass": pas}, L=L, B=batch, D=d_model, status="ok")
@@ -220,6 +317,8 @@ def sweep(csv, ops, lengths, batch: int, d_model: int = 768, n_heads: int = 12, 
                         row["peak_mb"] = (peak_memory(call, dev) or float("nan")) / 2 ** 20
                     except torch.OutOfMemoryError:
                         row["status"] = "out of memory"
+                    except Exception as e:  # e.g. the fused kernels beyond their MAX_L
+                        row["status"] = f"error: {type(e).__name__}: {e}"[:300]
                     m = u = call = None
                     if dev.type == "cuda": torch.cuda.empty_cache()
                 rows.append(row)
