@@ -161,7 +161,8 @@ class ShortConvFn(torch.autograd.Function):
             dw = torch.stack(
                 [torch.einsum("bct,bct->bc", g[..., sh(j):], u[..., :L - sh(j)]).sum(0) for j in range(K)],
                 -1)[:, None].to(weight.dtype)
-        if ctx.has_bias and ctx.needs_input_grad[2]: db = g.sum((0, 2), dtype=torch.float32).to(ctx.bias_dtype)
+        if ctx.has_bias and ctx.needs_input_grad[2]:  # summed in at least float32
+            db = g.sum((0, 2), dtype=torch.promote_types(g.dtype, torch.float32)).to(ctx.bias_dtype)
         return du, dw, db
 
 def short_conv(u: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

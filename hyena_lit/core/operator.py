@@ -186,11 +186,11 @@ def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: 
 
 # %% ../../nbs/core/12_operator.ipynb #c005p2
 @patch
-def block_size(self: HyenaOperator, L: int) -> int:
-    """Channels mixed at a time: `block_channels`, or by default none below L=4096, else ~2 MB of float32 per
-    projection (32..128)."""
+def block_size(self: HyenaOperator, L: int, device: torch.device | str = "cpu") -> int:
+    """Channels mixed at a time: `block_channels`, or by default none on a GPU or below L=4096, else ~2 MB of
+    float32 per projection (32..128): a CPU cache rule."""
     if self.block_channels is not None: return self.block_channels
-    return 0 if L < 4096 else max(32, min(256, 2 ** 19 // L))
+    return 0 if L < 4096 or torch.device(device).type != "cpu" else max(32, min(256, 2 ** 19 // L))
 
 @patch
 def forward(self: HyenaOperator, u: Tensor, cache: dict | None = None) -> Tensor:
@@ -200,7 +200,7 @@ def forward(self: HyenaOperator, u: Tensor, cache: dict | None = None) -> Tensor
     self._check_input(u)
     k, Dskip = self.filters(u.shape[1])
     w, b = self.short_weights()
-    block = self.block_size(u.shape[1])
+    block = self.block_size(u.shape[1], u.device)
     if (
         cache is None
         and 0 < block < self.d_model
