@@ -255,6 +255,19 @@ def _runtime(R, col):
     scale = a["paper_scale"] if col == "value" else a["our_scale"]
     return f"crossover with fused attention at L = {a[col]}, {b[col]}x faster at 8K ({scale})"
 
+def _gpu_step(R, gpu="NVIDIA_H200"):
+    "Tokens/s and model-FLOPs utilization of Hyena and GPT training steps, from the GPU's steps.csv."
+    rows = [r for r in R.csv(f"runs/pile/{gpu}-step/steps.csv") if r["status"] == "ok"]
+    got = {(r["size"], int(r["L"])): r for r in rows}
+    out = []
+    for size in ("125M", "355M"):
+        for L in sorted({int(r["L"]) for r in rows}):
+            h, g = got.get((size, L)), got.get((f"gpt-{size}", L))
+            if h and g:
+                f = lambda r: f"{float(r['tokens_per_s']) / 1e3:.0f}k tokens/s (MFU {pct(r['mfu'])}%)"
+                out.append(f"{size} at L = {L}: Hyena {f(h)}, GPT {f(g)}")
+    return f"{gpu.replace('_', ' ')}, bf16 autocast, AdamW: " + "; ".join(out)
+
 SECTIONS = [
     Section("figure-41", "Figure 4.1: associative recall", _fig41_paper, _fig41_ours,
             ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34a_figure_4_1.ipynb"],
@@ -295,7 +308,10 @@ SECTIONS = [
     Section("dna", "Mamba Table 13: DNA", _dna_paper, _dna_ours,
             ["nbs/experiments/82_dna.ipynb", "nbs/eval/83_dna_results.ipynb"], ["dna/cpu-v1", "dna/cpu"], ["Table 13"]),
     Section("runtime", "Figure 4.3: runtime", lambda R: _runtime(R, "value"), lambda R: _runtime(R, "ours"),
-            ["nbs/experiments/50_runtime.ipynb"], ["runtime/cpu"], ["Figure 4.3"]),
+            ["nbs/experiments/50_runtime.ipynb"], ["runtime/NVIDIA_H200", "runtime/cpu"], ["Figure 4.3"]),
+    Section("gpu-step", "A full-size training step on a GPU", lambda R: "Hyena-125M/355M trained on A100s; no step"
+            " times given", _gpu_step, ["nbs/experiments/50_runtime.ipynb", "nbs/core/12_operator.ipynb"], [],
+            headline=False),
 ]
 
 
@@ -334,6 +350,7 @@ NOTEBOOK = {"associative_recall": "nbs/experiments/31_associative_recall.ipynb",
 # ---------------------------------------------------------------------------------------------- rendering
 def ours(R: Runs, s: Section) -> str:
     "The section's own cell, or 'not run' when none of its sweeps has a finished run and no scoreboard row a value."
+    if not s.sweeps and not s.tables: return s.ours(R)  # reads files of its own (a GPU's step table)
     ran = any(R.runs(*sw.split("/")) for sw in s.sweeps) or any(r["ours"] for t in s.tables for r in R.table(t))
     return s.ours(R) if ran else "not run"
 

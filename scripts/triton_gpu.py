@@ -21,15 +21,18 @@ os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ
 SHARES = {"figure43": 0.3, "step": 0.25, "kernels": 0.45}  # of the budget, in this order
 
 def _figure43(out, deadline, smoke):
-    import torch
     from hyena_lit.experiments.runtime import sweep
-    ops, d, h = ["hyena", "hyena-triton", "sdpa", "attention"], 768, 12
-    lengths = [1024, 2048, 4096, 8192, 16384, 32768, 65536]
-    batches, dev = (1, 16), "cuda"
-    if smoke: ops, d, h, lengths, batches, dev = ["hyena", "sdpa"], 32, 4, [256], (1,), "cpu"
-    for i, B in enumerate(batches):  # each batch gets an equal part of what is left
-        part = time.time() + (deadline - time.time()) / (len(batches) - i)
-        sweep(out / f"b{B}.csv", ops, lengths, B, d, h, device=dev, reps=3 if smoke else 5, deadline=part)
+    f = figure43_settings(smoke)
+    for i, B in enumerate(f["batches"]):  # each batch gets an equal part of what is left
+        part = time.time() + (deadline - time.time()) / (len(f["batches"]) - i)
+        sweep(out / f"b{B}.csv", f["ops"], f["lengths"], B, f["d_model"], f["n_heads"], device="cpu" if smoke else "cuda",
+              reps=f["reps"], memory_budget_gb=f["memory_budget_gb"], deadline=part)
+
+def figure43_settings(smoke: bool) -> dict:
+    "50_runtime's GPU_SWEEP, or toy sizes for --smoke."
+    from hyena_lit.experiments.runtime import GPU_SWEEP
+    return dict(GPU_SWEEP, ops=["hyena", "sdpa"], d_model=32, n_heads=4, lengths=[256], batches=[1], reps=3) if smoke \
+        else dict(GPU_SWEEP)
 
 def _step(out, deadline, smoke):
     import pandas as pd, torch
@@ -97,6 +100,7 @@ def main():
     (root / "params.json").write_text(json.dumps(dict(minutes=a.minutes, smoke=a.smoke, gpu=gpu,
                                                       gpu_name="cpu" if a.smoke else torch.cuda.get_device_name(), torch=torch.__version__,
                                                       triton=triton.__version__, cuda=torch.version.cuda,
+                                                      figure43=figure43_settings(a.smoke),
                                                       started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())), indent=1) + "\n")
     end, total = t0 + 60 * a.minutes, sum(SHARES[s] for s in stages)
     for i, stage in enumerate(stages):

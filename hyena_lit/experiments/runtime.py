@@ -17,8 +17,8 @@ from ..kernels.fftconv_checks import (GPU_CASES, GPU_DTYPES, _sync, benchmark, c
                                               gpu_peaks, kernel_report, time_fn, time_fns)
 
 # %% auto #0
-__all__ = ['PAPER_FIGURE_4_3', 'RUNTIME_STYLE', 'pin_malloc', 'peak_memory', 'attention_module', 'Projections', 'build',
-           'bench_call', 'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'floor_ms',
+__all__ = ['PAPER_FIGURE_4_3', 'GPU_SWEEP', 'RUNTIME_STYLE', 'pin_malloc', 'peak_memory', 'attention_module', 'Projections',
+           'build', 'bench_call', 'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'floor_ms',
            'runtime_table', 'crossover', 'runtime_metrics', 'plot_runtime', 'gpu_sweep_run', 'operator_check',
            'step_bench', 'gpu_report', 'library_fftconv', 'sweep']
 
@@ -132,6 +132,11 @@ def floor_ms(op: str, B: int, L: int, D: int, machine: dict, backward: bool) -> 
 PAPER_FIGURE_4_3 = dict(crossover_vs_attention=2048, crossover_vs_flashattention="4096-8192",
                         speedup_vs_attention_64k=100, speedup_vs_flashattention_8k=2, batch=64, device="A100")
 
+# this notebook's parameters for Figure 4.3 on a GPU, as scripts/triton_gpu.py runs `sweep` (grids/figure_4_3.py's
+# GPU cells name the same), at each of `batches`
+GPU_SWEEP = dict(d_model=768, n_heads=12, ops=["hyena", "hyena-triton", "sdpa", "attention"], reps=5,
+                 memory_budget_gb=60.0, lengths=[1024, 2048, 4096, 8192, 16384, 32768, 65536], batches=[1, 16])
+
 def runtime_table(t) -> "pd.DataFrame":
     """Median ms per (pass, L) and op from a sweep's rows (status "ok" only), with each contender's time over
     Hyena's ("vs sdpa", "vs attention", "vs hyena-triton") and Hyena's over its projections'."""
@@ -196,28 +201,31 @@ def plot_runtime(t, pas: str, title: str, batch: int, d_model: int):
     fig.tight_layout()
     return fig
 
-def gpu_sweep_run(csv, run_dir, info: dict) -> dict:
-    """A finished run folder from one CSV of `sweep` on a GPU (scripts/triton_gpu.py): params.json (`info`: the
-    GPU, versions, date; batch and width read from the rows), times.csv, metrics.json and runtime.png. Refuses a
-    folder that exists."""
+def gpu_sweep_run(csv, run_dir, settings: dict, provenance: dict) -> dict:
+    """A finished run folder from one CSV of `sweep` on a GPU (scripts/triton_gpu.py): params.json (this notebook's
+    parameters as the sweep used them, `settings`, and where it ran, `provenance`: GPU, versions, date), times.csv,
+    metrics.json and runtime.png. Refuses a folder that exists."""
     import pandas as pd
     from hyena_lit.core.paths import save_json
     t = pd.read_csv(csv)
     B, D = int(t.B.iloc[0]), int(t.D.iloc[0])
+    if D != settings["d_model"]: raise ValueError(f"{csv}: width {D}, but the settings say {settings['d_model']}")
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=False)
     passes = [p for p in ("fwd", "fwdbwd") if p in set(t["pass"])]
-    params = dict(device="cuda", batch=B, d_model=D, lengths=sorted(int(L) for L in set(t.L)),
-                  ops=list(dict.fromkeys(t.op)), passes=passes, dtype="float32", source=str(csv), **info)
-    machine = dict(device=info.get("gpu", "cuda"), torch=info.get("torch"))
+    params = dict(device="cuda", batch=B, **{k: settings[k] for k in ("d_model", "n_heads", "lengths", "ops", "reps",
+                                                                       "memory_budget_gb")},
+                  passes=passes, provenance=dict(provenance, made_by="scripts/triton_gpu.py", dtype="float32"))
+    name = provenance.get("device_name") or provenance.get("gpu", "cuda")
+    machine = dict(device=name, torch=provenance.get("torch"))
     metrics = dict(machine=machine, batch=B, d_model=D, **runtime_metrics(runtime_table(t), passes),
                    attention_does_not_fit=sorted({int(L) for L in t[(t.op == "attention")
                                                                      & (t.status == "does not fit")].L}),
                    paper=PAPER_FIGURE_4_3)
     save_json(params, run_dir / "params.json")
     t.to_csv(run_dir / "times.csv", index=False)
-    fig = plot_runtime(t, passes[-1], f"Runtime on {machine['device']} (torch {machine['torch']}, float32);"
-                       " grey bands: the paper's crossovers on an A100", B, D)
+    fig = plot_runtime(t, passes[-1], f"Runtime on {name} (torch {machine['torch']}, float32); grey bands: the"
+                       " paper's crossovers on an A100", B, D)
     fig.savefig(run_dir / "runtime.png", dpi=100)
     save_json(metrics, run_dir / "metrics.json")  # last: marks the run finished
     return metrics
