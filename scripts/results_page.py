@@ -334,12 +334,15 @@ SECTIONS += [
     _more("table-43", "Table 4.3: WikiText-103", ["nbs/experiments/41_wikitext103.ipynb"], ["wikitext103/cpu-mini"], ["Table 4.3"]),
     _more("pg19", "Appendix A.2: PG-19 and longer training", ["nbs/experiments/42_pg19.ipynb"], ["pg19/cpu-mini"],
           ["App. A.2 (PG-19, 1.3B, 153M)"]),
-    _more("figure-9", "Mamba Figure 9: the improved recipe", ["nbs/train/18_engine.ipynb"], [], ["Figure 9"]),
+    _more("figure-9", "Mamba Figure 9: the improved recipe", ["nbs/train/18_engine.ipynb", "nbs/eval/46_scaling_results.ipynb"], [], ["Figure 9"]),
+    _more("scaling", "Scaling laws (Hyena Figure 4.2, Mamba Figure 4 left): perplexity against FLOPs, every model tuned",
+          ["nbs/data/45_text_corpus.ipynb", "nbs/models/16_families.ipynb", "nbs/eval/46_scaling_results.ipynb"],
+          ["scaling/cpu", "scaling/tokenizer"], ["Figure 4"]),
     _more("quickstart", "The quickstart (`make run`)", ["nbs/experiments/19_quickstart.ipynb"], ["quickstart/cpu"]),
 ]
 SYNTHETICS_REPORTS = ["nbs/eval/34_synthetics_results.ipynb"] + [f"nbs/eval/34{k}.ipynb" for k in (  # the overview, one report per section
     "a_figure_4_1", "b_table_c1", "c_table_4_2", "d_figure_c1", "e_table_11", "f_selective_copying", "g_table_4_1_tasks", "h_mqar")]
-REPORTS = {"runs/synthetics": SYNTHETICS_REPORTS, "runs/dna/results": ["nbs/eval/83_dna_results.ipynb"],  # folder -> the notebooks that write it
+REPORTS = {"runs/synthetics": SYNTHETICS_REPORTS, "runs/dna/results": ["nbs/eval/83_dna_results.ipynb"], "runs/scaling": ["nbs/eval/46_scaling_results.ipynb"],  # folder -> the notebooks that write it
            "runs/scoreboard/status_by_table.png": ["nbs/eval/90_scoreboard.ipynb"]}
 NOTEBOOK = {"associative_recall": "nbs/experiments/31_associative_recall.ipynb", "mechanistic": "nbs/experiments/33_mechanistic.ipynb",
             "mqar": "nbs/experiments/35_mqar.ipynb", "pile": "nbs/experiments/40_pile.ipynb", "wikitext103": "nbs/experiments/41_wikitext103.ipynb",

@@ -14,7 +14,7 @@ from .rules import config_of, format_value, test_choices
 
 # %% auto #0
 __all__ = ['CHECKS', 'NOISE_FLOOR', 'beats', 'matches', 'contrast', 'ranked', 'widens', 'stays', 'at_most_beyond', 'fewer_flops',
-           'parse_check', 'claim_status', 'judge_claim']
+           'outweighs', 'parse_check', 'claim_status', 'judge_claim']
 
 # %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s018
 def _values(runs: pd.DataFrame, field: str, root) -> pd.DataFrame:
@@ -52,10 +52,21 @@ def _side(g: pd.DataFrame, query: str, lower: bool, weakest: bool) -> tuple[floa
     )
     return pick, best
 
+def _largest_common(v: pd.DataFrame, per: list) -> pd.DataFrame:
+    """The rows of `v` in its largest `per` group that holds a configuration of every operator of `v` (a mixer under
+    a recipe): a claim judged at the largest scale every model reached."""
+    ops = [c for c in ("mixer", "recipe") if c in v]
+    n = v.groupby(ops).ngroups
+    full = [k if isinstance(k, tuple) else (k,) for k, g in v.groupby(per, sort=True) if g.groupby(ops).ngroups == n]
+    if not full: return v.iloc[:0]
+    return v[[tuple(k) == full[-1] for k in v[per].itertuples(index=False)]]
+
 # %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s018b
-def beats(runs, row, root, a: str, b: str, per: list, margin: float = 0.0):
-    "In every `per` group with runs on both sides, side `a` is better than side `b` by more than `margin`."
+def beats(runs, row, root, a: str, b: str, per: list, margin: float = 0.0, largest: bool = False):
+    """In every `per` group with runs on both sides, side `a` is better than side `b` by more than `margin`; with
+    `largest`, in the largest group that every operator of the selection reached only."""
     v, lower, out, used, worst = _values(runs, row["field"], root), row["better"] == "lower", [], [], math.inf
+    if largest: v = _largest_common(v, per)
     for key, g in v.groupby(per, sort=True):
         (va, ra), (vb, rb) = _side(g, a, lower, True), _side(g, b, lower, False)
         if va is None or vb is None: continue
@@ -66,10 +77,11 @@ def beats(runs, row, root, a: str, b: str, per: list, margin: float = 0.0):
     return (worst > 0 if out else None), "; ".join(out), used, worst
 
 # %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s018bs1
-def matches(runs, row, root, a: str, b: str, per: list, tol: float, at: float):
+def matches(runs, row, root, a: str, b: str, per: list, tol: float, at: float, largest: bool = False):
     """Two-sided: in every `per` group, the perplexities (exp of the losses) of `a` and `b` differ by at most
-    `tol` at the paper's perplexity `at`, in ratio."""
+    `tol` at the paper's perplexity `at`, in ratio; with `largest`, in the largest group every operator reached."""
     v, out, used, worst = _values(runs, row["field"], root), [], [], math.inf
+    if largest: v = _largest_common(v, per)
     allowed = math.log1p(tol / at)  # in nats of loss
     for key, g in v.groupby(per, sort=True):
         (va, ra), (vb, rb) = _side(g, a, True, True), _side(g, b, True, False)
@@ -223,8 +235,27 @@ def fewer_flops(runs, row, root, a: str, b: str, cost: str, per: list = ("task",
             )
     return (worst >= 0 if out else None), "; ".join(out), used, worst
 
+
+# %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s019bs3
+def outweighs(runs, row, root, gain: list, over: list, per: list, largest: bool = False):
+    """In every `per` group, going from `gain[0]` to `gain[1]` (two queries, each side's best configuration)
+    improves by more than the two sides of `over` differ either way; with `largest`, in the largest group every
+    operator reached only."""
+    v, lower, out, used, worst = _values(runs, row["field"], root), row["better"] == "lower", [], [], math.inf
+    if largest: v = _largest_common(v, per)
+    for key, g in v.groupby(per, sort=True):
+        sides = [_side(g, q, lower, False) for q in (*gain, *over)]
+        if any(x is None for x, _ in sides): continue
+        (g0, _), (g1, _), (o0, _), (o1, _) = sides
+        step, diff = (g0 - g1) if lower else (g1 - g0), abs(o0 - o1)
+        m = step - diff
+        worst = min(worst, m)
+        used += [s for _, r in sides for s in r.src]
+        out.append(f"{_label(per, key)}: gain {step:+.3f}, against a difference of {diff:.3f} {'✓' if m > 0 else '✗'}")
+    return (worst > 0 if out else None), "; ".join(out), used, worst
+
 CHECKS = {f.__name__: f for f in (beats, matches, contrast, ranked, widens, stays, at_most_beyond,
-                                  fewer_flops)}
+                                  fewer_flops, outweighs)}
 
 # %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s020
 def parse_check(check: str) -> tuple[str, dict]:
