@@ -16,8 +16,8 @@ import docs_check  # noqa: E402
 import notebooks  # noqa: E402
 
 NAMES = ["Figure 4.1", "Table 4.2", "Table 4.3", "Table 4.4", "Table 4.5", "Table 4.6", "Table 4.7",
-         "Table C.1", "Figure C.1", "Figure 4.3", "Table 11", "Table 13", "Table 1 (selective copying)",
-         "Figure 2 (MQAR)"]
+         "Table C.1", "Figure C.1", "Figure 4.2", "Figure 4.3", "Figure 4", "Figure 9", "Table 11", "Table 13",
+         "Table 1 (selective copying)", "Figure 2 (MQAR)"]
 REPORTS = [p for p in notebooks.notebooks() if notebooks.genre(p) == "report"]
 
 
