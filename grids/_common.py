@@ -57,11 +57,12 @@ def mechanistic_cells(root, sweep: str, preset: str, *, mixers=(), seq_lens=(), 
                       d_model=64, d_inner=128, n_layer=2, steps_per_epoch=8192, evals_per_epoch=1, solved_at=1.0,
                       protocol_lr=None, max_minutes_per_run=3.0, num_val=0) -> list[dict]:
     """33_mechanistic's sweep of `preset` with its parameters (defaults: the notebook's): a run_task cfg per run.
-    `num_val` > 0 draws a validation split disjoint from training and test, which stops the run and picks its epoch
-    (epoch budgets only: the Mamba protocol has none, so its runs that choose nothing set solved_at=None)."""
+    `num_val` > 0 draws a validation split disjoint from training and test, which alone stops the run and picks its
+    epoch (under the Mamba protocol: its step, where every test length is then read once)."""
     from hyena_lit.experiments.mechanistic import PRESETS, recipe_numbers, run_name, run_options, settings_for, sweep_recipe
+    if not isinstance(num_val, int) or isinstance(num_val, bool) or num_val < 0:
+        raise ValueError(f"num_val must be a non-negative integer, got {num_val!r}")
     mamba = PRESETS[preset].get("protocol") == "mamba"
-    if num_val and mamba: raise ValueError(f"num_val: preset {preset!r} follows the Mamba protocol, which has no validation split")
     numbers = recipe_numbers(sweep_recipe(preset, recipe, epochs, batch_size, lr, weight_decay, warmup_epochs), recipe)
     common = dict(num_train=num_train, num_test=num_test, **numbers, d_model=d_model, d_inner=d_inner,
                   max_minutes_per_run=max_minutes_per_run,

@@ -3,11 +3,13 @@ extrapolate: Hyena, H3, Mamba, attention with learned, rotary or xPos positions?
 fresh training set every epoch (8 CPU minutes a run; then Hyena and Mamba for 40 whole epochs), and under the Mamba
 paper's protocol (8192-step epochs of fresh batches, its epochs and lr per model). The attention models' uncapped
 cells of that protocol (25 to 50 epochs each) have no run yet; table11-mamba-cpu holds them capped at 40 minutes.
-Last, Hyena, H3 and Mamba under that protocol at their whole budget, read at the last weights (table11-mamba-fixed):
-nothing stopped or chosen on the test set."""
+Then Hyena, H3 and Mamba under that protocol at their whole budget, read at the last weights (table11-mamba-fixed):
+nothing stopped or chosen on the test set. Last, the same three with a validation split (table11-mamba-val): validation
+alone stops a run and chooses its step, where the training length and every longer one are read once."""
 from grids._common import mechanistic_cells
 
 MIXERS = ["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"]
+NUM_VAL = 200  # a validation split at L = 256 as large as each test set
 TO_2_14 = [2**k for k in range(6, 15)]  # 64 ... 16384
 
 
@@ -20,7 +22,8 @@ def cells(root="runs") -> list[dict]:
     capped = dict(mamba, max_minutes_per_run=40)
     grid += mechanistic_cells(root, "table11-mamba-cpu", "table11-mamba", mixers=["attention"], **capped)
     rotary_xpos = dict(capped, mixers=["attention:rope", "attention:xpos"], test_lens=TO_2_14[:-1])  # to 8192
-    return grid + mechanistic_cells(root, "table11-mamba-cpu", "table11-mamba", **rotary_xpos) + fixed_budget(root)
+    return (grid + mechanistic_cells(root, "table11-mamba-cpu", "table11-mamba", **rotary_xpos) + fixed_budget(root)
+            + validation(root))
 
 
 def fixed_budget(root="runs") -> list[dict]:
@@ -29,3 +32,11 @@ def fixed_budget(root="runs") -> list[dict]:
     100% on the L = 256 test set) and every length is read from the last weights."""
     return mechanistic_cells(root, "table11-mamba-fixed", "table11-mamba", mixers=["hyena", "h3", "mamba"],
                              max_minutes_per_run=0, test_lens=TO_2_14, evals_per_epoch=8, solved_at=None)
+
+
+def validation(root="runs") -> list[dict]:
+    """Hyena, H3 and Mamba under the Mamba protocol with a validation split (sweep table11-mamba-val): a run stops at
+    its first 100% on validation (else trains its whole budget), and the test sets, L = 256 and every longer one, are
+    read once, at the step validation chose."""
+    return mechanistic_cells(root, "table11-mamba-val", "table11-mamba", mixers=["hyena", "h3", "mamba"],
+                             max_minutes_per_run=0, test_lens=TO_2_14, evals_per_epoch=8, num_val=NUM_VAL)

@@ -7,10 +7,12 @@ budget the longer sequence needs, or a wall? Two ablations at 35 minutes a run b
 (where between 128, solved, and 256, stuck, does learning stop?) and L = 256 at lr 3e-3 (does a larger step leave
 the plateau?). Last, a length curriculum: the same Mamba trained at L = 128, then from those weights at 256, then at
 512. If it solves 256 from the 128 weights in the steps that left the model trained from scratch at chance, the wall
-is finding the copy mechanism at long L, not holding 16 tokens for 256 steps."""
+is finding the copy mechanism at long L, not holding 16 tokens for 256 steps. And the first grid again with a
+validation split (selective-copying-val): validation alone chooses the step whose test accuracy a run reports."""
 from grids._common import mechanistic_cells
 
 PROTOCOL = dict(seq_lens=[256], evals_per_epoch=16, protocol_lr=1e-3)
+NUM_VAL = 200  # a validation split as large as the test set
 
 
 def easy(root="runs") -> list[dict]:
@@ -49,4 +51,12 @@ def cells(root="runs") -> list[dict]:
             + mechanistic_cells(root, "selective-copying-cpu-65min", "selective-copying", mixers=["mamba"],
                                 max_minutes_per_run=65, **PROTOCOL)
             + ablations(root)
-            + curriculum(root))
+            + curriculum(root)
+            + validation(root))
+
+
+def validation(root="runs") -> list[dict]:
+    """The first grid (every mixer, L = 256, 20 CPU minutes a run) with a validation split (sweep
+    selective-copying-val): validation alone stops a run and chooses its step, where the test set is read once."""
+    return mechanistic_cells(root, "selective-copying-val", "selective-copying", mixers=["hyena", "h3", "attention", "mamba"],
+                             max_minutes_per_run=20, num_val=NUM_VAL, **PROTOCOL)

@@ -3,12 +3,15 @@
 cell, each run capped at 20 CPU minutes. Does Hyena's gap to attention close with width, as Zoology reports? Then a
 walk on one cell (Hyena, L = 64, width 64) from this reproduction's model to Zoology's, one change at a time, 10
 whole epochs each (the last step, Zoology's code of the figure's date, also at its 64 epochs); and a first sweep
-with 10k training sequences (attention fits them and not the test set)."""
+with 10k training sequences (attention fits them and not the test set). Last, the grid again with a validation split
+as large as the test set (cpu-100k-val): validation alone stops each run, chooses its epoch and the cell's learning
+rate, and the test set is read once, at the chosen epoch."""
 from hyena_lit.experiments.mqar import ZOOLOGY_SETTINGS, mqar_runs, run_name
 from grids._common import cell, folder
 
 # Zoology's np.logspace(-4, -2, 4) less 1e-4 (35_mqar says why), written as the notebook's parameters write them
 LO, MID, HI = 0.0004641588833612782, 0.002154434690031882, 0.01
+NUM_VAL = 3000  # as many sequences as the test set
 ZOOLOGY_MODEL = dict(mlp_ratio=0, param_hints=False, emb_dim=3, l_max_pad=0)  # no MLP, one AdamW group, its filter
 
 
@@ -36,4 +39,6 @@ def cells(root="runs") -> list[dict]:
             + walk(root, "cpu-100k-onegroup", [HI, LO, MID], param_hints=False)
             + walk(root, "cpu-100k-zoology", [HI, LO, MID], **ZOOLOGY_MODEL)
             + walk(root, "cpu-100k-zoology2023", [HI], **zoology_2023)
-            + walk(root, "cpu-100k-zoology2023-10ep", [HI], **dict(zoology_2023, epochs=10)))
+            + walk(root, "cpu-100k-zoology2023-10ep", [HI], **dict(zoology_2023, epochs=10))
+            + grid(root, "cpu-100k-val", ["attention", "hyena", "mamba", "h3"], [list(s) for s in ZOOLOGY_SETTINGS],
+                   [64, 128], [LO, MID, HI], num_val=NUM_VAL))

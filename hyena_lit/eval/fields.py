@@ -10,11 +10,13 @@ import pandas as pd
 from ..core.paper import paper_numbers
 from .run_index import COLUMNS
 from ..core.paths import project_root
+from ..train.recipes import RECIPES
 
 # %% auto #0
-__all__ = ['PAPER_COLUMNS', 'STATUSES', 'ACCURACY', 'FFN_BUG', 'MAMBA_INIT', 'DEFECT_MARKS', 'load_paper', 'load_index',
-           'run_dir', 'select_runs', 'read_cached', 'has_validation', 'last_value', 'reported', 'read_field',
-           'device_name', 'n_test', 'scored_positions', 'defects', 'defect_marks', 'our_scale', 'scale_summary']
+__all__ = ['PAPER_COLUMNS', 'STATUSES', 'ACCURACY', 'FFN_BUG', 'MAMBA_INIT', 'DEFECT_MARKS', 'OFFICIAL', 'load_paper',
+           'load_index', 'run_dir', 'select_runs', 'read_cached', 'has_validation', 'last_value', 'reported',
+           'read_field', 'device_name', 'n_test', 'scored_positions', 'defects', 'defect_marks', 'our_scale',
+           'paper_scale_of', 'runs_named', 'scale_summary']
 
 # %% ../../nbs/eval/88_scoreboard_fields.ipynb #s006
 PAPER_COLUMNS = ["id", "paper", "table", "page", "row", "column", "kind", "value", "unit", "accept", "better",
@@ -234,6 +236,31 @@ def our_scale(run: pd.Series, root: str | Path) -> str:
         + (f", {dev}" if dev else "")
         + defect_marks([run["defect"]])
     )
+
+# %% ../../nbs/eval/88_scoreboard_fields.ipynb #s015bs4
+_A1 = re.compile(r"Table A\.1(: \d+ epochs of \d+ samples| recipe)")
+OFFICIAL = "official-synthetics"  # the official code's synthetics recipe (18g_recipes)
+
+def paper_scale_of(scale: str, runs: pd.DataFrame, root: str | Path) -> str:
+    """The paper's scale a row reproduces: `scale` (the CSV's paper_scale) with its Table A.1 recipe replaced by the
+    official code's where every run of `runs` (index rows) trained under it, both recipes where some did, `scale`
+    as it is otherwise."""
+    m = _A1.search(scale or "")
+    names = {str(r).rstrip("*") for r in runs.recipe} if len(runs) else set()
+    if m is None or OFFICIAL not in names: return scale
+    n = sorted({(read_cached(Path(root) / run_dir(r) / "params.json") or {}).get("num_train")
+                for _, r in runs.iterrows() if str(r.recipe).rstrip("*") == OFFICIAL} - {None})
+    official = (f"the official code's recipe: {RECIPES[OFFICIAL].epochs} epochs"
+                + (f" of {'/'.join(map(str, n))} samples" if n else ""))
+    return scale[:m.start()] + (official if names == {OFFICIAL} else f"{m[0]}, or {official}") + scale[m.end():]
+
+def runs_named(index: pd.DataFrame, runs: str) -> pd.DataFrame:
+    "The index rows of `runs`, run folders joined by ', ' as the board's run column writes them ('runs/...')."
+    want = set(filter(None, (runs or "").split(", ")))
+    if not want: return index.iloc[:0]
+    sweep = index.sweep.fillna("").astype(str)
+    path = "runs/" + index.experiment.astype(str) + ("/" + sweep).where(sweep != "", "") + "/" + index.run.astype(str)
+    return index[path.isin(want)]  # run_dir's folder, for every row at once
 
 # %% ../../nbs/eval/88_scoreboard_fields.ipynb #s020s2
 def _span(s: pd.Series, f=lambda x: f"{int(x)}") -> str:

@@ -10,7 +10,7 @@ import pandas as pd
 from ..core.paper import paper_numbers
 from .run_index import COLUMNS
 from ..core.paths import project_root
-from .fields import (STATUSES, load_index, load_paper)
+from .fields import STATUSES, load_index, load_paper, paper_scale_of, runs_named
 from .rules import accept_interval, judge_number
 from .claims import judge_claim, matches, stays
 
@@ -36,8 +36,10 @@ def score(paper: pd.DataFrame, index: pd.DataFrame, root: str | Path) -> pd.Data
                 **{
                     c: r[c]
                     for c in ("id", "paper", "table", "page", "row", "column", "kind", "value", "unit",
-                              "accept", "chance", "paper_scale")
+                              "accept", "chance")
                 },
+                # the recipe the row's runs follow (Table A.1's, or the official code's)
+                "paper_scale": paper_scale_of(r["paper_scale"], runs_named(index, j["run"]), root),
                 **j,
                 "note": note,
                 "command": r["command"] if j["status"] not in ("reproduced", "flagged") else "",

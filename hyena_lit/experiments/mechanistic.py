@@ -13,6 +13,7 @@ from ..data.synthetics import (generate, assert_disjoint, evaluate_scored, test_
 from ..train.recipes import Recipe, RECIPES, get_recipe
 from ..train.engine import fit, seconds_per_step
 from ..train.checkpoints import load_weights
+from typing import Callable
 from ..data.tasks import model_vocab, regression_loss, evaluate_regression
 from ..models.model import VectorLM
 from ..mixers.baselines import saved_activation_bytes
@@ -22,10 +23,10 @@ from ..train.runs import check_run, check_sweep, RunFolder
 
 
 # %% auto #0
-__all__ = ['MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 'RUN_DEFAULTS', 'settings_for', 'run_name', 'model_config',
-           'sweep_recipe', 'recipe_numbers', 'run_recipe', 'run_options', 'shared_settings', 'disjoint_test',
-           'run_val_set', 'run_test_set', 'run_task', 'load_task_runs', 'run_task_steps', 'training_memory_gib',
-           'memory_table']
+__all__ = ['MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 'RUN_DEFAULTS', 'VAL_SEED', 'settings_for', 'run_name',
+           'model_config', 'sweep_recipe', 'recipe_numbers', 'run_recipe', 'run_options', 'shared_settings',
+           'disjoint_test', 'run_val_set', 'run_test_set', 'run_task', 'load_task_runs', 'ValidationPick', 'val_choice',
+           'run_task_steps', 'training_memory_gib', 'memory_table']
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c008
 MIXERS = ("hyena", "attention", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv", "mamba")
@@ -266,11 +267,85 @@ def load_task_runs(sweep_dir: str | Path) -> "pd.DataFrame":
     return pd.DataFrame(
         [json.loads(m.read_text()) for m in (d / "metrics.json" for d in finished_in(sweep_dir))])
 
+# %% ../../nbs/experiments/33_mechanistic.ipynb #c011v
+VAL_SEED = 30_000_000  # a validation split's seeds: apart from the test sets' (20_000 + L) and the batches' (>= 10^9)
+
+class ValidationPick:
+    """The evaluation a run calls during training when it has a validation split `val` = (x, y): validation loss
+    and accuracy by `score(model, x, y) -> (loss, acc)`, and nothing else (the test set is none of its arguments).
+    The weights of the first best validation accuracy are written to `path` (a .safetensors file, its accuracy in
+    the file's metadata, so a resumed run keeps its choice); `restore(model)` loads them."""
+    def __init__(self, val: tuple[torch.Tensor, torch.Tensor], score: Callable, path: str | Path):
+        self.val, self.score, self.path = val, score, Path(path)
+        self.best = self._saved_acc()
+
+    def _saved_acc(self) -> float:
+        if not self.path.exists(): return -math.inf
+        from safetensors import safe_open
+        with safe_open(str(self.path), "pt") as f: return float(f.metadata()["val_acc"])
+
+    def __call__(self, model) -> dict:
+        loss, acc = (float(v) for v in self.score(model, *self.val))
+        if acc > self.best:  # strictly: the first of equal accuracies stays chosen
+            from safetensors.torch import save_model
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            save_model(model, str(tmp), metadata={"val_acc": repr(acc)})
+            tmp.replace(self.path)
+            self.best = acc
+        return dict(val_loss=loss, val_acc=acc)
+
+    def restore(self, model):
+        "`model` with the chosen weights."
+        if not self.path.exists(): raise RuntimeError(f"{self.path}: no evaluation chose weights yet")
+        return load_weights(model, self.path)
+
+def val_choice(hist: list[dict], key: str = "epoch") -> dict:
+    """The evaluation of `hist` that validation chose (the first best `val_acc`, where `ValidationPick` kept the
+    weights): its `key`, its validation accuracy, and the last evaluation's."""
+    evals = [r for r in hist if "val_acc" in r]
+    if not evals: raise ValueError("the history holds no validation evaluation")
+    best = max(evals, key=lambda r: r["val_acc"])
+    return {f"selected_{key}": best[key], "best_val_acc": best["val_acc"], "final_val_acc": evals[-1]["val_acc"]}
+
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c011t
+def _steps_data(cfg: dict) -> tuple[dict, tuple | None, Callable]:
+    """A Mamba-protocol run's held-out sets and training stream: a test set at the training length and at each of
+    `test_lens`; with `num_val`, a validation split at the training length, none of its inputs a test input; and the
+    batch of step s, a pure function of the seed and s, any row equal to a held-out input redrawn (at the lengths
+    of the paper none is: a tiny setting is where it happens)."""
+    task, L, V, seed, B = cfg["task"], cfg["seq_len"], cfg["vocab_size"], cfg["seed"], cfg["batch_size"]
+    test = {T: generate(task, cfg["num_test"], seed=20_000 + T, seq_len=T, vocab_size=V)
+            for T in sorted({L, *cfg.get("test_lens", [])})}
+    val = (disjoint_test(task, cfg["num_val"], test[L][0], seed=VAL_SEED + seed, seq_len=L, vocab_size=V)
+           if cfg.get("num_val") else None)
+    held = {r.numpy().tobytes() for x in (test[L][0], *(() if val is None else (val[0],))) for r in x.to(torch.int64)}
+    fresh = lambda x: [i for i, r in enumerate(x.to(torch.int64)) if r.numpy().tobytes() not in held]
+    def batch_at(step):
+        x, y = generate(task, B, seed=10**9 + seed * 10**7 + step, seq_len=L, vocab_size=V)
+        for k in range(2, 22):
+            keep = fresh(x)
+            if len(keep) == B: return x, y
+            x2, y2 = generate(task, B, seed=k * 10**9 + seed * 10**7 + step, seq_len=L, vocab_size=V)
+            x, y = torch.cat([x[keep], x2])[:B], torch.cat([y[keep], y2])[:B]
+        raise ValueError(f"{task} at L = {L}, V = {V}: no batch of {B} training sequences outside the held-out sets")
+    return test, val, batch_at
+
+def _len_accs(model, test: dict) -> dict:
+    "The model's accuracy on each test set of `test` (length -> (x, y)), or why it could not run there."
+    accs = {}
+    for T, (xt, yt) in test.items():
+        try: accs[str(T)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
+        except (RuntimeError, MemoryError) as e: accs[str(T)] = f"does not fit ({type(e).__name__})"
+    return accs
+
 def run_task_steps(cfg: dict) -> dict:
     """A run of the Mamba paper's protocol: fresh batches every step, constant lr, evaluation every 8192-step
     epoch, then every test length. `init_from` (a run folder kept with `keep_checkpoint`) starts the weights
-    from that run's: a length curriculum."""
+    from that run's: a length curriculum. With `num_val`, validation alone stops the run and chooses its weights,
+    where every test set is read once."""
+    n_val = cfg.get("num_val", 0)
+    if not isinstance(n_val, int) or isinstance(n_val, bool) or n_val < 0:
+        raise ValueError(f"num_val must be a non-negative integer, got {n_val!r}")
     # a resumed run (its own checkpoint/) or a finished one no longer needs the weights it started from
     src = cfg.get("init_from") if not any(Path(cfg["dir"]).glob("checkpoint*")) else ""
     if src and not is_finished(cfg["dir"]) and not (project_root() / src / "checkpoint").is_dir():
@@ -281,10 +356,7 @@ def run_task_steps(cfg: dict) -> dict:
         if run.finished: return run.metrics
         torch.set_num_threads(cfg.get("threads", 1))
         task, L, V, seed = cfg["task"], cfg["seq_len"], cfg["vocab_size"], cfg["seed"]
-        val = {T: generate(task, cfg["num_test"], seed=20_000 + T, seq_len=T, vocab_size=V)
-               for T in sorted({L, *cfg.get("test_lens", [])})}
-        batch_at = lambda step: generate(task, cfg["batch_size"], seed=10**9 + seed * 10**7 + step, seq_len=L,
-                                         vocab_size=V)  # never a validation seed
+        test, val, batch_at = _steps_data(cfg)
         torch.manual_seed(seed)
         mcfg = model_config(cfg)
         dev = cfg.get("device", "cpu")
@@ -300,23 +372,34 @@ def run_task_steps(cfg: dict) -> dict:
                             early_stop=cfg.get("solved_at"))
         run.start(steps_used=steps, params=sum(p.numel() for p in model.parameters()), model=mcfg.to_dict(),
                   recipe=recipe.to_dict())
-        hist = fit(model, batch_at, recipe, run.dir, evaluate=test_metrics(evaluate_scored, *val[L]),
+        # without a validation split the training length's test set is read at every evaluation (the runs before it)
+        pick = ValidationPick(val, evaluate_scored, run.dir / "selected.safetensors") if val is not None else None
+        hist = fit(model, batch_at, recipe, run.dir, evaluate=pick or test_metrics(evaluate_scored, *test[L]),
                    ckpt_every=recipe.eval_every, progress=False)
-        evals = [r for r in hist if "test_acc" in r]
-        best = max(evals, key=lambda r: r["test_acc"])
-        accs = {}
-        for T, (xt, yt) in val.items():
-            try: accs[str(T)] = evaluate_scored(model, xt, yt, batch_size=8)[1]
-            except (RuntimeError, MemoryError) as e: accs[str(T)] = f"does not fit ({type(e).__name__})"
-        spe = cfg["steps_per_epoch"]
-        m = dict(task=task, mixer=cfg["mixer"], seq_len=L, vocab_size=V, n_layer=cfg["n_layer"], seed=seed,
-                 final_test_acc=evals[-1]["test_acc"], best_test_acc=best["test_acc"],
-                 best_epoch=best["step"] / spe,
-                 solved_epoch=next((r["step"] / spe for r in evals if r["test_acc"] >= 1.0), None),
-                 epochs_run=hist[-1]["step"] / spe, epochs_planned=cfg["epochs"], steps_run=hist[-1]["step"],
+        spe, score = cfg["steps_per_epoch"], "val_acc" if pick else "test_acc"
+        if pick and not any(score in r for r in hist): hist[-1].update(pick(model))  # stopped before an evaluation
+        evals = [r for r in hist if score in r]
+        if pick: pick.restore(model)  # the weights validation chose: each test set is read there, once
+        accs = _len_accs(model, test)
+        m = dict(task=task, mixer=cfg["mixer"], seq_len=L, vocab_size=V, n_layer=cfg["n_layer"], seed=seed)
+        if pick:
+            ch = val_choice(hist, "step")
+            m.update(final_test_acc=accs[str(L)], best_test_acc=accs[str(L)], best_epoch=ch["selected_step"] / spe,
+                     solved_epoch=next((r["step"] / spe for r in evals if r["val_acc"] >= 1.0), None))
+        else:
+            best = max(evals, key=lambda r: r["test_acc"])
+            m.update(final_test_acc=evals[-1]["test_acc"], best_test_acc=best["test_acc"],
+                     best_epoch=best["step"] / spe,
+                     solved_epoch=next((r["step"] / spe for r in evals if r["test_acc"] >= 1.0), None))
+        m.update(epochs_run=hist[-1]["step"] / spe, epochs_planned=cfg["epochs"], steps_run=hist[-1]["step"],
                  seconds=sum(cfg["batch_size"] * L / r["tokens_per_second"] for r in hist),
                  params=sum(p.numel() for p in model.parameters()), metric="accuracy", test_len_acc=accs)
-        return run.finish(m, hist)
+        if pick:
+            m.update(**ch, selected_epoch=ch["selected_step"] / spe, selected_test_acc=accs[str(L)],
+                     test_read="once, at the step validation chose")
+        out = run.finish(m, hist)
+        if pick and not cfg.get("keep_checkpoint"): pick.path.unlink()
+        return out
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c013
 def training_memory_gib(c: dict, seq_len: int, batch_size: int = 32, flash: bool = False) -> float:

@@ -15,7 +15,7 @@ from ..models.model import HyenaConfig, HyenaLM
 from ..data.synthetics import generate, assert_disjoint, evaluate_sums, test_metrics, IGNORE
 from ..train.recipes import Recipe, get_recipe, register_recipe
 from ..train.engine import fit, seconds_per_step
-from .mechanistic import MIXERS, model_config, disjoint_test, load_task_runs
+from .mechanistic import MIXERS, model_config, disjoint_test, load_task_runs, ValidationPick, val_choice
 from ..core.paths import project_root, save_json, relative, is_finished
 from ..train.runs import check_run, check_sweep, RunFolder
 from ..train.parameters import int_list, checked_number, positive_int, pick_device
@@ -113,16 +113,18 @@ def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: li
               num_train: int, num_test: int, epochs: int, early_stop: float | None, batch_size: int,
               max_minutes_per_run: float, device: str = "cpu", n_layer: int = 2, mlp_ratio: int = 2,
               emb_dim: int = 5, l_max_pad: int = 64, param_hints: bool = True, mlp_activation: str = "gelu",
-              weight_decay: float = 0.1) -> list[dict]:
+              weight_decay: float = 0.1, num_val: int = 0) -> list[dict]:
     """Check every parameter (Zoology's bounds: L even, V > L, 4 kv <= L) and expand them into one dict per
     run: mixer x (L, kv) x d_model x lr x seed. The model options (MODEL_DEFAULTS) are the same for every run:
     MLP width mlp_ratio * d (0: none), Hyena's filter features `emb_dim` and length L + `l_max_pad`, the MLP's
     `mlp_activation`, whether the filter's optimizer hints count (`param_hints`) and AdamW's `weight_decay`.
+    `num_val` > 0: a validation split of that many sequences (recorded only then, as the runs before it had none).
     """
     _check_axes(mixers, settings, d_models, lrs, seeds, vocab_size)
     _check_model_options(mlp_ratio, l_max_pad, emb_dim, param_hints, mlp_activation, weight_decay)
     positive_int("num_train", num_train)
     positive_int("num_test", num_test)
+    positive_int("num_val", num_val, 0)
     positive_int("epochs", epochs)
     positive_int("n_layer", n_layer)
     if early_stop is not None: checked_number("early_stop", early_stop, 0, 1, lo_open=True)
@@ -135,7 +137,8 @@ def mqar_runs(mixers: list, settings: list, d_models: list, lrs: list, seeds: li
              l_max=L + l_max_pad, param_hints=param_hints, mlp_activation=mlp_activation,
              weight_decay=weight_decay, num_train=num_train, num_test=num_test, epochs=epochs,
              early_stop=early_stop, batch_size=batch_size or zoology_batch_size(L),
-             max_minutes_per_run=max_minutes_per_run, device=device, threads=1)
+             max_minutes_per_run=max_minutes_per_run, device=device, threads=1,
+             **({"num_val": num_val} if num_val else {}))
         for m in mixers for L, kv in settings for d in d_models for lr in lrs for s in seeds]
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c011s2
@@ -260,24 +263,30 @@ def cell_epochs(c: dict, step_s: Callable[[], float]) -> int:
     return plan["epochs"]
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c023
-def _mqar_metrics(cfg: dict, recipe, hist: list[dict], ep: int, n_params: int) -> dict:
-    "A finished run's metrics.json: its setting, its best and final test accuracies, its cost."
-    best = max(hist, key=lambda r: r["test_acc"])
+def _mqar_metrics(cfg: dict, recipe, hist: list[dict], ep: int, n_params: int,
+                  test_acc: float | None = None) -> dict:
+    """A finished run's metrics.json: its setting, its best and final test accuracies, its cost. With a validation
+    split, `test_acc` is the one test reading, at the epoch validation chose (final and best are that reading)."""
+    ch = val_choice(hist) if test_acc is not None else {}
+    acc = lambda r: test_acc if ch else r["test_acc"]
+    best = next(r for r in hist if r["epoch"] == ch["selected_epoch"]) if ch else max(hist, key=acc)
     return dict(task="mqar", mixer=cfg["mixer"], seq_len=cfg["seq_len"], num_kv=cfg["num_kv"],
                 vocab_size=cfg["vocab_size"], n_layer=cfg["n_layer"], d_model=cfg["d_model"], lr=cfg["lr"],
                 seed=cfg["seed"], batch_size=cfg["batch_size"], recipe=recipe.name,
-                final_test_acc=hist[-1]["test_acc"], best_test_acc=best["test_acc"],
+                final_test_acc=acc(hist[-1]), best_test_acc=acc(best),
                 best_epoch=best["epoch"],
                 solved_epoch=next((r["epoch"] for r in hist if r["stop"] == "solved"), None),
                 stop=hist[-1]["stop"] or "schedule done", epochs_run=len(hist), epochs_planned=ep,
                 seconds=hist[-1]["seconds"], tokens=len(hist) * cfg["num_train"] * cfg["seq_len"],
                 tokens_per_second=statistics.median(r["tokens_per_second"] for r in hist), params=n_params,
-                metric="accuracy")
+                metric="accuracy", **ch,
+                **(dict(selected_test_acc=test_acc, test_read="once, at the epoch validation chose") if ch else {}))
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c023s1
 def run_mqar(cfg: dict) -> dict:
     """Train one MQAR run under `zoology-mqar`; params.json first, history.csv each epoch, metrics.json last,
-    under cfg['dir']. Resumable, idempotent."""
+    under cfg['dir']. Resumable, idempotent. With `num_val`, validation alone stops the run and chooses its epoch,
+    where the test set is read once."""
     settings = {k: v for k, v in cfg.items() if k != "stop_after"}
     with RunFolder(cfg["dir"], settings, device=cfg.get("device", "cpu")) as run:
         if run.finished: return run.metrics
@@ -287,7 +296,11 @@ def run_mqar(cfg: dict) -> dict:
         train = generate("mqar", cfg["num_train"], seed=cfg["seed"], **kw)
         test = disjoint_test("mqar", cfg["num_test"], train[0], seed=10_000 + cfg["seed"], **kw)
         assert_disjoint(train[0], test[0])
-        for x, y in (train, test): check_mqar(x, y, cfg["num_kv"], cfg["vocab_size"])
+        n_val = positive_int("num_val", cfg.get("num_val", 0), 0)
+        # none of its inputs a training or test input, drawn as the test set is, from seeds of its own
+        val = (disjoint_test("mqar", n_val, torch.cat([train[0], test[0]]), seed=20_000 + cfg["seed"], **kw)
+               if n_val else None)
+        for x, y in (train, test, *([val] if val else [])): check_mqar(x, y, cfg["num_kv"], cfg["vocab_size"])
         torch.manual_seed(cfg["seed"])
         mcfg = mqar_model_config(cfg)
         model = ScoredLM(mcfg).to(device)
@@ -300,14 +313,20 @@ def run_mqar(cfg: dict) -> dict:
         run.start(epochs_used=ep, params=n_params, model=mcfg.to_dict(), recipe=recipe.to_dict())
         # a safety net: the plan above is the budget
         cap = 2 * 60 * cfg["max_minutes_per_run"] if cfg["max_minutes_per_run"] > 0 else None
+        pick = (ValidationPick(tuple(t.to(device) for t in val), evaluate_mqar, run.dir / "selected.safetensors")
+                if val else None)  # the only evaluation during training; without it, the test set (the runs before it)
         hist = fit(model, train, recipe, run.dir,
-                   evaluate=test_metrics(evaluate_mqar, test[0].to(device), test[1].to(device)),
+                   evaluate=pick or test_metrics(evaluate_mqar, test[0].to(device), test[1].to(device)),
                    loss_fn=scored_loss(model), seed=cfg["seed"], max_seconds=cap,
                    stop_after=cfg.get("stop_after"), progress=False)
         if len(hist) < ep and not hist[-1]["stop"]:
             # stop_after: the rest later
             return dict(unfinished=True, epochs_run=len(hist), epochs_planned=ep)
-        return run.finish(_mqar_metrics(cfg, recipe, hist, ep, n_params), hist)
+        # the weights validation chose: the test set is read there, once
+        acc = float(evaluate_mqar(pick.restore(model), test[0].to(device), test[1].to(device))[1]) if pick else None
+        out = run.finish(_mqar_metrics(cfg, recipe, hist, ep, n_params, acc), hist)
+        if pick: pick.path.unlink()
+        return out
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c026
 def throughput(mixers: list, settings: list, d_models: list, batch_size: int = 64, vocab_size: int = 8192,
@@ -348,13 +367,19 @@ def campaign_hours(runs: list[dict], tps: "pd.DataFrame", workers: int = 1) -> d
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c031
 def load_mqar_runs(sweep_dir: str | Path) -> "pd.DataFrame":
-    """One row per finished run under `sweep_dir` (its metrics.json), and `kept`: the learning rate Zoology
-    keeps, the best final accuracy per (mixer, L, kv, d_model, seed)."""
+    """One row per finished run under `sweep_dir` (its metrics.json), and `kept`: the learning rate kept per
+    (mixer, L, kv, d_model, seed): where every run of the cell has a validation split, the best validation accuracy
+    (at the epoch validation chose); else Zoology's choice, the best final test accuracy (`chosen_on` says which)."""
+    import pandas as pd
     res = load_task_runs(sweep_dir)
     if not len(res): return res
     keys = ["mixer", "seq_len", "num_kv", "d_model", "seed"]
     res = res.sort_values(keys + ["lr"]).reset_index(drop=True)
-    res["kept"] = res.index.isin(res.groupby(keys)["final_test_acc"].idxmax())
+    on_val = (res.groupby(keys)["best_val_acc"].transform(lambda s: s.notna().all()) if "best_val_acc" in res
+              else pd.Series(False, index=res.index))
+    res["chosen_on"] = np.where(on_val, "validation", "test")
+    score = res["best_val_acc"].where(on_val, res["final_test_acc"]) if "best_val_acc" in res else res["final_test_acc"]
+    res["kept"] = res.index.isin(score.groupby([res[k] for k in keys]).idxmax())
     return res
 
 # %% ../../nbs/experiments/35_mqar.ipynb #c031s1
