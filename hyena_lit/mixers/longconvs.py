@@ -13,8 +13,8 @@ from ..core.filters import HyenaFilter
 from ..core.operator import HyenaOperator
 
 # %% auto #0
-__all__ = ['CKConvFilter', 'HyenaFilter32', 'LONG_CONVS', 'ExplicitFilter', 'FNOFilter', 'S4DFilter', 'TransferFunctionFilter',
-           'long_conv_operator']
+__all__ = ['CKConvFilter', 'HyenaFilter32', 'LONG_CONVS', 'ExplicitFilter', 'FNOFilter', 'S4DFilter', 's4d_kernel_ref',
+           's4d_kernel', 'TransferFunctionFilter', 'long_conv_operator']
 
 # %% ../../nbs/mixers/15_longconvs.ipynb #c005
 class _Skip(nn.Module):
@@ -71,14 +71,32 @@ class S4DFilter(_Skip):
         self.A_imag = nn.Parameter(math.pi * torch.arange(N).float().repeat(channels, 1))
         self.C = nn.Parameter(torch.randn(channels, N, 2) * math.sqrt(0.5))
 
-    def forward(self, L: int) -> Tensor:
-        self._check(L)
-        # (C, N)
+    def modes(self) -> tuple[Tensor, Tensor]:
+        "(Delta A, C B-bar), each (C, N) complex: the kernel is 2 Re sum_n CB_n exp(t Delta A_n)."
         dtA = torch.complex(-torch.exp(self.log_A_real), self.A_imag) * torch.exp(self.log_dt)[:, None]
         A = dtA / torch.exp(self.log_dt)[:, None]
-        CB = torch.view_as_complex(self.C) * (torch.exp(dtA) - 1) / A  # (C, N)
-        t = torch.arange(L, device=dtA.device)
-        return 2 * torch.einsum("cn,cnl->cl", CB, torch.exp(dtA[..., None] * t)).real
+        return dtA, torch.view_as_complex(self.C) * (torch.exp(dtA) - 1) / A
+
+    def forward(self, L: int) -> Tensor:
+        self._check(L)
+        return s4d_kernel(*self.modes(), L)
+
+# %% ../../nbs/mixers/15_longconvs.ipynb #c011k
+def s4d_kernel_ref(dtA: Tensor, CB: Tensor, L: int) -> Tensor:
+    "2 Re sum_n CB[c, n] exp(t dtA[c, n]) for t < L, as written: (C, N) complex -> (C, L) real."
+    t = torch.arange(L, device=dtA.device)
+    return 2 * torch.einsum("cn,cnl->cl", CB, torch.exp(dtA[..., None] * t)).real
+
+def s4d_kernel(dtA: Tensor, CB: Tensor, L: int) -> Tensor:
+    "`s4d_kernel_ref` with exp(t dtA) = exp(q S dtA) exp(r dtA), t = q S + r: about 2 sqrt(L) exponentials a mode."
+    S = max(1, math.isqrt(L - 1) + 1) if L > 1 else 1
+    Q = -(-L // S)
+    r = torch.arange(S, device=dtA.device)
+    q = torch.arange(Q, device=dtA.device) * S
+    inner = torch.exp(dtA[..., None] * r)                         # (C, N, S)
+    outer = CB[..., None] * torch.exp(dtA[..., None] * q)         # (C, N, Q)
+    return 2 * torch.bmm(outer.transpose(1, 2), inner).real.reshape(dtA.shape[0], Q * S)[:, :L]
+
 
 # %% ../../nbs/mixers/15_longconvs.ipynb #c013
 class TransferFunctionFilter(_Skip):
