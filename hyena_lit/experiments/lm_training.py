@@ -343,7 +343,8 @@ def train(cfg: TrainConfig) -> list[dict]:
                                 val_loss=val_loss, val_ppl=math.exp(val_loss), val_windows=n_val,
                                 val_tokens=n_val * cfg.seq_len, params=n_params, train_flops=flops,
                                 train_seconds=secs, tokens_per_second=tok / secs, world=world,
-                                non_embedding_params=non_embedding_params(mcfg), **extra), history)
+                                non_embedding_params=non_embedding_params(mcfg),
+                                load_average_end=[round(x, 2) for x in os.getloadavg()], **extra), history)
         elif run:
             run.write_history(history)  # a slice of the run (max_steps): the rest later
         return history

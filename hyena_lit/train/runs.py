@@ -152,7 +152,8 @@ class RunInUse(RuntimeError):
     "Another process holds the run folder's lock."
 
 def provenance(device: str = "cpu") -> dict:
-    "When and where a run started, as `params.json` records it."
+    """When and where a run started, as `params.json` records it, with the machine's load average (1, 5, 15 min):
+    a throughput is read beside it."""
     import torch
     from hyena_lit import __version__
     dev = str(device)
@@ -161,7 +162,8 @@ def provenance(device: str = "cpu") -> dict:
         torch.cuda.get_device_name(torch.device(dev)) if gpu else (platform.processor() or platform.machine())
     )
     return dict(started=datetime.now(timezone.utc).isoformat(timespec="seconds"), device=dev,
-                device_name=name, torch=torch.__version__, hyena_lit=__version__)
+                device_name=name, torch=torch.__version__, hyena_lit=__version__,
+                load_average=[round(x, 2) for x in os.getloadavg()])
 
 def _lock(d: Path):
     """An exclusive, non-blocking lock on `d/.lock` (released when the file closes, also when the process
