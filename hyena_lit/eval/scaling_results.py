@@ -95,8 +95,9 @@ def plot_sweep(runs: pd.DataFrame, rates: pd.DataFrame, size: str, ax):
     ax.set_title(f"{size} non-embedding parameters", fontsize=9)
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c017
-def scaling_table(best: pd.DataFrame, grid: dict) -> pd.DataFrame:
-    "The report's table: one row per family and size at its chosen rate."
+def scaling_table(best: pd.DataFrame, grid: dict, peak: float | None = None) -> pd.DataFrame:
+    """The report's table: one row per family and size at its chosen rate; `peak` (FLOP/s), when measured, gives
+    each run's model-FLOPs utilization."""
     t = best.assign(size=pd.Categorical(best["size"], list(grid["SIZES"])),
                     family=pd.Categorical(best.family, list(FAMILIES))).sort_values(["family", "size"])
     return pd.DataFrame({
@@ -104,7 +105,10 @@ def scaling_table(best: pd.DataFrame, grid: dict) -> pd.DataFrame:
         "tokens": t.tokens, "train FLOPs": t.train_flops.map(lambda x: f"{x:.2e}"),
         "peak lr": [f"{r:g}" + (" (p)" if p else "") for r, p in zip(t.peak_lr, t.provisional)],
         "val ppl": t.val_ppl.round(2), "val bpb": t.val_bpb.round(3), "test ppl": t.test_ppl.round(2),
-        "tokens/s": t.tokens_per_second.round(-1).astype(int), "device": t.device}).reset_index(drop=True)
+        "tokens/s": t.tokens_per_second.round(-1).astype(int),
+        "GFLOP/s": (t.train_flops / t.train_seconds / 1e9).round(1),
+        **({"MFU %": (100 * t.train_flops / t.train_seconds / peak).round(1)} if peak else {}),
+        "device": t.device}).reset_index(drop=True)
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c020
 def power_law(flops, bpb) -> dict | None:

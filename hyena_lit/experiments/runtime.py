@@ -18,9 +18,9 @@ from ..kernels.fftconv_checks import (GPU_CASES, GPU_DTYPES, _sync, benchmark, c
 
 # %% auto #0
 __all__ = ['PAPER_FIGURE_4_3', 'GPU_SWEEP', 'RUNTIME_STYLE', 'pin_malloc', 'peak_memory', 'attention_module', 'Projections',
-           'build', 'bench_call', 'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'floor_ms',
-           'runtime_table', 'crossover', 'runtime_metrics', 'plot_runtime', 'gpu_sweep_run', 'operator_check',
-           'step_bench', 'gpu_report', 'library_fftconv', 'sweep']
+           'build', 'bench_call', 'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'write_machine',
+           'floor_ms', 'runtime_table', 'crossover', 'runtime_metrics', 'plot_runtime', 'gpu_sweep_run',
+           'operator_check', 'step_bench', 'gpu_report', 'library_fftconv', 'sweep']
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c009
 def _vm(key: str) -> int:
@@ -113,6 +113,24 @@ def measure_machine(device: torch.device, n: int = 2048, mb: int = 256) -> dict:
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else f"{os.cpu_count()}-core CPU"
     return dict(device=name, threads=torch.get_num_threads(), matmul_flops=2 * n**3 / t,
                 bandwidth=2 * x.numel() * 4 / tc, torch=torch.__version__)
+
+def write_machine(path, threads: int = 1) -> dict:
+    """`measure_machine` on the CPU at `threads` threads, with the load average before and after (a peak is only
+    read on a quiet machine) and the date, into the JSON file `path`, which must not exist."""
+    from datetime import datetime, timezone
+    from hyena_lit.core.paths import save_json
+    path = Path(path)
+    if path.exists(): raise FileExistsError(f"{path} exists: a measurement is not overwritten")
+    before, was = os.getloadavg(), torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try: m = measure_machine(torch.device("cpu"))
+    finally: torch.set_num_threads(was)
+    m |= dict(load_average_before=[round(x, 2) for x in before],
+              load_average_after=[round(x, 2) for x in os.getloadavg()],
+              measured=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_json(m, path)
+    return m
 
 def floor_ms(op: str, B: int, L: int, D: int, machine: dict, backward: bool) -> float:
     """Lower bound on a point's time:
