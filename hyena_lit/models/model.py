@@ -80,11 +80,13 @@ NORMS = ("layernorm", "rmsnorm")
 
 def _check_operator_fields(cfg: HyenaConfig):
     "Raise ValueError naming the first bad size, MLP, operator or long-convolution field."
-    for f in ("vocab_size", "d_model", "n_layer", "l_max", "filter_order", "short_filter_order",
-              "pad_vocab_multiple"):
+    for f in ("vocab_size", "d_model", "n_layer", "l_max", "filter_order", "pad_vocab_multiple"):
         v = getattr(cfg, f)
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:
             raise ValueError(f"{f} must be a positive integer, got {v!r}")
+    v = cfg.short_filter_order
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise ValueError(f"short_filter_order must be an integer >= 0 (0: no short filter), got {v!r}")
     if not isinstance(cfg.d_inner, int) or isinstance(cfg.d_inner, bool) or cfg.d_inner < 0:
         raise ValueError(f"d_inner must be an integer >= 0 (0: no MLP), got {cfg.d_inner!r}")
     if cfg.mlp_activation not in _MLP_ACTIVATIONS:
