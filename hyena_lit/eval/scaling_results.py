@@ -15,7 +15,7 @@ from ..models.families import FAMILIES
 
 # %% auto #0
 __all__ = ['METRICS', 'COLORS', 'scaling_grid', 'scaling_runs', 'chosen_rates', 'at_chosen_rate', 'plot_sweep', 'scaling_table',
-           'power_law', 'fits', 'plot_compute', 'effects', 'summary']
+           'power_law', 'fits', 'plot_compute', 'effects', 'lead_ablation', 'summary']
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c008
 def scaling_grid() -> dict:
@@ -150,6 +150,29 @@ def effects(best: pd.DataFrame, grid: dict) -> pd.DataFrame:
              "kernel: h3+ - hyena+": ("h3+", "hyena+")}
     out = pd.DataFrame({k: v[a] - v[b] for k, (a, b) in pairs.items() if a in v and b in v})
     return out.reindex([s for s in grid["SIZES"] if s in out.index]).round(3)
+
+# %% ../../nbs/eval/46_scaling_results.ipynb #c030m
+def lead_ablation(best: pd.DataFrame, lead_dir: str | Path, grid: dict) -> pd.DataFrame:
+    """Per family with a finished run under `lead_dir` (the grid's lead_cells, '<run>-noshort'): validation loss
+    with and without the short filter at the rule size, the Transformer++'s, the share of the gap to it that the
+    short filter accounts for, and the rule's verdict (more than half: the cause)."""
+    size, rows = grid["RULE_SIZE"], []
+    at = best[best["size"] == size].set_index("family")
+    if "transformer++" not in at.index: return pd.DataFrame()
+    ref = float(at.loc["transformer++", "val_loss"])
+    for fam in ("hyena", "hyena+"):
+        if fam not in at.index: continue
+        d = Path(lead_dir) / f"{grid['run_name'](fam, size, float(at.loc[fam, 'peak_lr']))}-noshort"
+        if not is_finished(d): continue
+        without = json.loads((d / "metrics.json").read_text())["val_loss"]
+        base = float(at.loc[fam, "val_loss"])
+        share = (without - base) / (ref - base) if ref > base else float("nan")
+        rows.append(dict(family=fam, size=size, val_loss=round(base, 4), without_short_filter=round(without, 4),
+                         transformer_pp=round(ref, 4), share_of_gap=round(share, 3),
+                         verdict="the short filter is the cause" if share > 0.5 else "the lead lies elsewhere",
+                         run=str(d.relative_to(Path(lead_dir).parents[1]))))
+    return pd.DataFrame(rows)
+
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c032
 def summary(best: pd.DataFrame, rates: pd.DataFrame, law: dict, grid: dict) -> dict:
