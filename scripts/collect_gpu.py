@@ -3,7 +3,7 @@
 usage: python scripts/collect_gpu.py RESULTS [--parts runtime,step,kernels,tune] [--step-name steps.csv] [--runs runs]
 
 RESULTS is the folder the device run wrote (params.json names the GPU). For each part:
-- runtime: runtime/<gpu>/b<B>.csv -> a finished run folder runs/runtime/<gpu>/<gpu>-b<B>/ (`gpu_sweep_run`:
+- runtime: runtime/<gpu>/b<B>[-bf16].csv -> a finished run folder runs/runtime/<gpu>/<gpu>-b<B>[-bf16]/ (`gpu_sweep_run`:
   params.json, times.csv, metrics.json, runtime.png), which the scoreboard's Figure 4.3 rows read;
 - step: pile/<gpu>-step/steps.csv -> runs/pile/<gpu>-step/<step-name>;
 every folder written gets the device run's params.json (GPU, versions, date) if it has none.
@@ -25,7 +25,7 @@ def plan(res: pathlib.Path, parts, step_name: str, runs: pathlib.Path) -> tuple[
     short = gpu.removeprefix("NVIDIA_").split("_")[0].lower()  # NVIDIA_H200 -> h200
     todo = []
     if "runtime" in parts:
-        for csv in sorted((res / "runtime" / gpu).glob("b*.csv")):
+        for csv in sorted((res / "runtime" / gpu).glob("b*.csv")):  # b16.csv, b16-bf16.csv (gpu_sweep_name)
             todo.append(("sweep", csv, runs / "runtime" / gpu / f"{short}-{csv.stem}"))
     if "step" in parts:
         todo.append(("copy", res / "pile" / f"{gpu}-step" / "steps.csv",

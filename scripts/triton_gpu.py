@@ -21,18 +21,20 @@ os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ
 SHARES = {"figure43": 0.3, "step": 0.25, "kernels": 0.45}  # of the budget, in this order
 
 def _figure43(out, deadline, smoke):
-    from hyena_lit.experiments.runtime import sweep
+    from hyena_lit.experiments.runtime import gpu_sweep_name, sweep
     f = figure43_settings(smoke)
-    for i, B in enumerate(f["batches"]):  # each batch gets an equal part of what is left
-        part = time.time() + (deadline - time.time()) / (len(f["batches"]) - i)
-        sweep(out / f"b{B}.csv", f["ops"], f["lengths"], B, f["d_model"], f["n_heads"], device="cpu" if smoke else "cuda",
-              reps=f["reps"], memory_budget_gb=f["memory_budget_gb"], deadline=part)
+    parts = [(dt, B) for dt in f["dtypes"] for B in f["batches"]]
+    for i, (dt, B) in enumerate(parts):  # each gets an equal part of what is left
+        part = time.time() + (deadline - time.time()) / (len(parts) - i)
+        sweep(out / f"{gpu_sweep_name(B, dt)}.csv", f["ops"], f["lengths"], B, f["d_model"], f["n_heads"],
+              device="cpu" if smoke else "cuda", reps=f["reps"], memory_budget_gb=f["memory_budget_gb"],
+              deadline=part, dtype=dt)
 
 def figure43_settings(smoke: bool) -> dict:
     "50_runtime's GPU_SWEEP, or toy sizes for --smoke."
     from hyena_lit.experiments.runtime import GPU_SWEEP
-    return dict(GPU_SWEEP, ops=["hyena", "sdpa"], d_model=32, n_heads=4, lengths=[256], batches=[1], reps=3) if smoke \
-        else dict(GPU_SWEEP)
+    return dict(GPU_SWEEP, ops=["hyena", "sdpa"], d_model=32, n_heads=4, lengths=[256], batches=[1], reps=3,
+                dtypes=["float32", "bfloat16"]) if smoke else dict(GPU_SWEEP)
 
 def _step(out, deadline, smoke):
     import pandas as pd, torch

@@ -27,6 +27,7 @@ def test_smoke_writes_the_sweep_and_the_step_table(smoke):
     p = json.loads((smoke / "params.json").read_text())
     assert p["gpu"] == "cpu" and p["gpu_name"] == "cpu" and p["smoke"]
     assert (smoke / "runtime" / "cpu" / "b1.csv").is_file() and (smoke / "pile" / "cpu-step" / "steps.csv").is_file()
+    assert (smoke / "runtime" / "cpu" / "b1-bf16.csv").is_file()
     assert not (smoke / "triton").exists()  # a stage not asked for does not run
 
 def test_stages_must_be_known(tmp_path):
@@ -42,6 +43,8 @@ def test_collect_makes_a_finished_runtime_run_and_refuses_to_overwrite(smoke, tm
     assert {"crossover_vs_sdpa", "speedup_vs_sdpa", "machine", "paper"} <= set(m) and m["batch"] == 1
     assert (d / "times.csv").is_file() and (d / "runtime.png").is_file()
     assert (runs / "pile" / "cpu-step" / "steps.csv").is_file()
+    bf = json.loads((runs / "runtime" / "cpu" / "cpu-b1-bf16" / "params.json").read_text())
+    assert bf["dtype"] == "bfloat16" and bf["provenance"]["dtype"] == "bfloat16"  # timed under autocast
     before = sorted(p for p in runs.rglob("*"))
     again = run("scripts/collect_gpu.py", smoke, "--parts", "runtime,step", "--runs", runs)
     assert again.returncode != 0 and "exists already" in again.stderr

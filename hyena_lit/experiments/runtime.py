@@ -19,8 +19,8 @@ from ..kernels.fftconv_checks import (GPU_CASES, GPU_DTYPES, _sync, benchmark, c
 # %% auto #0
 __all__ = ['PAPER_FIGURE_4_3', 'GPU_SWEEP', 'RUNTIME_STYLE', 'pin_malloc', 'peak_memory', 'attention_module', 'Projections',
            'build', 'bench_call', 'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'write_machine',
-           'floor_ms', 'runtime_table', 'crossover', 'runtime_metrics', 'plot_runtime', 'gpu_sweep_run',
-           'operator_check', 'step_bench', 'gpu_report', 'library_fftconv', 'sweep']
+           'floor_ms', 'gpu_sweep_name', 'runtime_table', 'crossover', 'runtime_metrics', 'plot_runtime',
+           'gpu_sweep_run', 'operator_check', 'step_bench', 'gpu_report', 'library_fftconv', 'sweep']
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c009
 def _vm(key: str) -> int:
@@ -77,11 +77,14 @@ def build(op: str, d_model: int, n_heads: int, L: int, device="cpu") -> nn.Modul
         return Projections(m) if op == "projections" else m
     return attention_module(d_model, n_heads, fused=(op == "sdpa")).to(device)
 
-def bench_call(m: nn.Module, u: Tensor, backward: bool):
-    "One benchmarked call: forward (no graph), or forward and backward of the sum."
-    if backward: m(u).sum().backward()
-    else:
-        with torch.no_grad(): m(u)
+def bench_call(m: nn.Module, u: Tensor, backward: bool, dtype: str = "float32"):
+    """One benchmarked call: forward (no graph), or forward and backward of the sum; `dtype` "bfloat16" or
+    "float16" runs it under autocast, as a mixed-precision training step does (SDPA then takes FlashAttention)."""
+    half = dtype != "float32"
+    with torch.autocast(u.device.type, dtype=getattr(torch, dtype) if half else None, enabled=half):
+        if backward: m(u).float().sum().backward()
+        else:
+            with torch.no_grad(): m(u)
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c011x1
 def peak_memory_cpu_subprocess(op: str, B: int, d_model: int, n_heads: int, L: int,
@@ -151,9 +154,17 @@ PAPER_FIGURE_4_3 = dict(crossover_vs_attention=2048, crossover_vs_flashattention
                         speedup_vs_attention_64k=100, speedup_vs_flashattention_8k=2, batch=64, device="A100")
 
 # this notebook's parameters for Figure 4.3 on a GPU, as scripts/triton_gpu.py runs `sweep` (grids/figure_4_3.py's
-# GPU cells name the same), at each of `batches`
+# GPU cells name the same), at each of `dtypes` and `batches`, in that order (bfloat16 first: the paper's
+# comparison is with FlashAttention, which SDPA takes in half precision only)
 GPU_SWEEP = dict(d_model=768, n_heads=12, ops=["hyena", "hyena-triton", "sdpa", "attention"], reps=5,
-                 memory_budget_gb=60.0, lengths=[1024, 2048, 4096, 8192, 16384, 32768, 65536], batches=[1, 16])
+                 memory_budget_gb=60.0, lengths=[1024, 2048, 4096, 8192, 16384, 32768, 65536], batches=[16, 1],
+                 dtypes=["bfloat16", "float32"])
+
+def gpu_sweep_name(batch: int, dtype: str) -> str:
+    "A GPU sweep's CSV stem and run-name suffix: b16 in float32, b16-bf16 under bfloat16 autocast."
+    short = {"float32": "", "bfloat16": "-bf16", "float16": "-fp16"}
+    if dtype not in short: raise ValueError(f"dtype must be one of {list(short)}, got {dtype!r}")
+    return f"b{batch}{short[dtype]}"
 
 def runtime_table(t) -> "pd.DataFrame":
     """Median ms per (pass, L) and op from a sweep's rows (status "ok" only), with each contender's time over
@@ -231,9 +242,11 @@ def gpu_sweep_run(csv, run_dir, settings: dict, provenance: dict) -> dict:
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=False)
     passes = [p for p in ("fwd", "fwdbwd") if p in set(t["pass"])]
+    dtype = str(t.dtype.iloc[0]) if "dtype" in t else "float32"  # sweeps before the dtype column: float32
     params = dict(device="cuda", batch=B, **{k: settings[k] for k in ("d_model", "n_heads", "lengths", "ops", "reps",
                                                                        "memory_budget_gb")},
-                  passes=passes, provenance=dict(provenance, made_by="scripts/triton_gpu.py", dtype="float32"))
+                  passes=passes, **({"dtype": dtype} if dtype != "float32" else {}),
+                  provenance=dict(provenance, made_by="scripts/triton_gpu.py", dtype=dtype))
     name = provenance.get("device_name") or provenance.get("gpu", "cuda")
     machine = dict(device=name, torch=provenance.get("torch"))
     metrics = dict(machine=machine, batch=B, d_model=D, **runtime_metrics(runtime_table(t), passes),
@@ -242,7 +255,7 @@ def gpu_sweep_run(csv, run_dir, settings: dict, provenance: dict) -> dict:
                    paper=PAPER_FIGURE_4_3)
     save_json(params, run_dir / "params.json")
     t.to_csv(run_dir / "times.csv", index=False)
-    fig = plot_runtime(t, passes[-1], f"Runtime on {name} (torch {machine['torch']}, float32); grey bands: the"
+    fig = plot_runtime(t, passes[-1], f"Runtime on {name} (torch {machine['torch']}, {dtype}); grey bands: the"
                        " paper's crossovers on an A100", B, D)
     fig.savefig(run_dir / "runtime.png", dpi=100)
     save_json(metrics, run_dir / "metrics.json")  # last: marks the run finished
@@ -320,7 +333,7 @@ def library_fftconv(u, k, D, pre, post):
 # %% ../../nbs/experiments/50_runtime.ipynb #g009
 def sweep(csv, ops, lengths, batch: int, d_model: int = 768, n_heads: int = 12, passes=("fwd", "fwdbwd"),
           device: str = "cuda", reps: int = 5, memory_budget_gb: float = 60.0,
-          deadline: float = float("inf")) -> list[dict]:
+          deadline: float = float("inf"), dtype: str = "float32") -> list[dict]:
     """Figure 4.3's points (`build` ops, forward and forward+backward) into `csv`, row by row, shortest length
     first with every op and pass at each (a run stopped at `deadline` has whole lengths); a point that fails is
     a row with its error, not the end of the sweep."""
@@ -331,14 +344,14 @@ def sweep(csv, ops, lengths, batch: int, d_model: int = 768, n_heads: int = 12, 
             for op in ops:
                 if time.time() > deadline: return rows
                 bwd = pas == "fwdbwd"
-                row = dict(op=op, **{"pass": pas}, L=L, B=batch, D=d_model, status="ok")
+                row = dict(op=op, **{"pass": pas}, L=L, B=batch, D=d_model, dtype=dtype, status="ok")
                 if predicted_bytes(op, batch, L, d_model, n_heads, bwd) > memory_budget_gb * 2**30:
                     row["status"] = "does not fit"
                 else:
                     try:
                         m = build(op, d_model, n_heads, L, dev)
                         u = torch.randn(batch, L, d_model, device=dev, requires_grad=bwd)
-                        call = lambda: bench_call(m, u, bwd)
+                        call = lambda: bench_call(m, u, bwd, dtype)
                         row |= time_fn(call, reps=reps, warmup=1, device=dev)
                         row["peak_mb"] = (peak_memory(call, dev) or float("nan")) / 2 ** 20
                     except torch.OutOfMemoryError:
