@@ -59,9 +59,8 @@ def main():
     runs = pathlib.Path(a.runs)
     try: info, todo = plan(res, parts, a.step_name, runs)
     except (ValueError, KeyError, json.JSONDecodeError) as e: raise SystemExit(f"error: {res}/params.json: {e}")
-    from hyena_lit.experiments.runtime import gpu_sweep_run
+    from hyena_lit.experiments.runtime import GPU_SWEEP, gpu_sweep_run
     from hyena_lit.core.paths import save_json
-    from hyena_lit.experiments.runtime import GPU_SWEEP
     keep = {k: info.get(k) for k in ("gpu", "torch", "triton", "cuda", "started")}
     name = info.get("gpu_name") or str(info["gpu"]).replace("_", " ")  # as torch.cuda.get_device_name() gives it
     for kind, src, dst in todo:

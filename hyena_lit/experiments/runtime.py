@@ -186,14 +186,18 @@ def crossover(wide, other: str, pas: str = "fwdbwd") -> int | None:
         if all(faster[i:]): return int(L)
     return None
 
-def runtime_metrics(wide, passes=("fwd", "fwdbwd")) -> dict:
-    "The crossovers and speed-ups of `runtime_table`'s table, as metrics.json keeps them."
+def runtime_metrics(t, passes=("fwd", "fwdbwd")) -> dict:
+    """The crossovers, speed-ups and the lengths where attention written out did not fit, from a sweep's rows `t`,
+    as metrics.json keeps them."""
+    wide = runtime_table(t)
     ratio = lambda col: {p: {int(L): round(float(v), 3) for L, v in wide.loc[p][col].dropna().items()}
                          for p in passes if col in wide and p in wide.index.get_level_values(0)}
     return dict(crossover_vs_sdpa={p: crossover(wide, "sdpa", p) for p in passes},
                 crossover_vs_attention={p: crossover(wide, "attention", p) for p in passes},
                 speedup_vs_sdpa=ratio("vs sdpa"), speedup_vs_attention=ratio("vs attention"),
-                hyena_over_projections=ratio("hyena / projections"))
+                hyena_over_projections=ratio("hyena / projections"),
+                attention_does_not_fit=sorted({int(L) for L in t[(t.op == "attention")
+                                                                  & (t.status == "does not fit")].L}))
 
 
 # %% ../../nbs/experiments/50_runtime.ipynb #g012
@@ -249,10 +253,7 @@ def gpu_sweep_run(csv, run_dir, settings: dict, provenance: dict) -> dict:
                   provenance=dict(provenance, made_by="scripts/triton_gpu.py", dtype=dtype))
     name = provenance.get("device_name") or provenance.get("gpu", "cuda")
     machine = dict(device=name, torch=provenance.get("torch"))
-    metrics = dict(machine=machine, batch=B, d_model=D, **runtime_metrics(runtime_table(t), passes),
-                   attention_does_not_fit=sorted({int(L) for L in t[(t.op == "attention")
-                                                                     & (t.status == "does not fit")].L}),
-                   paper=PAPER_FIGURE_4_3)
+    metrics = dict(machine=machine, batch=B, d_model=D, **runtime_metrics(t, passes), paper=PAPER_FIGURE_4_3)
     save_json(params, run_dir / "params.json")
     t.to_csv(run_dir / "times.csv", index=False)
     fig = plot_runtime(t, passes[-1], f"Runtime on {name} (torch {machine['torch']}, {dtype}); grey bands: the"
