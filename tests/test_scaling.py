@@ -66,3 +66,26 @@ def test_larger_sizes_take_the_chosen_rate(sweep):
     assert GRID["chosen_rate"](fam, str(root)) == 3e-3 and GRID["chosen_rate"]("mamba", str(root)) is None
     more = [c for c in GRID["cpu_cells"](str(root)) if c not in cells]
     assert sorted(Path(c["run"]).name for c in more) == ["hyena-0.25M-lr3e-03", "hyena-0.5M-lr3e-03"]
+
+
+def test_lead_cells_change_one_thing(tmp_path):
+    "Each lead ablation differs from the run it explains in the one setting its rule names, nothing else."
+    for r, loss in {1e-3: 3.1, 3e-3: 2.9, 1e-2: 3.0, 3e-2: 3.2, 1e-1: 3.4}.items():
+        d = tmp_path / "scaling" / "cpu" / GRID["run_name"]("transformer", GRID["RULE_SIZE"], r)
+        d.mkdir(parents=True)
+        (d / "metrics.json").write_text(json.dumps({"val_loss": loss}))
+    base = {Path(c["run"]).name: c for c in GRID["cpu_cells"](str(tmp_path))}
+    rope = GRID["position_cells"](str(tmp_path))
+    assert [Path(c["run"]).name for c in rope] == [f"transformer-{s}-lr3e-03-rope" for s in GRID["LEAD_SIZES"]]
+    for c in rope:
+        b = base[Path(c["run"]).name.removesuffix("-rope")]["params"]
+        assert {k for k in b if b[k] != c["params"][k]} == {"model"}
+        m, mb = json.loads(c["params"]["model"]), json.loads(b["model"])
+        assert {k for k in m.keys() | mb.keys() if m.get(k) != mb.get(k)} == {"pos"} and m["pos"] == "rope"
+    fig = runpy.run_path(str(ROOT / "grids" / "figure_4_2.py"))
+    base = {Path(c["run"]).name: c["params"] for c in fig["cells"](str(tmp_path)) if "-lead" not in c["run"]}
+    lead = {Path(c["run"]).name: c["params"] for c in fig["lead_cells"](str(tmp_path))}
+    changed = {n: {k for k in p if p[k] != base[n.replace("-lr2e-03", "").replace("-rope", "")][k]}
+               for n, p in lead.items()}
+    assert changed == {"mini-lr2e-03-500k": {"lr"}, "gpt-mini-lr2e-03-500k": {"lr"}, "gpt-mini-rope-500k": {"model"}}
+    assert json.loads(lead["gpt-mini-rope-500k"]["model"])["pos"] == "rope"

@@ -15,7 +15,8 @@ from ..models.families import FAMILIES
 
 # %% auto #0
 __all__ = ['METRICS', 'COLORS', 'scaling_grid', 'scaling_runs', 'chosen_rates', 'at_chosen_rate', 'plot_sweep', 'scaling_table',
-           'power_law', 'fits', 'plot_compute', 'effects', 'lead_ablation', 'summary']
+           'power_law', 'fits', 'plot_compute', 'effects', 'lead_ablation', 'position_ablation', 'shakespeare_lead',
+           'summary']
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c008
 def scaling_grid() -> dict:
@@ -172,6 +173,60 @@ def lead_ablation(best: pd.DataFrame, lead_dir: str | Path, grid: dict) -> pd.Da
                          verdict="the short filter is the cause" if share > 0.5 else "the lead lies elsewhere",
                          run=str(d.relative_to(Path(lead_dir).parents[1]))))
     return pd.DataFrame(rows)
+
+
+# %% ../../nbs/eval/46_scaling_results.ipynb #c030q
+def position_ablation(best: pd.DataFrame, lead_dir: str | Path, grid: dict) -> pd.DataFrame:
+    """Per size of the grid's LEAD_SIZES with a finished '<transformer run>-rope' under `lead_dir`: the transformer's
+    validation loss with learned and with rotary positions, Hyena's, the share of the gap to Hyena that rotary
+    positions close, and the rule's verdict (more than half: the cause)."""
+    rows = []
+    for size in grid.get("LEAD_SIZES", ()):
+        at = best[best["size"] == size].set_index("family")
+        if not {"transformer", "hyena"} <= set(at.index): continue
+        d = Path(lead_dir) / f"{grid['run_name']('transformer', size, float(at.loc['transformer', 'peak_lr']))}-rope"
+        if not is_finished(d): continue
+        rope = json.loads((d / "metrics.json").read_text())["val_loss"]
+        base, hy = float(at.loc["transformer", "val_loss"]), float(at.loc["hyena", "val_loss"])
+        share = (base - rope) / (base - hy) if base > hy else float("nan")
+        rows.append(dict(size=size, learned=round(base, 4), rotary=round(rope, 4), hyena=round(hy, 4),
+                         share_of_gap=round(share, 3),
+                         verdict="learned positions are the cause" if share > 0.5 else "the lead lies elsewhere",
+                         run=str(d.relative_to(Path(lead_dir).parents[1]))))
+    return pd.DataFrame(rows)
+
+
+# %% ../../nbs/eval/46_scaling_results.ipynb #c030t
+def _mini(d: Path) -> dict | None:
+    "A finished Shakespeare run's validation loss and peak rate (0 in params.json: Table A.3's 6e-4)."
+    if not is_finished(d): return None
+    lr = json.loads((d / "params.json").read_text())["train"]["lr"] or 6e-4
+    return dict(val_loss=json.loads((d / "metrics.json").read_text())["val_loss"], lr=lr, run=d)
+
+def shakespeare_lead(pile_dir: str | Path) -> pd.DataFrame:
+    """The Shakespeare pair at 0.5M tokens (`<pile_dir>/cpu-mini`) against each removed cause
+    (`<pile_dir>/cpu-mini-lead`, grids/figure_4_2.py's lead_cells): the gap in validation loss (GPT minus Hyena) with
+    the cause and without it, the share closed, and the rule's verdict (more than half: the cause)."""
+    base, lead = Path(pile_dir) / "cpu-mini", Path(pile_dir) / "cpu-mini-lead"
+    hy, gpt = _mini(base / "mini-500k"), _mini(base / "gpt-mini-500k")
+    if hy is None or gpt is None: return pd.DataFrame()
+    gap, rows = gpt["val_loss"] - hy["val_loss"], []
+    hy_lr, gpt_lr = _mini(lead / "mini-lr2e-03-500k"), _mini(lead / "gpt-mini-lr2e-03-500k")
+    if hy_lr and gpt_lr:  # each side keeps its better rate on validation
+        h, g = min((hy, hy_lr), key=lambda r: r["val_loss"]), min((gpt, gpt_lr), key=lambda r: r["val_loss"])
+        rows.append(dict(cause="learning rate", gpt=g["val_loss"], hyena=h["val_loss"],
+                         setting=f"GPT at {g['lr']:.0e}, Hyena at {h['lr']:.0e} (better of 6e-4 and 2e-3)",
+                         runs=f"{g['run'].name}, {h['run'].name}"))
+    rope = _mini(lead / "gpt-mini-rope-500k")
+    if rope:
+        rows.append(dict(cause="learned positions", gpt=rope["val_loss"], hyena=hy["val_loss"],
+                         setting="GPT with rotary positions, both at 6e-4", runs=f"{rope['run'].name}, {hy['run'].name}"))
+    t = pd.DataFrame(rows, columns=["cause", "gpt", "hyena", "setting", "runs"])
+    t.insert(1, "gap_with", round(gap, 4))
+    t["gap_without"] = (t.gpt - t.hyena).round(4)
+    t["share_closed"] = (1 - t.gap_without / gap).round(3)
+    t["verdict"] = np.where(t.share_closed > 0.5, "the cause", "not the cause")
+    return t.drop(columns=["gpt", "hyena"])
 
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c032
