@@ -89,3 +89,20 @@ def test_lead_cells_change_one_thing(tmp_path):
                for n, p in lead.items()}
     assert changed == {"mini-lr2e-03-500k": {"lr"}, "gpt-mini-lr2e-03-500k": {"lr"}, "gpt-mini-rope-500k": {"model"}}
     assert json.loads(lead["gpt-mini-rope-500k"]["model"])["pos"] == "rope"
+
+
+def test_profile_step_reads_a_run_and_keeps_what_exists(tmp_path):
+    "profile_step rebuilds a run's model from its params.json, writes its top operators once and refuses to overwrite."
+    from hyena_lit.experiments.runtime import profile_step
+    run = tmp_path / "run"
+    run.mkdir()
+    model = json.dumps(dict(vocab_size=64, d_model=16, n_layer=1, d_inner=32, l_max=32, mixer="hyena"))
+    (run / "params.json").write_text(json.dumps({"train": dict(size="x", model=model, seq_len=32, micro_batch=2,
+                                                               global_batch=2, tokens=64, unknown_key=1)}))
+    with pytest.raises(FileNotFoundError, match="metrics.json"): profile_step(run, tmp_path / "p.csv")
+    (run / "metrics.json").write_text("{}")
+    t = profile_step(run, tmp_path / "p.csv", steps=1, top=5)
+    assert len(t) == 5 and list(t.share) == sorted(t.share, reverse=True) and 0 < t.share.sum() <= 1
+    meta = json.loads((tmp_path / "p.json").read_text())
+    assert (meta["micro_batch"], meta["seq_len"], meta["threads"]) == (2, 32, 1) and meta["step_ms"] > 0
+    with pytest.raises(FileExistsError): profile_step(run, tmp_path / "p.csv")

@@ -15,8 +15,8 @@ from ..models.families import FAMILIES
 
 # %% auto #0
 __all__ = ['METRICS', 'COLORS', 'scaling_grid', 'scaling_runs', 'chosen_rates', 'at_chosen_rate', 'plot_sweep', 'scaling_table',
-           'power_law', 'fits', 'plot_compute', 'effects', 'lead_ablation', 'position_ablation', 'shakespeare_lead',
-           'summary']
+           'utilization_check', 'power_law', 'fits', 'plot_compute', 'effects', 'lead_ablation', 'position_ablation',
+           'shakespeare_lead', 'summary']
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c008
 def scaling_grid() -> dict:
@@ -110,6 +110,30 @@ def scaling_table(best: pd.DataFrame, grid: dict, peak: float | None = None) -> 
         "GFLOP/s": (t.train_flops / t.train_seconds / 1e9).round(1),
         **({"MFU %": (100 * t.train_flops / t.train_seconds / peak).round(1)} if peak else {}),
         "device": t.device}).reset_index(drop=True)
+
+# %% ../../nbs/eval/46_scaling_results.ipynb #c018v
+def utilization_check(best: pd.DataFrame, peak: float, profile_dir: str | Path, top: int = 3) -> pd.DataFrame:
+    """Per run: its utilization and the transformer's at the same size, their ratio, and for a run under half of it
+    (or any profiled run) the profile's step utilization and top operators by self time."""
+    mfu = best.assign(mfu=best.train_flops / best.train_seconds / peak)
+    ref = mfu[mfu.family == "transformer"].set_index("size").mfu
+    rows = []
+    for _, r in mfu.iterrows():
+        if r["size"] not in ref.index: continue
+        ratio = r.mfu / ref[r["size"]]
+        prof, meta = Path(profile_dir) / f"{r.run}.csv", Path(profile_dir) / f"{r.run}.json"
+        row = dict(family=r.family, size=r["size"], mfu=round(100 * r.mfu, 1),
+                   transformer_mfu=round(100 * ref[r["size"]], 1), ratio=round(ratio, 2), under_half=ratio < 0.5)
+        if prof.exists() and meta.exists():
+            m, ops = json.loads(meta.read_text()), pd.read_csv(prof)
+            step_flops = r.train_flops / r.tokens * m["micro_batch"] * m["seq_len"]
+            row.update(profiled_mfu=round(100 * step_flops / (m["step_ms"] / 1e3) / peak, 1),
+                       top_ops=", ".join(f"{o.removeprefix('aten::')} {100 * s:.0f}%"
+                                         for o, s in zip(ops.op[:top], ops.share[:top])))
+        elif ratio < 0.5: row.update(profiled_mfu=None, top_ops="not profiled yet")
+        if ratio < 0.5 or "top_ops" in row: rows.append(row)
+    return pd.DataFrame(rows)
+
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c020
 def power_law(flops, bpb) -> dict | None:

@@ -19,8 +19,8 @@ from ..kernels.fftconv_checks import (GPU_CASES, GPU_DTYPES, _sync, benchmark, c
 # %% auto #0
 __all__ = ['PAPER_FIGURE_4_3', 'GPU_SWEEP', 'RUNTIME_STYLE', 'pin_malloc', 'peak_memory', 'attention_module', 'Projections',
            'build', 'bench_call', 'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'write_machine',
-           'floor_ms', 'gpu_sweep_name', 'runtime_table', 'crossover', 'runtime_metrics', 'plot_runtime',
-           'gpu_sweep_run', 'operator_check', 'step_bench', 'gpu_report', 'library_fftconv', 'sweep']
+           'floor_ms', 'profile_step', 'gpu_sweep_name', 'runtime_table', 'crossover', 'runtime_metrics',
+           'plot_runtime', 'gpu_sweep_run', 'operator_check', 'step_bench', 'gpu_report', 'library_fftconv', 'sweep']
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c009
 def _vm(key: str) -> int:
@@ -148,6 +148,55 @@ def floor_ms(op: str, B: int, L: int, D: int, machine: dict, backward: bool) -> 
         flops = B * (2 * 4 * L * D * D + hyena_mixer_flops(D, L) - 2 * 3 * D * D * L)
         traffic = 4 * B * L * D * (3 + 1 + 4 + 1)
     return 1e3 * (3 if backward else 1) * (flops / rate + traffic / bw)
+
+# %% ../../nbs/experiments/50_runtime.ipynb #c016q
+def profile_step(run, out, steps: int = 3, threads: int = 1, top: int = 12) -> "pd.DataFrame":
+    """A finished language-model run's training step (forward, cross-entropy, backward, AdamW) at its micro-batch and
+    context, `steps` steps after one warm-up, under torch.profiler at `threads` threads: the `top` operators by self
+    CPU time, each with its share of the step, into the CSV `out` (not overwritten), with the run, the step's time and
+    the load average before and after in `out` with the suffix .json."""
+    import json
+    from dataclasses import fields as dc_fields
+    import pandas as pd
+    from torch.profiler import ProfilerActivity, profile
+    from hyena_lit.core.paths import save_json
+    from hyena_lit.experiments.lm_training import TrainConfig, model_config
+    from hyena_lit.models.model import HyenaLM
+    run, out = Path(run), Path(out)
+    if not (run / "metrics.json").exists(): raise FileNotFoundError(f"{run} has no metrics.json: not a finished run")
+    if out.exists() or out.with_suffix(".json").exists(): raise FileExistsError(f"{out} exists: a profile is not overwritten")
+    train = json.loads((run / "params.json").read_text())["train"]
+    cfg = TrainConfig(**{f.name: train[f.name] for f in dc_fields(TrainConfig) if f.name in train})
+    before, was = os.getloadavg(), torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        torch.manual_seed(0)
+        model = HyenaLM(model_config(cfg))
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        ids = torch.randint(0, model.cfg.vocab_size, (cfg.micro_batch, cfg.seq_len + 1))
+        def step():
+            loss = F.cross_entropy(model(ids[:, :-1]).flatten(0, 1), ids[:, 1:].flatten())
+            loss.backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+        step()
+        t0 = time.perf_counter()
+        with profile(activities=[ProfilerActivity.CPU]) as prof:
+            for _ in range(steps): step()
+        step_ms = 1e3 * (time.perf_counter() - t0) / steps
+    finally: torch.set_num_threads(was)
+    ev = sorted(prof.key_averages(), key=lambda e: e.self_cpu_time_total, reverse=True)
+    total = sum(e.self_cpu_time_total for e in ev)
+    t = pd.DataFrame([dict(op=e.key, self_ms=round(e.self_cpu_time_total / 1e3 / steps, 3), calls=e.count // steps,
+                           share=round(e.self_cpu_time_total / total, 4)) for e in ev[:top]])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    t.to_csv(out, index=False)
+    save_json(dict(run=str(run), steps=steps, threads=threads, step_ms=round(step_ms, 2),
+                   micro_batch=cfg.micro_batch, seq_len=cfg.seq_len,
+                   load_average_before=[round(x, 2) for x in before],
+                   load_average_after=[round(x, 2) for x in os.getloadavg()]), out.with_suffix(".json"))
+    return t
+
 
 # %% ../../nbs/experiments/50_runtime.ipynb #g011
 PAPER_FIGURE_4_3 = dict(crossover_vs_attention=2048, crossover_vs_flashattention="4096-8192",
