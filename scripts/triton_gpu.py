@@ -21,14 +21,14 @@ os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ
 SHARES = {"figure43": 0.3, "step": 0.25, "kernels": 0.45}  # of the budget, in this order
 
 def _figure43(out, deadline, smoke):
-    from hyena_lit.experiments.runtime import gpu_sweep_name, sweep
+    from hyena_lit.experiments.runtime import gpu_sweep_name, time_points
     f = figure43_settings(smoke)
     parts = [(dt, B) for dt in f["dtypes"] for B in f["batches"]]
     for i, (dt, B) in enumerate(parts):  # each gets an equal part of what is left
         part = time.time() + (deadline - time.time()) / (len(parts) - i)
-        sweep(out / f"{gpu_sweep_name(B, dt)}.csv", f["ops"], f["lengths"], B, f["d_model"], f["n_heads"],
-              device="cpu" if smoke else "cuda", reps=f["reps"], memory_budget_gb=f["memory_budget_gb"],
-              deadline=part, dtype=dt)
+        time_points(out / f"{gpu_sweep_name(B, dt)}.csv", f["ops"], f["lengths"], B, f["d_model"], f["n_heads"],
+                    device="cpu" if smoke else "cuda", reps=f["reps"], memory_budget_gb=f["memory_budget_gb"],
+                    deadline=part, dtype=dt)
 
 def figure43_settings(smoke: bool) -> dict:
     "50_runtime's GPU_SWEEP, or toy sizes for --smoke."

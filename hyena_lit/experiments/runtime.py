@@ -19,8 +19,8 @@ from ..kernels.fftconv_checks import (GPU_CASES, GPU_DTYPES, _sync, benchmark, c
 # %% auto #0
 __all__ = ['PAPER_FIGURE_4_3', 'GPU_SWEEP', 'RUNTIME_STYLE', 'pin_malloc', 'peak_memory', 'attention_module', 'Projections',
            'build', 'bench_call', 'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'write_machine',
-           'floor_ms', 'profile_step', 'gpu_sweep_name', 'runtime_table', 'crossover', 'runtime_metrics',
-           'plot_runtime', 'gpu_sweep_run', 'operator_check', 'step_bench', 'gpu_report', 'library_fftconv', 'sweep']
+           'floor_ms', 'profile_step', 'time_points', 'gpu_sweep_name', 'runtime_table', 'crossover', 'runtime_metrics',
+           'plot_runtime', 'gpu_sweep_run', 'operator_check', 'step_bench', 'gpu_report', 'library_fftconv']
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c009
 def _vm(key: str) -> int:
@@ -198,11 +198,72 @@ def profile_step(run, out, steps: int = 3, threads: int = 1, top: int = 12) -> "
     return t
 
 
+# %% ../../nbs/experiments/50_runtime.ipynb #c019t
+def time_points(csv, ops, lengths, batch: int, d_model: int = 768, n_heads: int = 12, passes=("fwd", "fwdbwd"),
+                device: str = "cuda", reps: int = 5, memory_budget_gb: float = 60.0, deadline: float = float("inf"),
+                dtype: str = "float32", rows=None, machine: dict | None = None,
+                max_seconds_per_point: float = float("inf"), cpu_peak_memory: bool = False,
+                verbose: bool = False) -> list[dict]:
+    """Figure 4.3's points (`build` ops, forward and forward+backward) into `csv`, row by row, shortest length
+    first with every op and pass at each (a run stopped at `deadline` has whole lengths). `rows`: points measured
+    before, kept and not run again (a killed run resumes). A point predicted to need more than `memory_budget_gb` is
+    a row "does not fit"; one predicted from its op and pass at the previous length (quadratic for attention, L^1.1
+    for the rest) to take more than `max_seconds_per_point`, "skipped (time)", and a long one runs fewer repetitions.
+    With `machine` (`measure_machine`) a row has its floor. Peak memory: the allocator's on a GPU; on a CPU, with
+    `cpu_peak_memory`, a child process's for points under a minute. A point that fails is a row with its error."""
+    import pandas as pd
+    dev, rows = torch.device(device), list(rows or [])
+    done = {(r["op"], r["pass"], r["L"]) for r in rows}
+    last_ms = {(r["op"], r["pass"]): (r["L"], r["ms"]) for r in sorted(rows, key=lambda r: r["L"]) if r["status"] == "ok"}
+    for L in lengths:
+        for pas in passes:
+            for op in ops:
+                if (op, pas, L) in done: continue
+                if time.time() > deadline: return rows
+                bwd = pas == "fwdbwd"
+                row = dict(op=op, **{"pass": pas}, L=L, B=batch, D=d_model, dtype=dtype, status="ok")
+                if machine:
+                    row |= dict(device=machine["device"], floor_ms=floor_ms(op, batch, L, d_model, machine, bwd))
+                prev = last_ms.get((op, pas))
+                guess = None if prev is None else prev[1] * (L / prev[0]) ** (2 if op in ("attention", "sdpa") else 1.1)
+                if predicted_bytes(op, batch, L, d_model, n_heads, bwd) > memory_budget_gb * 2**30:
+                    row["status"] = "does not fit"
+                elif guess is not None and guess / 1e3 > max_seconds_per_point: row["status"] = "skipped (time)"
+                else:
+                    n = (reps if guess is None or guess < 5e3
+                         else max(1, min(reps, int(3 * max_seconds_per_point * 1e3 / guess / 4))))
+                    try:
+                        m = build(op, d_model, n_heads, L, dev)
+                        u = torch.randn(batch, L, d_model, device=dev, requires_grad=bwd)
+                        call = lambda: bench_call(m, u, bwd, dtype)
+                        row |= time_fn(call, reps=n, warmup=1 if guess is None or guess < 60e3 else 0, device=dev)
+                        if dev.type == "cuda": peak = peak_memory(call, dev)
+                        elif cpu_peak_memory and row["ms"] < 60e3:
+                            peak = peak_memory_cpu_subprocess(op, batch, d_model, n_heads, L, bwd)
+                        else: peak = None  # a second minute-long run in a child process is not worth it
+                        row["peak_mb"] = float("nan") if peak is None else peak / 2 ** 20
+                        last_ms[(op, pas)] = (L, row["ms"])
+                    except torch.OutOfMemoryError:
+                        row["status"] = "out of memory"
+                    except Exception as e:  # e.g. the fused kernels beyond their MAX_L
+                        row["status"] = f"error: {type(e).__name__}: {e}"[:300]
+                    m = u = call = None
+                    if dev.type == "cuda": torch.cuda.empty_cache()
+                rows.append(row)
+                pd.DataFrame(rows).to_csv(csv, index=False)
+                if verbose:
+                    print(f"{pas:6} {op:11} L={L:6}: " + (
+                        f"{row['ms']:9.1f} ms  peak {row['peak_mb']:8.0f} MB" +
+                        (f"  floor {row['floor_ms']:8.1f} ms" if machine else "")
+                        if row["status"] == "ok" else row["status"]), flush=True)
+    return rows
+
+
 # %% ../../nbs/experiments/50_runtime.ipynb #g011
 PAPER_FIGURE_4_3 = dict(crossover_vs_attention=2048, crossover_vs_flashattention="4096-8192",
                         speedup_vs_attention_64k=100, speedup_vs_flashattention_8k=2, batch=64, device="A100")
 
-# this notebook's parameters for Figure 4.3 on a GPU, as scripts/triton_gpu.py runs `sweep` (grids/figure_4_3.py's
+# this notebook's parameters for Figure 4.3 on a GPU, as scripts/triton_gpu.py runs `time_points` (grids/figure_4_3.py's
 # GPU cells name the same), at each of `dtypes` and `batches`, in that order (bfloat16 first: the paper's
 # comparison is with FlashAttention, which SDPA takes in half precision only)
 GPU_SWEEP = dict(d_model=768, n_heads=12, ops=["hyena", "hyena-triton", "sdpa", "attention"], reps=5,
@@ -284,7 +345,7 @@ def plot_runtime(t, pas: str, title: str, batch: int, d_model: int):
     return fig
 
 def gpu_sweep_run(csv, run_dir, settings: dict, provenance: dict) -> dict:
-    """A finished run folder from one CSV of `sweep` on a GPU (scripts/triton_gpu.py): params.json (this notebook's
+    """A finished run folder from one CSV of `time_points` on a GPU (scripts/triton_gpu.py): params.json (this notebook's
     parameters as the sweep used them, `settings`, and where it ran, `provenance`: GPU, versions, date), times.csv,
     metrics.json and runtime.png. Refuses a folder that exists."""
     import pandas as pd
@@ -379,37 +440,3 @@ def gpu_report(out, lengths=(1024, 2048, 4096, 8192, 16384), B: int = 64, C: int
 def library_fftconv(u, k, D, pre, post):
     "The torch.fft contender of the kernels' benchmark: the library's gated `fftconv` (`11_fftconv`)."
     return post * fftconv(pre * u, k, D)
-
-# %% ../../nbs/experiments/50_runtime.ipynb #g009
-def sweep(csv, ops, lengths, batch: int, d_model: int = 768, n_heads: int = 12, passes=("fwd", "fwdbwd"),
-          device: str = "cuda", reps: int = 5, memory_budget_gb: float = 60.0,
-          deadline: float = float("inf"), dtype: str = "float32") -> list[dict]:
-    """Figure 4.3's points (`build` ops, forward and forward+backward) into `csv`, row by row, shortest length
-    first with every op and pass at each (a run stopped at `deadline` has whole lengths); a point that fails is
-    a row with its error, not the end of the sweep."""
-    import pandas as pd
-    dev, rows = torch.device(device), []
-    for L in lengths:
-        for pas in passes:
-            for op in ops:
-                if time.time() > deadline: return rows
-                bwd = pas == "fwdbwd"
-                row = dict(op=op, **{"pass": pas}, L=L, B=batch, D=d_model, dtype=dtype, status="ok")
-                if predicted_bytes(op, batch, L, d_model, n_heads, bwd) > memory_budget_gb * 2**30:
-                    row["status"] = "does not fit"
-                else:
-                    try:
-                        m = build(op, d_model, n_heads, L, dev)
-                        u = torch.randn(batch, L, d_model, device=dev, requires_grad=bwd)
-                        call = lambda: bench_call(m, u, bwd, dtype)
-                        row |= time_fn(call, reps=reps, warmup=1, device=dev)
-                        row["peak_mb"] = (peak_memory(call, dev) or float("nan")) / 2 ** 20
-                    except torch.OutOfMemoryError:
-                        row["status"] = "out of memory"
-                    except Exception as e:  # e.g. the fused kernels beyond their MAX_L
-                        row["status"] = f"error: {type(e).__name__}: {e}"[:300]
-                    m = u = call = None
-                    if dev.type == "cuda": torch.cuda.empty_cache()
-                rows.append(row)
-                pd.DataFrame(rows).to_csv(csv, index=False)
-    return rows
