@@ -347,7 +347,8 @@ REPORTS = {"runs/synthetics": SYNTHETICS_REPORTS, "runs/dna/results": ["nbs/eval
 NOTEBOOK = {"associative_recall": "nbs/experiments/31_associative_recall.ipynb", "mechanistic": "nbs/experiments/33_mechanistic.ipynb",
             "mqar": "nbs/experiments/35_mqar.ipynb", "pile": "nbs/experiments/40_pile.ipynb", "wikitext103": "nbs/experiments/41_wikitext103.ipynb",
             "pg19": "nbs/experiments/42_pg19.ipynb", "runtime": "nbs/experiments/50_runtime.ipynb", "downstream": "nbs/eval/60_downstream.ipynb",
-            "images": "nbs/experiments/72_images.ipynb", "dna": "nbs/experiments/82_dna.ipynb", "quickstart": "nbs/experiments/19_quickstart.ipynb"}
+            "images": "nbs/experiments/72_images.ipynb", "dna": "nbs/experiments/82_dna.ipynb", "quickstart": "nbs/experiments/19_quickstart.ipynb",
+            "scaling": "nbs/eval/46_scaling_results.ipynb"}
 
 
 # ---------------------------------------------------------------------------------------------- rendering
