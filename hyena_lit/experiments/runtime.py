@@ -159,7 +159,7 @@ def profile_step(run, out, steps: int = 3, threads: int = 1, top: int = 12) -> "
     from dataclasses import fields as dc_fields
     import pandas as pd
     from torch.profiler import ProfilerActivity, profile
-    from hyena_lit.core.paths import save_json
+    from hyena_lit.core.paths import relative, save_json
     from hyena_lit.experiments.lm_training import TrainConfig, model_config
     from hyena_lit.models.model import HyenaLM
     run, out = Path(run), Path(out)
@@ -191,7 +191,7 @@ def profile_step(run, out, steps: int = 3, threads: int = 1, top: int = 12) -> "
                            share=round(e.self_cpu_time_total / total, 4)) for e in ev[:top]])
     out.parent.mkdir(parents=True, exist_ok=True)
     t.to_csv(out, index=False)
-    save_json(dict(run=str(run), steps=steps, threads=threads, step_ms=round(step_ms, 2),
+    save_json(dict(run=relative(run), steps=steps, threads=threads, step_ms=round(step_ms, 2),
                    micro_batch=cfg.micro_batch, seq_len=cfg.seq_len,
                    load_average_before=[round(x, 2) for x in before],
                    load_average_after=[round(x, 2) for x in os.getloadavg()]), out.with_suffix(".json"))
