@@ -222,9 +222,12 @@ def position_ablation(best: pd.DataFrame, lead_dir: str | Path, grid: dict) -> p
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c030t
 def _mini(d: Path) -> dict | None:
-    "A finished Shakespeare run's validation loss and peak rate (0 in params.json: Table A.3's 6e-4)."
+    "A finished Shakespeare run's validation loss and peak rate (as its TrainConfig reads it: 0 is Table A.3's)."
+    from dataclasses import fields as dc_fields
+    from hyena_lit.experiments.lm_training import TrainConfig
     if not is_finished(d): return None
-    lr = json.loads((d / "params.json").read_text())["train"]["lr"] or 6e-4
+    train = json.loads((d / "params.json").read_text())["train"]
+    lr = TrainConfig(**{f.name: train[f.name] for f in dc_fields(TrainConfig) if f.name in train}).peak_lr
     return dict(val_loss=json.loads((d / "metrics.json").read_text())["val_loss"], lr=lr, run=d)
 
 def shakespeare_lead(pile_dir: str | Path) -> pd.DataFrame:
