@@ -14,9 +14,9 @@ from ..core.paths import project_root, is_finished
 from ..models.families import FAMILIES
 
 # %% auto #0
-__all__ = ['METRICS', 'COLORS', 'scaling_grid', 'scaling_runs', 'chosen_rates', 'at_chosen_rate', 'plot_sweep', 'scaling_table',
-           'utilization_check', 'power_law', 'fits', 'plot_compute', 'effects', 'lead_ablation', 'position_ablation',
-           'shakespeare_lead', 'summary']
+__all__ = ['METRICS', 'COLORS', 'scaling_grid', 'scaling_runs', 'chosen_rates', 'at_chosen_rate', 'plot_sweep', 'utilization',
+           'scaling_table', 'utilization_check', 'power_law', 'fits', 'plot_compute', 'effects', 'gap_closed',
+           'lead_ablation', 'position_ablation', 'shakespeare_lead', 'summary']
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c008
 def scaling_grid() -> dict:
@@ -96,6 +96,11 @@ def plot_sweep(runs: pd.DataFrame, rates: pd.DataFrame, size: str, ax):
     ax.set_title(f"{size} non-embedding parameters", fontsize=9)
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c017
+def utilization(runs: pd.DataFrame, peak: float) -> pd.Series:
+    "Each run's model-FLOPs utilization: its training FLOPs over its training seconds, as a share of `peak` FLOP/s."
+    return runs.train_flops / runs.train_seconds / peak
+
+
 def scaling_table(best: pd.DataFrame, grid: dict, peak: float | None = None) -> pd.DataFrame:
     """The report's table: one row per family and size at its chosen rate; `peak` (FLOP/s), when measured, gives
     each run's model-FLOPs utilization."""
@@ -108,14 +113,14 @@ def scaling_table(best: pd.DataFrame, grid: dict, peak: float | None = None) -> 
         "val ppl": t.val_ppl.round(2), "val bpb": t.val_bpb.round(3), "test ppl": t.test_ppl.round(2),
         "tokens/s": t.tokens_per_second.round(-1).astype(int),
         "GFLOP/s": (t.train_flops / t.train_seconds / 1e9).round(1),
-        **({"MFU %": (100 * t.train_flops / t.train_seconds / peak).round(1)} if peak else {}),
+        **({"MFU %": (100 * utilization(t, peak)).round(1)} if peak else {}),
         "device": t.device}).reset_index(drop=True)
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c018v
 def utilization_check(best: pd.DataFrame, peak: float, profile_dir: str | Path, top: int = 3) -> pd.DataFrame:
     """Per run: its utilization and the transformer's at the same size, their ratio, and for a run under half of it
     (or any profiled run) the profile's step utilization and top operators by self time."""
-    mfu = best.assign(mfu=best.train_flops / best.train_seconds / peak)
+    mfu = best.assign(mfu=utilization(best, peak))
     ref = mfu[mfu.family == "transformer"].set_index("size").mfu
     rows = []
     for _, r in mfu.iterrows():
@@ -177,25 +182,34 @@ def effects(best: pd.DataFrame, grid: dict) -> pd.DataFrame:
     return out.reindex([s for s in grid["SIZES"] if s in out.index]).round(3)
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c030m
+def gap_closed(best: pd.DataFrame, lead_dir: str | Path, grid: dict, size: str, family: str, suffix: str,
+               other: str) -> dict | None:
+    """One lead ablation at `size`: `family`'s run with one setting changed ('<its run><suffix>' under `lead_dir`)
+    against the same run unchanged and against `other` family's: the three validation losses and the share of the
+    gap between `family` and `other` that the change closes; None until that run has finished."""
+    at = best[best["size"] == size].set_index("family")
+    if not {family, other} <= set(at.index): return None
+    d = Path(lead_dir) / f"{grid['run_name'](family, size, float(at.loc[family, 'peak_lr']))}{suffix}"
+    if not is_finished(d): return None
+    base, ref = float(at.loc[family, "val_loss"]), float(at.loc[other, "val_loss"])
+    changed = json.loads((d / "metrics.json").read_text())["val_loss"]
+    share = (changed - base) / (ref - base) if ref != base else float("nan")
+    return dict(base=round(base, 4), changed=round(changed, 4), other=round(ref, 4), share_of_gap=round(share, 3),
+                cause=share > 0.5, run=str(d.relative_to(Path(lead_dir).parents[1])))
+
+
 def lead_ablation(best: pd.DataFrame, lead_dir: str | Path, grid: dict) -> pd.DataFrame:
     """Per family with a finished run under `lead_dir` (the grid's lead_cells, '<run>-noshort'): validation loss
     with and without the short filter at the rule size, the Transformer++'s, the share of the gap to it that the
     short filter accounts for, and the rule's verdict (more than half: the cause)."""
     size, rows = grid["RULE_SIZE"], []
-    at = best[best["size"] == size].set_index("family")
-    if "transformer++" not in at.index: return pd.DataFrame()
-    ref = float(at.loc["transformer++", "val_loss"])
     for fam in ("hyena", "hyena+"):
-        if fam not in at.index: continue
-        d = Path(lead_dir) / f"{grid['run_name'](fam, size, float(at.loc[fam, 'peak_lr']))}-noshort"
-        if not is_finished(d): continue
-        without = json.loads((d / "metrics.json").read_text())["val_loss"]
-        base = float(at.loc[fam, "val_loss"])
-        share = (without - base) / (ref - base) if ref > base else float("nan")
-        rows.append(dict(family=fam, size=size, val_loss=round(base, 4), without_short_filter=round(without, 4),
-                         transformer_pp=round(ref, 4), share_of_gap=round(share, 3),
-                         verdict="the short filter is the cause" if share > 0.5 else "the lead lies elsewhere",
-                         run=str(d.relative_to(Path(lead_dir).parents[1]))))
+        g = gap_closed(best, lead_dir, grid, size, fam, "-noshort", "transformer++")
+        if g is None: continue
+        rows.append(dict(family=fam, size=size, val_loss=g["base"], without_short_filter=g["changed"],
+                         transformer_pp=g["other"], share_of_gap=g["share_of_gap"],
+                         verdict="the short filter is the cause" if g["cause"] else "the lead lies elsewhere",
+                         run=g["run"]))
     return pd.DataFrame(rows)
 
 
@@ -206,17 +220,12 @@ def position_ablation(best: pd.DataFrame, lead_dir: str | Path, grid: dict) -> p
     positions close, and the rule's verdict (more than half: the cause)."""
     rows = []
     for size in grid.get("LEAD_SIZES", ()):
-        at = best[best["size"] == size].set_index("family")
-        if not {"transformer", "hyena"} <= set(at.index): continue
-        d = Path(lead_dir) / f"{grid['run_name']('transformer', size, float(at.loc['transformer', 'peak_lr']))}-rope"
-        if not is_finished(d): continue
-        rope = json.loads((d / "metrics.json").read_text())["val_loss"]
-        base, hy = float(at.loc["transformer", "val_loss"]), float(at.loc["hyena", "val_loss"])
-        share = (base - rope) / (base - hy) if base > hy else float("nan")
-        rows.append(dict(size=size, learned=round(base, 4), rotary=round(rope, 4), hyena=round(hy, 4),
-                         share_of_gap=round(share, 3),
-                         verdict="learned positions are the cause" if share > 0.5 else "the lead lies elsewhere",
-                         run=str(d.relative_to(Path(lead_dir).parents[1]))))
+        g = gap_closed(best, lead_dir, grid, size, "transformer", "-rope", "hyena")
+        if g is None: continue
+        rows.append(dict(size=size, learned=g["base"], rotary=g["changed"], hyena=g["other"],
+                         share_of_gap=g["share_of_gap"],
+                         verdict="learned positions are the cause" if g["cause"] else "the lead lies elsewhere",
+                         run=g["run"]))
     return pd.DataFrame(rows)
 
 
