@@ -271,7 +271,7 @@ def _gpu_step(R, gpu="NVIDIA_H200"):
 SECTIONS = [
     Section("figure-41", "Figure 4.1: associative recall", _fig41_paper, _fig41_ours,
             ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34a_figure_4_1.ipynb"],
-            ["associative_recall/fig4.1-official", "associative_recall/fig4.1-cpu", "associative_recall/fig4.1-cpu-200ep",
+            ["associative_recall/fig4.1-official-val", "associative_recall/fig4.1-official", "associative_recall/fig4.1-cpu", "associative_recall/fig4.1-cpu-200ep",
              "associative_recall/official-L256", "associative_recall/fig4.1-official-short-filters"],
             ["Figure 4.1"]),
     Section("table-a1-ablation", "Table A.1 ablation",
@@ -286,7 +286,7 @@ SECTIONS = [
     Section("table-11", "Mamba Table 11: induction heads", lambda R: _t11(R, "value"),
             lambda R: f"{_t11(R, 'ours')}; {reproduced(R.table('Table 11'))}",
             ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34e_table_11.ipynb"],
-            ["mechanistic/table11-mamba", "mechanistic/table11-mamba-cpu", "mechanistic/table11-cpu"], ["Table 11"]),
+            ["mechanistic/table11-mamba-val", "mechanistic/table11-mamba", "mechanistic/table11-mamba-cpu", "mechanistic/table11-cpu"], ["Table 11"]),
     Section("mqar", "MQAR (Zoology, Figure 2)",
             _mqar_paper, _mqar_ours,
             ["nbs/experiments/35_mqar.ipynb", "nbs/eval/34h_mqar.ipynb"], ["mqar/cpu-100k", "mqar/cpu-10k"],
@@ -324,7 +324,7 @@ SECTIONS[4].sweeps += ["mechanistic/table11-cpu-40ep"]
 SECTIONS[5].sweeps += [f"mqar/cpu-100k-{s}" for s in ("30ep", "10ep", "nomlp", "onegroup", "zoology", "zoology2023-10ep", "zoology2023")]
 SECTIONS += [
     _more("single-layer", "Single-layer recall (Appendix C)", ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34b_table_c1.ipynb"],
-          ["associative_recall/single-layer-official-800ep", "associative_recall/single-layer-official",
+          ["associative_recall/single-layer-official-val", "associative_recall/single-layer-official-800ep", "associative_recall/single-layer-official",
            "associative_recall/single-layer-cpu"], ["Single-layer recall"]),
     _more("table-a2", "Table A.2: recall at L = 131k, six filters", ["nbs/experiments/31_associative_recall.ipynb"], [], ["Table A.2"]),
     _more("figure-c1", "Figure C.1: addition", ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34d_figure_c1.ipynb"],
