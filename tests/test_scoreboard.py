@@ -73,8 +73,13 @@ def test_every_claim_has_margin_and_spread_and_every_reason_a_run(rebuilt):
             assert "within noise" in (r.status, r.would_be) and r.seeds_needed == "needs 3 seeds", r.id
     for r in b[b.status == "differs"].itertuples(): assert cited_runs(r.note, RUNS), r.id
     fixed = b[b.status == "by construction"]
-    assert set(fixed.id) == {"M-T11-Hyena-256", "M-T11-H3-256", "M-T11-Mamba-256", "H-T4.2-30k-Transformer", "H-T4.2-64k-Transformer",
-                             "H-T4.2-131k-Transformer"}
+    memory = {"H-T4.2-30k-Transformer", "H-T4.2-64k-Transformer", "H-T4.2-131k-Transformer"}
+    at_256 = {"M-T11-Hyena-256", "M-T11-H3-256", "M-T11-Mamba-256"}
+    assert memory <= set(fixed.id) <= memory | at_256
+    # Table 11 at the training length is by construction only on a run that stopped on those test sequences: never on
+    # a validation re-run, which is judged like any other row (Hyena's and H3's reproduce)
+    assert not fixed[fixed.id.isin(at_256)].run.str.contains("-val/").any()
+    assert set(b[b.id.isin(["M-T11-Hyena-256", "M-T11-H3-256"])].status) == {"reproduced"}
     # the memory formula's one disagreement with the paper's X differs, and says why
     flash = b.set_index("id").loc["H-T4.2-131k-FlashTransformer"]
     assert flash.status == "differs" and flash.ours.startswith("fits") and "lower bound" in flash.note

@@ -15,8 +15,9 @@ from .fields import (_CSV, ACCURACY, _num, has_validation, load_index, load_pape
                                    select_runs)
 
 # %% auto #0
-__all__ = ['BUDGET_AFTER_RESULT', 'in_accept', 'accept_interval', 'format_value', 'binomial_se', 'early_stop_of', 'test_choices',
-           'meets', 'config_of', 'attempts', 'seed_spread', 'noise_of', 'needs_seeds', 'number_status', 'judge_number']
+__all__ = ['BUDGET_AFTER_RESULT', 'STOPS_ON_TEST', 'in_accept', 'accept_interval', 'format_value', 'binomial_se', 'early_stop_of',
+           'test_choices', 'meets', 'config_of', 'attempts', 'seed_spread', 'noise_of', 'needs_seeds', 'fixed_reason',
+           'number_status', 'judge_number']
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s015
 def in_accept(v: float, accept: str) -> bool:
@@ -138,6 +139,15 @@ def needs_seeds(v: float, accept: str, noise: float, seeds: int, unit: str = "%"
     edges = [e for e in accept_interval(accept) if math.isfinite(e) and not (unit.startswith("%") and e in (0, 100))]
     return seeds < 3 and noise > 0 and bool(edges) and min(abs(v - e) for e in edges) <= 2 * noise
 
+# a `fixed` reason that rests on the run's stop on its test set (Table 11 at the training length) holds only for a run
+# whose stop read that test set: a run that validation stopped, or that trained its whole budget, is judged like any other
+STOPS_ON_TEST = "stops at its first 100% on the same test sequences"
+
+def fixed_reason(row: pd.Series, a: pd.Series) -> str:
+    "Row `row`'s `fixed` reason where it holds for the chosen attempt `a`, else '' (see STOPS_ON_TEST)."
+    f = row["fixed"]
+    return "" if f and STOPS_ON_TEST in f and not a.get("on_test", "") else f
+
 def number_status(row: pd.Series, a: pd.Series, spread: float = math.nan) -> tuple[str, str, str]:
     "(status, why, noise) for the chosen attempt `a` of a number row: see the rule above."
     v, lo_hi, chance = a.value, accept_interval(row["accept"]), float(row["chance"]) if row["chance"] else None
@@ -150,8 +160,8 @@ def number_status(row: pd.Series, a: pd.Series, spread: float = math.nan) -> tup
         if spread == spread: noise += f"; seed sd on the task {spread:.1f}"
         if mid is not None and (lo_hi[1] - lo_hi[0]) / 2 < 2 * mid:
             noise += f"; band ±{(lo_hi[1] - lo_hi[0]) / 2:g} narrower than 2 SE at its centre ({2 * mid:.1f})"
-    if row["fixed"]:  # counted apart while it agrees with the paper; a formula that disagrees differs, and says why
-        return ("by construction" if not row["accept"] or in_accept(v, row["accept"]) else "differs"), row["fixed"], noise
+    if fixed := fixed_reason(row, a):  # counted apart while it agrees with the paper; one that disagrees differs, and says why
+        return ("by construction" if not row["accept"] or in_accept(v, row["accept"]) else "differs"), fixed, noise
     if not a.ok: return "differs", "", noise
     if in_accept(v, row["accept"]):
         if chance is not None and lo_hi[0] <= chance <= lo_hi[1] and a.seeds < 3:
