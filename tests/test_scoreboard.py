@@ -9,7 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from hyena_lit.eval.scoreboard import STATUSES, accept_interval, build_scoreboard, cited_runs, load_paper
+from hyena_lit.eval.fields import load_index
+from hyena_lit.eval.scoreboard import STATUSES, accept_interval, build_scoreboard, cited_runs, load_paper, score
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "runs"
@@ -156,8 +157,6 @@ def test_fails_on_each_rule_it_holds(tmp_path, rebuilt):
     assert validate(forced, RUNS) == ["M-T11-Hyena-4096: reproduced with a band that contains chance on 1 seed(s)"]
     assert validate(forced.assign(seeds=3), RUNS) == []
     # counted on a budget raised after a result: the row as it stands without its validation re-run (sweeps ending in -val)
-    from hyena_lit.eval.scoreboard import score
-    from hyena_lit.eval.fields import load_index
     index = load_index(RUNS)
     before = score(load_paper().query("id == 'H-C-single-layer-V40'"), index[~index.sweep.str.endswith("-val")], RUNS)
     hidden = before.assign(status="reproduced")
