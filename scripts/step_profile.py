@@ -1,0 +1,161 @@
+"""Aten operators (on a GPU: kernels) per block forward+backward, and a whole training step's kernels, by torch.profiler.
+
+usage: python scripts/step_profile.py --out DIR [--blocks hyena,attention] [--d-model 768] [--L 1024] [--batch 1]
+                                      [--dtype bfloat16] [--device cpu] [--reps 1]
+
+One pre-norm block of the model (`Block` of 13_model: Hyena-125M's or GPT-125M's, at `--d-model`), one warm-up
+forward+backward, then `--reps` forward+backward passes under torch.profiler with autocast to `--dtype` (float32: off).
+On a CPU every aten operator the dispatcher runs is an event; on a GPU each of them launches one or more kernels, so the
+count of aten events is the CPU proxy for the launches of a step. Writes (refusing files that exist):
+- DIR/aten_ops.csv: one row per block: aten events and distinct operators per forward+backward, milliseconds, device,
+  torch version;
+- DIR/aten_ops_by_name.csv: per block and operator name, calls per forward+backward.
+`profile_step` (used by scripts/gpu_check.py) profiles a whole HyenaLM training step the same way and returns its
+kernels (on CUDA) or operators (on CPU) by time, with the number of launches and the peak memory."""
+import argparse, pathlib, sys, time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
+
+BLOCKS = {"hyena": "125M", "attention": "gpt-125M"}  # the named sizes whose block is profiled
+DTYPES = ("bfloat16", "float16", "float32")
+
+def _autocast(device: str, dtype: str):
+    import torch
+    return torch.autocast(torch.device(device).type, dtype=getattr(torch, dtype), enabled=dtype != "float32")
+
+def block_events(block: str, d_model: int = 768, L: int = 1024, batch: int = 1, dtype: str = "bfloat16",
+                 device: str = "cpu", reps: int = 1, **overrides):
+    """(profiler events of `reps` forward+backward passes of one `block` ('hyena' or 'attention') block, ms per
+    pass). `overrides` go to the HyenaConfig."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    from hyena_lit.models.model import Block, HyenaConfig
+    torch.manual_seed(0)
+    heads = max(1, d_model // 64)
+    cfg = HyenaConfig.from_size(BLOCKS[block], d_model=d_model, d_inner=4 * d_model, n_heads=heads,
+                                l_max=max(L, 2048), **overrides)
+    dev = torch.device(device)
+    m = Block(cfg).to(dev)
+    h = torch.randn(batch, L, d_model, device=dev, requires_grad=True)
+    g = torch.randn(batch, L, d_model, device=dev)
+
+    def fwdbwd():
+        with _autocast(device, dtype):
+            y = m(h)
+        y.backward(g.to(y.dtype))
+
+    fwdbwd()
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if dev.type == "cuda" else [])
+    if dev.type == "cuda": torch.cuda.synchronize(dev)
+    t0 = time.perf_counter()
+    with profile(activities=acts) as prof:
+        for _ in range(reps): fwdbwd()
+        if dev.type == "cuda": torch.cuda.synchronize(dev)
+    return prof.events(), 1e3 * (time.perf_counter() - t0) / reps
+
+def count_aten(events, reps: int = 1) -> tuple[int, dict]:
+    "(aten events per pass, {operator name: calls per pass}) of a profile's CPU events."
+    by_name = {}
+    for e in events:
+        if e.name.startswith("aten::") and e.device_type.name == "CPU":
+            by_name[e.name] = by_name.get(e.name, 0) + 1
+    return sum(by_name.values()) // reps, {k: v // reps for k, v in sorted(by_name.items(), key=lambda kv: -kv[1])}
+
+def block_rows(blocks=tuple(BLOCKS), d_model: int = 768, L: int = 1024, batch: int = 1, dtype: str = "bfloat16",
+               device: str = "cpu", reps: int = 1) -> tuple[list[dict], list[dict]]:
+    "(one summary row per block, one row per block and operator): what `main` writes."
+    import torch
+    rows, by = [], []
+    for b in blocks:
+        ev, ms = block_events(b, d_model, L, batch, dtype, device, reps)
+        n, names = count_aten(ev, reps)
+        rows.append(dict(block=b, d_model=d_model, L=L, batch=batch, dtype=dtype, device=device,
+                         aten_ops=n, distinct_ops=len(names), ms=round(ms, 2), torch=torch.__version__))
+        by += [dict(block=b, op=k, calls=v) for k, v in names.items()]
+    return rows, by
+
+def profile_step(size: str, L: int, batch: int, device: str = "cuda", dtype: str = "bfloat16",
+                 top: int = 30) -> tuple[list[dict], dict]:
+    """One AdamW training step of HyenaLM(`size`) at context L after a warm-up, profiled: (the `top` kernels (CUDA) or
+    operators (CPU) by self time, with calls and share; a summary: step ms, launches or aten events, peak memory)."""
+    import torch
+    import torch.nn.functional as F
+    from torch.profiler import ProfilerActivity, profile
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
+    dev = torch.device(device)
+    torch.manual_seed(0)
+    cfg = HyenaConfig.from_size(size, l_max=max(L, HyenaConfig.from_size(size).l_max))
+    model = HyenaLM(cfg).to(dev)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    x = torch.randint(0, cfg.vocab_size, (batch, L + 1), device=dev)
+
+    def step():
+        with _autocast(device, dtype):
+            loss = F.cross_entropy(model(x[:, :-1]).float().flatten(0, 1), x[:, 1:].flatten())
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+
+    step()
+    cuda = dev.type == "cuda"
+    if cuda:
+        torch.cuda.synchronize(dev)
+        torch.cuda.reset_peak_memory_stats(dev)
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
+    t0 = time.perf_counter()
+    with profile(activities=acts, profile_memory=not cuda) as prof:
+        step()
+        if cuda: torch.cuda.synchronize(dev)
+    ms = 1e3 * (time.perf_counter() - t0)
+    ev = prof.events()
+    kernels = [e for e in ev if e.device_type.name == "CUDA"] if cuda else [
+        e for e in ev if e.name.startswith("aten::")]
+    by = {}
+    for e in kernels:
+        t = e.self_device_time_total if cuda else e.self_cpu_time_total
+        c, s = by.get(e.name, (0, 0.0))
+        by[e.name] = (c + 1, s + t)
+    total = sum(s for _, s in by.values()) or 1.0
+    rows = [dict(size=size, L=L, batch=batch, kernel=k[:200], calls=c, ms=round(s / 1e3, 3), share=round(s / total, 4))
+            for k, (c, s) in sorted(by.items(), key=lambda kv: -kv[1][1])[:top]]
+    peak = (torch.cuda.max_memory_allocated(dev) / 2**30 if cuda
+            else max((e.cpu_memory_usage for e in ev), default=0) / 2**30)
+    summary = dict(size=size, mixer=cfg.mixer, L=L, batch=batch, dtype=dtype, device=device, step_ms=round(ms, 2),
+                   launches=len(kernels), distinct=len(by), peak_gb=round(peak, 3), torch=torch.__version__)
+    return rows, summary
+
+def write_new(path: pathlib.Path, rows: list[dict]):
+    "Write `rows` as a CSV at `path`, refusing a file that exists."
+    import pandas as pd
+    if path.exists(): raise SystemExit(f"error: {path} exists: a profile is not overwritten")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(path, index=False)
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", required=True, help="folder for aten_ops.csv and aten_ops_by_name.csv")
+    p.add_argument("--blocks", default=",".join(BLOCKS))
+    p.add_argument("--d-model", type=int, default=768)
+    p.add_argument("--L", type=int, default=1024)
+    p.add_argument("--batch", type=int, default=1)
+    p.add_argument("--dtype", default="bfloat16")
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--reps", type=int, default=1)
+    a = p.parse_args(argv)
+    blocks = a.blocks.split(",")
+    if any(b not in BLOCKS for b in blocks): raise SystemExit(f"error: --blocks takes names from {list(BLOCKS)}, got {a.blocks!r}")
+    if a.dtype not in DTYPES: raise SystemExit(f"error: --dtype must be one of {DTYPES}, got {a.dtype!r}")
+    for name in ("d_model", "L", "batch", "reps"):
+        if getattr(a, name) < 1: raise SystemExit(f"error: --{name.replace('_', '-')} must be >= 1, got {getattr(a, name)}")
+    if a.d_model % 64 and a.d_model >= 64: raise SystemExit(f"error: --d-model must be a multiple of 64 (heads of 64), got {a.d_model}")
+    out = pathlib.Path(a.out)
+    for f in ("aten_ops.csv", "aten_ops_by_name.csv"):
+        if (out / f).exists(): raise SystemExit(f"error: {out / f} exists: a profile is not overwritten")
+    rows, by = block_rows(blocks, a.d_model, a.L, a.batch, a.dtype, a.device, a.reps)
+    write_new(out / "aten_ops.csv", rows)
+    write_new(out / "aten_ops_by_name.csv", by)
+    for r in rows: print(f"{r['block']:9}: {r['aten_ops']} aten ops per forward+backward ({r['distinct_ops']} distinct), {r['ms']} ms")
+
+if __name__ == "__main__":
+    main()
