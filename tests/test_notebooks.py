@@ -1,4 +1,9 @@
-"""Every notebook through nbdev's own test runner (cells flagged slow/gpu are skipped), one pytest test each."""
+"""Every notebook through nbdev's own test runner (cells flagged slow/gpu are skipped), one pytest test each.
+
+A notebook that starts a Python process (20_fftconv_triton compiles its kernels in one) must get this checkout's
+hyena_lit there too: from a folder below the root, `import hyena_lit` resolves through the environment's editable
+install, which names whichever checkout last ran `pip install -e .`. PYTHONPATH names this one, and Triton's cache is
+the test's own folder."""
 import os
 from configparser import ConfigParser
 from pathlib import Path
@@ -24,7 +29,9 @@ def test_found_notebooks():
 
 
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook(nb, monkeypatch):
+def test_notebook(nb, monkeypatch, tmp_path):
     monkeypatch.chdir(nb.parent)  # as nbdev_test runs them
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton-cache"))
     ok, secs = nbdev_test.test_nb(nb, skip_flags=SKIP_FLAGS, do_print=False)
     assert ok, f"{nb.name} failed (see the traceback above)"

@@ -10,19 +10,27 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def child_env() -> dict:
+    """The environment of a papermill process: without nbdev's IN_TEST (its runner sets it in this process), with
+    PYTHONPATH naming this checkout, so that a kernel started outside the root imports this hyena_lit and not the
+    one the environment's editable install names (the checkout that last ran `pip install -e .`)."""
+    env = {k: v for k, v in os.environ.items() if k != "IN_TEST"}
+    return env | {"PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])}
+
+
 def papermill(tmp_path, *params):
     out = tmp_path / "out.ipynb"
     args = [sys.executable, "-m", "papermill", str(ROOT / "nbs/experiments/19_quickstart.ipynb"), str(out), "--cwd", str(tmp_path)]
     for k, v in params: args += ["-p", k, str(v)]
-    env = {k: v for k, v in os.environ.items() if k != "IN_TEST"}  # nbdev's runner sets it in this process
-    return subprocess.run(args, capture_output=True, text=True, env=env)
+    return subprocess.run(args, capture_output=True, text=True, env=child_env())
 
 
 def test_quickstart_papermill_writes_a_run_and_refuses_to_overwrite(tmp_path):
     text = tmp_path / "corpus.txt"
     text.write_text("to be, or not to be, that is the question.\n" * 400)
     params = [("dataset", text), ("out_root", tmp_path / "runs"), ("run_name", "r1"), ("max_steps", 40),
-              ("warmup_steps", 10), ("max_seconds", 600), ("seq_len", 64), ("eval_every", 10), ("eval_batches", 2), ("batch_size", 8)]
+              ("warmup_steps", 10), ("max_seconds", 600), ("seq_len", 64), ("eval_every", 10), ("eval_batches", 2), ("batch_size", 8),
+              ("threads", 1)]  # not 0 (cores minus the load average): the same arithmetic on any machine
     r = papermill(tmp_path, *params)
     assert r.returncode == 0, r.stderr[-3000:]
     run = tmp_path / "runs" / "r1"
@@ -51,19 +59,17 @@ DESIGN_CARD = [
 
 @pytest.mark.parametrize("nb,params,n_params", DESIGN_CARD, ids=[Path(c[0]).stem for c in DESIGN_CARD])
 def test_the_design_cards_command_refuses_a_paper_size_run_on_cpu_with_its_cost(tmp_path, nb, params, n_params):
-    import re, time
+    import re
     import torch
     if torch.cuda.is_available(): pytest.skip("on a GPU the command trains")
-    env = {k: v for k, v in os.environ.items() if k != "IN_TEST"}
-    t0 = time.monotonic()
     r = subprocess.run([sys.executable, "-m", "papermill", nb, str(tmp_path / "out.ipynb"), *params],
-                       cwd=ROOT, capture_output=True, text=True, env=env)
-    secs, out = time.monotonic() - t0, r.stdout + r.stderr
+                       cwd=ROOT, capture_output=True, text=True, env=child_env())
+    out = r.stdout + r.stderr
     assert r.returncode != 0 and "No such file" not in out, out[-3000:]
     m = re.search(r"ValueError: ([\d.]+M) parameters, .*? FLOPs: about ([\d.e+]+) h at .*?run it on a GPU node", out)
     assert m, out[-3000:]
     assert m.group(1) == n_params and float(m.group(2)) > 24  # the cost, in hours, beyond the CPU's day
-    assert secs < 120, f"the refusal took {secs:.0f} s"
+    assert "check_budget" in out  # refused by the plan's budget check, which runs before any training
 
 
 def test_every_experiment_notebook_runs_from_nbs_and_is_tested_once():
