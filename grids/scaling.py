@@ -109,7 +109,7 @@ def tokenizer_cells(root="runs") -> list[dict]:
         budget = None
         for tok in ("bytes", "bpe-1024"):
             mcfg = config_for(fam, 1e5, vocab_size=vocab_size(tok), l_max=SEQ_LEN)
-            per_token = 3 * sum(forward_flops(mcfg, SEQ_LEN).values()) / SEQ_LEN
+            per_token = 3 * sum(forward_flops(mcfg, SEQ_LEN, "appendix").values()) / SEQ_LEN
             budget = budget or per_token * TOKENS_PER_PARAM * 1e5
             tokens = int(budget / per_token) // (BATCH * SEQ_LEN) * (BATCH * SEQ_LEN)
             p = asdict(TrainConfig(size=f"{slug(fam)}-0.1M", model=config_json(mcfg), tokenizer=tok, dataset=CORPUS,

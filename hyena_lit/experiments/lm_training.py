@@ -4,7 +4,7 @@
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c002
 from __future__ import annotations
-import argparse, hashlib, json, math, os, time
+import argparse, functools, hashlib, json, math, os, time
 from dataclasses import dataclass, asdict, fields
 from fastcore.basics import patch_to
 from pathlib import Path
@@ -28,14 +28,17 @@ from ..train.runs import RunFolder, RunInUse
 from contextlib import nullcontext
 
 # %% auto #0
-__all__ = ['PEAK_LR', 'TrainConfig', 'model_config', 'lr_at', 'load_data', 'batch_indices', 'eval_loss', 'final_eval_loss',
-           'plan_budget', 'held_out_metrics', 'data_fingerprint', 'check_same_data', 'train', 'main']
+__all__ = ['PEAK_LR', 'DATA_ORDERS', 'TrainConfig', 'model_config', 'lr_at', 'load_data', 'global_batch_indices', 'batch_indices',
+           'windows_read', 'eval_loss', 'final_eval_loss', 'plan_budget', 'held_out_metrics', 'data_fingerprint',
+           'check_same_data', 'train', 'main']
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c004
 PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 2.2e-4, "gpt-125M": 6e-4,
            "gpt-355M": 4e-4,
            # the CPU pair: GPT-3's rule (smaller models, larger peak), the same for both
            "mini": 1e-3, "mini-base": 1e-3, "gpt-mini": 1e-3}
+
+DATA_ORDERS = ("random", "single_pass")  # how a run reads its training windows
 
 @dataclass
 class TrainConfig:
@@ -76,6 +79,9 @@ class TrainConfig:
     tokenizer: str = "gpt2"
     # a split evaluated once after training (reported, never used to choose anything); "": none
     test_split: str = ""
+    # "random": each step draws its windows with replacement; "single_pass": a seeded permutation of the training
+    # windows, read in order (no window twice until every one has been read once; then a new permutation)
+    data_order: str = "random"
 
     def __post_init__(self): _check_config(self)  # below
 
@@ -112,6 +118,7 @@ def _check_config(cfg: TrainConfig):
     if not cfg.model: one_of("size", cfg.size, list(SIZES))
     else: _model_fields(cfg.model)
     one_of("tokenizer", cfg.tokenizer, ["gpt2", *text_corpus.TOKENIZERS])
+    one_of("data_order", cfg.data_order, list(DATA_ORDERS))
     for f in ("lr", "min_lr", "warmup_init_lr", "weight_decay", "grad_clip"):
         checked_number(f, getattr(cfg, f), 0)
     checked_number("warmup_frac", cfg.warmup_frac, 0, 1)
@@ -191,12 +198,32 @@ def load_data(cfg: TrainConfig) -> tuple[Windows, Windows]:
     if rank != 0: data = build()  # from the cache rank 0 wrote
     return data
 
-def batch_indices(cfg: TrainConfig, step: int, n: int) -> torch.Tensor:
-    """This process's sequence indices for optimizer step `step` (the global batch depends only on seed and
-    step)."""
-    rank, world = _dist()
+@functools.lru_cache(maxsize=4)
+def _pass_order(seed: int, n: int, epoch: int) -> torch.Tensor:
+    "The order in which pass `epoch` over `n` windows reads them: a permutation seeded by (seed, epoch)."
+    return torch.randperm(n, generator=torch.Generator().manual_seed(seed * 1_000_003 + 7_919 * epoch + 1))
+
+def global_batch_indices(cfg: TrainConfig, step: int, n: int) -> torch.Tensor:
+    """The window indices of optimizer step `step`, all processes together; a function of seed, step and n alone.
+    `single_pass`: positions step*B .. step*B + B - 1 of the concatenated passes' permutations."""
+    if cfg.data_order == "single_pass":
+        pos = torch.arange(step * cfg.global_batch, (step + 1) * cfg.global_batch)
+        return torch.stack([_pass_order(cfg.seed, n, int(q // n))[q % n] for q in pos])
     g = torch.Generator().manual_seed(cfg.seed * 1_000_003 + step)
-    return torch.randint(n, (cfg.global_batch,), generator=g)[rank::world]
+    return torch.randint(n, (cfg.global_batch,), generator=g)
+
+def batch_indices(cfg: TrainConfig, step: int, n: int) -> torch.Tensor:
+    "This process's sequence indices for optimizer step `step`."
+    rank, world = _dist()
+    return global_batch_indices(cfg, step, n)[rank::world]
+
+def windows_read(cfg: TrainConfig, n: int, steps: int | None = None) -> dict:
+    "How the first `steps` steps (all of the run's by default) read the `n` training windows: reads and distinct."
+    steps = cfg.steps if steps is None else steps
+    reads = steps * cfg.global_batch
+    if cfg.data_order == "single_pass": distinct = min(n, reads)
+    else: distinct = len(torch.unique(torch.cat([global_batch_indices(cfg, s, n) for s in range(steps)])))
+    return dict(train_windows=n, window_reads=reads, distinct_windows=distinct)
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c011
 @torch.no_grad()
@@ -343,7 +370,8 @@ def train(cfg: TrainConfig) -> list[dict]:
                                 val_loss=val_loss, val_ppl=math.exp(val_loss), val_windows=n_val,
                                 val_tokens=n_val * cfg.seq_len, params=n_params, train_flops=flops,
                                 train_seconds=secs, tokens_per_second=tok / secs, world=world,
-                                non_embedding_params=non_embedding_params(mcfg),
+                                non_embedding_params=non_embedding_params(mcfg), flops_convention="executed",
+                                **windows_read(cfg, len(train_w)),
                                 load_average_end=[round(x, 2) for x in os.getloadavg()], **extra), history)
         elif run:
             run.write_history(history)  # a slice of the run (max_steps): the rest later

@@ -8,16 +8,19 @@ import math
 from .model import HyenaConfig, count_params
 
 # %% auto #0
-__all__ = ['GPT_SIZES', 'gpt_forward_flops', 'hyena_mixer_flops', 'hyena_forward_flops', 'training_flops',
+__all__ = ['GPT_SIZES', 'CONVENTIONS', 'gpt_forward_flops', 'hyena_mixer_flops', 'hyena_forward_flops', 'training_flops',
            'paper_table_4_4_flops', 'table_4_4_flops', 'mamba_mixer_flops', 'forward_flops']
 
 # %% ../../nbs/models/14_flops.ipynb #c005
-def gpt_forward_flops(n_layer: int, d_model: int, d_ff: int, n_heads: int, vocab_size: int, seq_len: int) -> dict:
-    "Forward FLOPs of one sequence for a GPT, by parts (Hoffmann et al. 2022, App. F)."
+def gpt_forward_flops(n_layer: int, d_model: int, d_ff: int, n_heads: int, vocab_size: int, seq_len: int,
+                      causal: bool = False, embed_lookup: bool = False) -> dict:
+    """Forward FLOPs of one sequence for a GPT, by parts (Hoffmann et al. 2022, App. F). `causal` counts only the
+    L(L+1)/2 query-key pairs a causal mask keeps; `embed_lookup` charges the embedding nothing (a gather)."""
     L, D = seq_len, d_model
-    attn = 2 * 3 * L * D * D + 2 * L * L * D + 3 * n_heads * L * L + 2 * L * L * D + 2 * L * D * D
-    return dict(embed=2 * L * vocab_size * D, mixer=n_layer * attn, mlp=n_layer * 2 * L * 2 * D * d_ff,
-                logits=2 * L * D * vocab_size)
+    pairs = L * (L + 1) // 2 if causal else L * L  # query-key pairs scored
+    attn = 2 * 3 * L * D * D + 2 * pairs * D + 3 * n_heads * pairs + 2 * pairs * D + 2 * L * D * D
+    return dict(embed=0 if embed_lookup else 2 * L * vocab_size * D, mixer=n_layer * attn,
+                mlp=n_layer * 2 * L * 2 * D * d_ff, logits=2 * L * D * vocab_size)
 
 def hyena_mixer_flops(d_model: int, seq_len: int, order: int = 2, short_filter_order: int = 3,
                       projections: int | None = None, log=math.log2) -> float:
@@ -28,11 +31,11 @@ def hyena_mixer_flops(d_model: int, seq_len: int, order: int = 2, short_filter_o
     P = N if projections is None else projections
     return 2 * (P * D * D * L + P * D * L * short_filter_order + 5 * (N - 1) * D * log(L) * L + D * D * L)
 
-def hyena_forward_flops(cfg: HyenaConfig, seq_len: int, **mixer_kw) -> dict:
+def hyena_forward_flops(cfg: HyenaConfig, seq_len: int, embed_lookup: bool = False, **mixer_kw) -> dict:
     "Forward FLOPs of one sequence for HyenaLM(cfg), by parts."
     L, D = seq_len, cfg.d_model
     mixer = hyena_mixer_flops(D, L, cfg.order, cfg.short_filter_order, **mixer_kw)
-    return dict(embed=2 * L * cfg.vocab_size * D, mixer=cfg.n_layer * mixer,
+    return dict(embed=0 if embed_lookup else 2 * L * cfg.vocab_size * D, mixer=cfg.n_layer * mixer,
                 mlp=cfg.n_layer * 2 * L * 2 * D * cfg.d_inner, logits=2 * L * D * cfg.vocab_size)
 
 def training_flops(forward: dict, tokens: float, seq_len: int) -> float:
@@ -65,18 +68,29 @@ def mamba_mixer_flops(d_model: int, seq_len: int, d_state: int = 16, expand: int
     L, D, E, N, R = seq_len, d_model, expand * d_model, d_state, math.ceil(d_model / 16)
     return 2 * L * (2 * D * E + d_conv * E + E * (R + 2 * N) + R * E + E * D) + 9 * L * E * N
 
-def forward_flops(cfg: HyenaConfig, seq_len: int, **mixer_kw) -> dict:
-    "Forward FLOPs of one sequence for HyenaLM(cfg) with a Hyena (any filter), attention or Mamba mixer, by parts."
+CONVENTIONS = ("executed", "appendix")
+
+def forward_flops(cfg: HyenaConfig, seq_len: int, convention: str = "executed", **mixer_kw) -> dict:
+    """Forward FLOPs of one sequence for HyenaLM(cfg) with a Hyena (any filter), attention or Mamba mixer, by parts.
+
+    convention="executed" (every run's count): the work the model does: causal attention scores L(L+1)/2 pairs, the
+    embedding is a lookup, the Hyena operator makes its order+1 projections. convention="appendix": the papers'
+    accounting (Hoffmann et al.'s full L^2 and embedding matmul, Appendix A.2's `order` projections)."""
+    if convention not in CONVENTIONS: raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
+    done = convention == "executed"
+    L, D = seq_len, cfg.d_model
     if cfg.mixer == "attention":
-        out = gpt_forward_flops(cfg.n_layer, cfg.d_model, cfg.d_inner, cfg.n_heads, cfg.vocab_size, seq_len)
+        out = gpt_forward_flops(cfg.n_layer, D, cfg.d_inner, cfg.n_heads, cfg.vocab_size, L, causal=done,
+                                embed_lookup=done)
     elif cfg.mixer == "hyena" or cfg.mixer == "longconv:h3":
-        out = hyena_forward_flops(cfg, seq_len, **mixer_kw)
+        kw = {"projections": cfg.order + 1, **mixer_kw} if done else mixer_kw
+        out = hyena_forward_flops(cfg, L, embed_lookup=done, **kw)
     elif cfg.mixer == "mamba":
-        L, D = seq_len, cfg.d_model
-        out = dict(embed=2 * L * cfg.vocab_size * D, mixer=cfg.n_layer * mamba_mixer_flops(D, L),
+        out = dict(embed=0 if done else 2 * L * cfg.vocab_size * D, mixer=cfg.n_layer * mamba_mixer_flops(D, L),
                    mlp=cfg.n_layer * 2 * L * 2 * D * cfg.d_inner, logits=2 * L * D * cfg.vocab_size)
     else:
         raise ValueError(f"FLOPs are counted for the 'hyena', 'longconv:h3', 'attention' and 'mamba' mixers, got"
                          f" {cfg.mixer!r}")
     if cfg.mlp_activation == "swiglu": out["mlp"] = out["mlp"] * 3 // 2  # three matrices, not two
     return out
+
