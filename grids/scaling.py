@@ -59,7 +59,8 @@ from grids._common import cell, folder
 
 CORPUS = "data/text/linux-doc-6.1"
 TOKENIZER = "bpe-1024"
-SIZES = {"0.05M": 0.05e6, "0.1M": 0.1e6, "0.25M": 0.25e6, "0.5M": 0.5e6}
+SIZES = {"0.05M": 0.05e6, "0.1M": 0.1e6, "0.25M": 0.25e6, "0.5M": 0.5e6, "1M": 1e6}
+RUNG = "1M"                 # the rung added after the prediction below (rung_cells), not part of cpu_cells
 SWEPT = ("0.05M", "0.1M")
 # the middle rate first: the most informative cell of each family runs first; 3e-2 and 1e-1 last (added after the
 # 0.05M and the 0.1M results)
@@ -83,7 +84,7 @@ def run_name(family: str, size: str, peak: float) -> str:
 
 
 def _params(family: str, size: str, peak: float, mcfg, tokens: float, seq_len: int, batch: int, dataset: str,
-            tokenizer: str, micro_batch: int, eval_every: int) -> dict:
+            tokenizer: str, micro_batch: int, eval_every: int, seed: int = 0, data_order: str = "random") -> dict:
     "Every TrainConfig setting of one run (the launcher's cell drops the machine-only ones)."
     from dataclasses import asdict
     from hyena_lit.experiments.lm_training import TrainConfig
@@ -93,7 +94,7 @@ def _params(family: str, size: str, peak: float, mcfg, tokens: float, seq_len: i
         size=f"{slug(family)}-{size}", model=config_json(mcfg), tokenizer=tokenizer, dataset=dataset, seq_len=seq_len,
         tokens=int(tokens), global_batch=batch, micro_batch=micro_batch, val_split="validation", test_split="test",
         lr=peak / 5 if recipe == "improved" else peak, recipe=recipe, warmup_frac=0.05, eval_every=eval_every,
-        eval_batches=8, ckpt_every=500, final_eval_windows=0, seed=0))
+        eval_batches=8, ckpt_every=500, final_eval_windows=0, seed=seed, data_order=data_order))
 
 
 def tokenizer_cells(root="runs") -> list[dict]:
@@ -135,6 +136,7 @@ def cpu_cells(root="runs") -> list[dict]:
     from hyena_lit.data.text_corpus import vocab_size
     out, left = [], []
     for size, n in SIZES.items():
+        if size == RUNG: continue
         if size in SWEPT: plan = [(fam, peak) for peak in RATES for fam in FAMILIES]
         else:
             plan = []
@@ -216,8 +218,87 @@ def position_cells(root="runs") -> list[dict]:
     return out
 
 
+def _ladder_cell(root, sub: str, name: str, fam: str, size: str, peak: float, seed: int = 0,
+                 data_order: str = "random", **model) -> dict:
+    "One run of `fam` at `size` and peak rate `peak` (model fields overridden by `model`), under runs/scaling/<sub>/."
+    from hyena_lit.models.families import config_for
+    from hyena_lit.models.model import HyenaConfig
+    from hyena_lit.data.text_corpus import vocab_size
+    mcfg = config_for(fam, SIZES[size], vocab_size=vocab_size(TOKENIZER), l_max=SEQ_LEN)
+    if model: mcfg = HyenaConfig(**{**mcfg.to_dict(), **model})
+    steps = TOKENS_PER_PARAM * SIZES[size] / (BATCH * SEQ_LEN)
+    p = _params(fam, size, peak, mcfg, TOKENS_PER_PARAM * SIZES[size], SEQ_LEN, BATCH, CORPUS, TOKENIZER, BATCH,
+                max(50, int(steps) // 10), seed=seed, data_order=data_order)
+    return cell("lm", folder(root, "scaling", sub, name), p)
+
+
+PRIORITY = ("transformer++", "hyena+")   # the pair whose crossing the rung is run to test: first
+SEED_FAMILIES, SEED_SIZE, SEEDS = ("transformer++", "hyena+", "mamba"), "0.5M", (1, 2)
+INIT_SIZE = "0.25M"
+
+
+def rung_cells(root="runs") -> list[dict]:
+    """The 1M rung and what reads it, most decisive first, each left out until its family's rate is chosen:
+    Transformer++ and Hyena+ at 1M; the init ablation; seeds 1 and 2 at 0.5M of Transformer++, Hyena+ and Mamba; the
+    other four families at 1M; then a 3-rate check at 1M for Transformer++ and Hyena+ (the chosen rate's neighbours
+    in RATES).
+
+    1M reads 20 tokens per parameter like every rung, 20.0M tokens, but the training split holds 14.57M (28,450
+    windows of 512): in a single pass (`data_order="single_pass"`) it reads every window once and 37% of them a second
+    time, in a new order. The 0.5M seeds and the init ablation keep the committed runs' order (`random`, windows drawn
+    with replacement), so each differs from the run it is set beside in one thing only.
+
+    The prediction, written before any 1M run was read (`46_scaling_results.rung_prediction`): each family's power
+    law of validation bits per byte on executed training FLOPs (`14_flops`, convention "executed"), fitted on its four
+    rungs at the chosen rate, log10 on log10, a 95% prediction interval with t on 2 degrees of freedom:
+
+    | family | FLOPs at 1M | predicted bpb (95% interval) | exponent b (95%) |
+    |---|---|---|---|
+    | transformer | 1.73e14 | 2.00 (1.85-2.15) | 0.103 (0.087-0.119) |
+    | transformer++ | 1.73e14 | 1.66 (1.23-2.24) | 0.127 (0.065-0.190) |
+    | hyena | 1.36e14 | 1.67 (1.50-1.84) | 0.100 (0.080-0.121) |
+    | hyena+ | 1.37e14 | 1.63 (1.45-1.84) | 0.094 (0.070-0.118) |
+    | h3+ | 1.27e14 | 1.61 (1.39-1.87) | 0.105 (0.076-0.135) |
+    | mamba | 1.50e14 | 1.58 (1.41-1.77) | 0.097 (0.074-0.119) |
+
+    Where the lines cross (Monte Carlo over each fit's coefficients, t on 2 degrees of freedom): Transformer++ reaches
+    Hyena+'s bits per byte at 5.5e14 executed FLOPs (a rung of about 2M parameters; 95% interval 1.5e13 to beyond any
+    budget: in 9% of draws it never crosses), and Hyena's at 4.0e14 (1.0e13 to beyond any budget; 12% never). The
+    rule, written before the runs: at 1M Transformer++ still trails Hyena+ if its measured bpb is above Hyena+'s; the
+    prediction holds for a family if its measured bpb lies inside its interval."""
+    from hyena_lit.models.families import FAMILIES
+    out, later = [], []
+    rate = {fam: chosen_rate(fam, root) for fam in FAMILIES}
+    ordered = list(PRIORITY) + [f for f in FAMILIES if f not in PRIORITY]
+    for fam in ordered:
+        if rate[fam] is None: continue
+        c = _ladder_cell(root, "cpu", run_name(fam, RUNG, rate[fam]), fam, RUNG, rate[fam], data_order="single_pass")
+        (out if fam in PRIORITY else later).append(c)
+    if rate["transformer++"] is not None:
+        from hyena_lit.models.families import config_for
+        d = config_for("transformer++", SIZES[INIT_SIZE], vocab_size=1024, l_max=SEQ_LEN).d_model
+        out.append(_ladder_cell(root, "lead", f"{run_name('transformer++', INIT_SIZE, rate['transformer++'])}-init",
+                                "transformer++", INIT_SIZE, rate["transformer++"], initializer_range=round(d ** -0.5, 6)))
+    for s in SEEDS:
+        for fam in SEED_FAMILIES:
+            if rate[fam] is None: continue
+            out.append(_ladder_cell(root, "seeds", f"{run_name(fam, SEED_SIZE, rate[fam])}-s{s}", fam, SEED_SIZE,
+                                    rate[fam], seed=s))
+    out += later
+    for fam in PRIORITY:
+        if rate[fam] is None: continue
+        i = RATES_SORTED.index(rate[fam])
+        for peak in RATES_SORTED[max(0, i - 1):i] + RATES_SORTED[i + 1:i + 2]:
+            out.append(_ladder_cell(root, "cpu", run_name(fam, RUNG, peak), fam, RUNG, peak, data_order="single_pass"))
+    return out
+
+
+RATES_SORTED = sorted(RATES)
+
+
 def cells(root="runs", ladder: str | None = None) -> list[dict]:
     "The CPU ladder, or Table 12's with ladder='gpu' (the launcher passes it as SCALING_LADDER=gpu)."
     ladder = ladder or os.environ.get("SCALING_LADDER", "cpu")
     if ladder not in ("cpu", "gpu"): raise ValueError(f"error: ladder must be 'cpu' or 'gpu', got {ladder!r}")
-    return tokenizer_cells(root) + cpu_cells(root) + lead_cells(root) if ladder == "cpu" else gpu_cells(root)
+    return tokenizer_cells(root) + cpu_cells(root) + lead_cells(root) + rung_cells(root) if ladder == "cpu" \
+        else gpu_cells(root)
