@@ -13,7 +13,7 @@ from ..core.paths import project_root, relative
 __all__ = ['PACKAGE', 'SPLITS', 'HELD_OUT', 'INDEX', 'DROP_TAGS', 'DROP_CLASSES', 'TOKENIZERS', 'BYTE_EOT', 'CorpusError',
            'corpus_dir', 'fetch_package', 'html_text', 'split_of', 'dedup', 'build_corpus', 'read_index', 'is_corpus',
            'iter_documents', 'bpe_tokenizer', 'vocab_size', 'encode_split', 'split_bytes', 'bits_per_byte',
-           'corpus_card', 'write_card']
+           'corpus_card', 'write_card', 'ngram_loss', 'ngram_baselines']
 
 # %% ../../nbs/data/45_text_corpus.ipynb #c004
 PACKAGE = "linux-doc-6.1"
@@ -240,3 +240,26 @@ def write_card(folder: str | Path, path: str | Path) -> dict:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(json.dumps(card, indent=1) + "\n")
     return card
+
+# %% ../../nbs/data/45_text_corpus.ipynb #ng002
+def ngram_loss(train: np.ndarray, held_out: np.ndarray, vocab: int, n: int) -> float:
+    """Cross-entropy (nats per token) on `held_out` of the add-one smoothed unigram (n=1) or bigram (n=2) model
+    counted on `train`; the first held-out token of a bigram is scored by the unigram model."""
+    train, held_out = np.asarray(train, np.int64), np.asarray(held_out, np.int64)
+    uni = np.log((np.bincount(train, minlength=vocab) + 1.0) / (len(train) + vocab))
+    if n == 1: return float(-uni[held_out].mean())
+    if n != 2: raise ValueError(f"n must be 1 or 2, got {n!r}")
+    pairs = np.bincount(train[:-1] * vocab + train[1:], minlength=vocab * vocab).reshape(vocab, vocab) + 1.0
+    logp = np.log(pairs / pairs.sum(1, keepdims=True))
+    return float(-(uni[held_out[0]] + logp[held_out[:-1], held_out[1:]].sum()) / len(held_out))
+
+def ngram_baselines(folder: str | Path, tokenizer: str, splits=("validation", "test")) -> dict:
+    "Unigram and bigram cross-entropy of each held-out split: nats per token and bits per byte."
+    train, V = encode_split(folder, "train", tokenizer), vocab_size(tokenizer)
+    out = {}
+    for s in splits:
+        held = encode_split(folder, s, tokenizer)
+        for n, name in ((1, "unigram"), (2, "bigram")):
+            loss = ngram_loss(train, held, V, n)
+            out[f"{name}_{s}"] = dict(loss=round(loss, 4), bpb=round(bits_per_byte(loss, folder, s, tokenizer), 4))
+    return dict(tokenizer=tokenizer, smoothing="add-one", **out)
