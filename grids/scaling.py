@@ -302,3 +302,10 @@ def cells(root="runs", ladder: str | None = None) -> list[dict]:
     if ladder not in ("cpu", "gpu"): raise ValueError(f"error: ladder must be 'cpu' or 'gpu', got {ladder!r}")
     return tokenizer_cells(root) + cpu_cells(root) + lead_cells(root) + rung_cells(root) if ladder == "cpu" \
         else gpu_cells(root)
+
+
+# rung_cells' prediction as data, written with it before any 1M run: family -> (bits per byte, 95% interval low,
+# high) at the 1M cell's executed FLOPs. 46_scaling_results refits the four committed rungs and checks it gets these.
+PREDICTION = {"transformer": (1.998, 1.853, 2.154), "transformer++": (1.661, 1.232, 2.240),
+              "hyena": (1.665, 1.504, 1.843), "hyena+": (1.634, 1.447, 1.844), "h3+": (1.608, 1.386, 1.865),
+              "mamba": (1.580, 1.413, 1.767)}
