@@ -5,8 +5,9 @@ and 9): does Hyena reach the Transformer's perplexity at equal training compute,
 The ladder (`cells()`, the CPU's): 0.05M, 0.1M, 0.25M and 0.5M non-embedding parameters (`16_families.config_for`,
 each family within 2.5% of the size), trained on 20 tokens per parameter (Chinchilla, as E.2) of the kernel's
 documentation (`45_text_corpus`, `make text-data`) in tokens of a byte-level BPE of 1,024 (trained on the train split;
-2.13 bytes a token, so the largest run reads 21 of the 31M training bytes and no run reads a byte twice), context 512,
-8 sequences (4,096 tokens) a step, 5% warmup and cosine decay, the family's recipe of E.2 (GPT3 for transformer and
+2.13 bytes a token; the training split holds 14.57M tokens, 28,450 windows of 512), context 512,
+8 sequences (4,096 tokens) a step (up to 0.5M drawn with replacement, so a run reads some windows twice and others
+never: the 0.5M runs read 19,528 windows, 14,048 of them distinct; the 1M rung reads a seeded permutation), 5% warmup and cosine decay, the family's recipe of E.2 (GPT3 for transformer and
 hyena; the improved one for transformer++, hyena+, h3+ and mamba). From the smallest size to the largest, parameters and
 tokens both grow 10x and training FLOPs 47-56x (1.67-1.74 decades: the head and attention's L^2 terms grow slower
 than the parameters), from 0.7-1.4e12 to 3.7-6.8e13. Every run reports validation and test perplexity
@@ -262,8 +263,8 @@ def rung_cells(root="runs") -> list[dict]:
     | mamba | 1.50e14 | 1.58 (1.41-1.77) | 0.097 (0.074-0.119) |
 
     Where the lines cross (Monte Carlo over each fit's coefficients, t on 2 degrees of freedom): Transformer++ reaches
-    Hyena+'s bits per byte at 5.5e14 executed FLOPs (a rung of about 2M parameters; 95% interval 1.5e13 to beyond any
-    budget: in 9% of draws it never crosses), and Hyena's at 4.0e14 (1.0e13 to beyond any budget; 12% never). The
+    Hyena+'s bits per byte at 5.5e14 executed FLOPs (a rung of about 2M parameters; 95% interval 1.4e13 to beyond any
+    budget: in 9% of draws it never crosses), and Hyena's at 4.0e14 (8.8e12 to beyond any budget; 12% never). The
     rule, written before the runs: at 1M Transformer++ still trails Hyena+ if its measured bpb is above Hyena+'s; the
     prediction holds for a family if its measured bpb lies inside its interval."""
     from hyena_lit.models.families import FAMILIES

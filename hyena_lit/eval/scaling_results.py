@@ -14,9 +14,10 @@ from ..core.paths import project_root, is_finished
 from ..models.families import FAMILIES
 
 # %% auto #0
-__all__ = ['METRICS', 'COLORS', 'scaling_grid', 'scaling_runs', 'chosen_rates', 'at_chosen_rate', 'plot_sweep', 'utilization',
-           'scaling_table', 'utilization_check', 'power_law', 'fits', 'plot_compute', 'effects', 'gap_closed',
-           'lead_ablation', 'position_ablation', 'shakespeare_lead', 'summary']
+__all__ = ['METRICS', 'COLORS', 'scaling_grid', 'train_config', 'executed_flops', 'run_row', 'scaling_runs', 'chosen_rates',
+           'at_chosen_rate', 'plot_sweep', 'utilization', 'scaling_table', 'utilization_check', 'power_law', 'fits',
+           'plot_baselines', 'plot_compute', 'effects', 'rung_flops', 'rung_prediction', 'crossover', 'gap_closed',
+           'lead_ablation', 'position_ablation', 'shakespeare_lead', 'seed_spread', 'summary']
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c008
 def scaling_grid() -> dict:
@@ -29,19 +30,36 @@ def scaling_grid() -> dict:
 METRICS = ["non_embedding_params", "params", "tokens", "train_flops", "val_loss", "val_ppl", "val_bpb", "test_ppl",
            "test_bpb", "tokens_per_second", "train_seconds"]
 
+def train_config(run_dir: str | Path):
+    "The TrainConfig a finished LM run trained under, read from its params.json (settings it predates take defaults)."
+    from dataclasses import fields as dc_fields
+    from hyena_lit.experiments.lm_training import TrainConfig
+    train = json.loads((Path(run_dir) / "params.json").read_text())["train"]
+    return TrainConfig(**{f.name: train[f.name] for f in dc_fields(TrainConfig) if f.name in train})
+
+def executed_flops(run_dir: str | Path) -> float:
+    "A run's training FLOPs as `14_flops` counts the work executed, from its params.json alone (no retraining)."
+    from hyena_lit.experiments.lm_training import model_config
+    from hyena_lit.models.flops import forward_flops, training_flops
+    cfg = train_config(run_dir)
+    tokens = cfg.steps * cfg.global_batch * cfg.seq_len
+    return training_flops(forward_flops(model_config(cfg), cfg.seq_len), tokens, cfg.seq_len)
+
+def run_row(d: Path) -> dict:
+    "One finished run: its device, seed, data order, METRICS (train_flops recomputed; the run's own as recorded_flops)."
+    m, cfg = json.loads((d / "metrics.json").read_text()), train_config(d)
+    return dict(run=d.name, device=cfg.device, seed=cfg.seed, data_order=cfg.data_order,
+                **{k: m.get(k) for k in METRICS if k != "train_flops"}, recorded_flops=m.get("train_flops"),
+                train_flops=executed_flops(d))
+
 def scaling_runs(cpu_dir: str | Path, grid: dict) -> pd.DataFrame:
-    """One row per finished run of the grid's CPU ladder: family, size, peak rate, the device it trained on and
-    its metrics."""
+    "One row per finished run of the grid's CPU ladder: family, size, peak rate and `run_row`."
     rows = []
     for fam in FAMILIES:
         for size in grid["SIZES"]:
             for peak in grid["RATES"]:
                 d = Path(cpu_dir) / grid["run_name"](fam, size, peak)
-                if not is_finished(d): continue
-                m = json.loads((d / "metrics.json").read_text())
-                dev = json.loads((d / "params.json").read_text()).get("train", {}).get("device", "")
-                rows.append(dict(family=fam, size=size, peak_lr=peak, run=d.name, device=dev,
-                                 **{k: m.get(k) for k in METRICS}))
+                if is_finished(d): rows.append(dict(family=fam, size=size, peak_lr=peak, **run_row(d)))
     return pd.DataFrame(rows)
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c011
@@ -147,13 +165,19 @@ def power_law(flops, bpb) -> dict | None:
     x, y = np.log10(np.asarray(flops, float)), np.log10(np.asarray(bpb, float))
     if len(x) < 3: return None
     f = stats.linregress(x, y)
-    return dict(b=float(-f.slope), se=float(f.stderr), a=float(10 ** f.intercept), n=int(len(x)))
+    ci = float(stats.t.ppf(0.975, len(x) - 2) * f.stderr)  # 95%, t on n-2 degrees of freedom
+    return dict(b=float(-f.slope), se=float(f.stderr), ci95=ci, a=float(10 ** f.intercept), n=int(len(x)))
 
 def fits(best: pd.DataFrame) -> dict:
     "Each family's power law over its sizes at the chosen rate (None below 3 sizes)."
     return {fam: power_law(g.train_flops, g.val_bpb) for fam, g in best.groupby("family", sort=False)}
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c022
+def plot_baselines(baselines: dict | None, ax):
+    "The unigram and bigram models' validation bits per byte (`45_text_corpus.ngram_baselines`) as dotted lines."
+    for name, ls in (("unigram", ":"), ("bigram", "-.")):
+        if baselines: ax.axhline(baselines[f"{name}_validation"]["bpb"], ls=ls, lw=0.8, color="0.4", label=name)
+
 def plot_compute(best: pd.DataFrame, law: dict, families, ax, title: str = ""):
     "Validation bits per byte against training FLOPs, log-log, one line per family, its fitted law dashed."
     for fam in families:
@@ -180,6 +204,64 @@ def effects(best: pd.DataFrame, grid: dict) -> pd.DataFrame:
              "kernel: h3+ - hyena+": ("h3+", "hyena+")}
     out = pd.DataFrame({k: v[a] - v[b] for k, (a, b) in pairs.items() if a in v and b in v})
     return out.reindex([s for s in grid["SIZES"] if s in out.index]).round(3)
+
+# %% ../../nbs/eval/46_scaling_results.ipynb #r1m002
+def _loglog(flops, bpb):
+    "log10 bpb on log10 FLOPs by least squares: x, coefficients (intercept, slope), residual variance, covariance."
+    x, y = np.log10(np.asarray(flops, float)), np.log10(np.asarray(bpb, float))
+    X = np.c_[np.ones(len(x)), x]
+    beta = np.linalg.lstsq(X, y, rcond=None)[0]
+    s2 = float(((y - X @ beta) ** 2).sum()) / (len(x) - 2)
+    return x, beta, s2, s2 * np.linalg.inv(X.T @ X)
+
+def rung_flops(grid: dict, family: str, size: str) -> float:
+    "Executed training FLOPs of `family`'s cell at `size`, from the grid's protocol alone (before any run)."
+    from hyena_lit.models.families import config_for
+    from hyena_lit.models.flops import forward_flops, training_flops
+    from hyena_lit.data.text_corpus import vocab_size
+    L, B = grid["SEQ_LEN"], grid["BATCH"]
+    mcfg = config_for(family, grid["SIZES"][size], vocab_size=vocab_size(grid["TOKENIZER"]), l_max=L)
+    tokens = int(grid["TOKENS_PER_PARAM"] * grid["SIZES"][size] // (B * L) * (B * L))
+    return training_flops(forward_flops(mcfg, L), tokens, L)
+
+def rung_prediction(best: pd.DataFrame, grid: dict, rung: str | None = None) -> pd.DataFrame:
+    """Per family: validation bpb at `rung` (the grid's RUNG) predicted by the power law of its smaller sizes, with
+    a 95% prediction interval (t on n-2 degrees of freedom); the measurement once that run has finished."""
+    rung = rung or grid["RUNG"]
+    rows = []
+    for fam in FAMILIES:
+        g = best[(best.family == fam) & (best["size"] != rung)]
+        if len(g) < 3: continue
+        x, beta, s2, _ = _loglog(g.train_flops, g.val_bpb)
+        x0 = np.log10(rung_flops(grid, fam, rung))
+        se = np.sqrt(s2 * (1 + 1 / len(x) + (x0 - x.mean()) ** 2 / ((x - x.mean()) ** 2).sum()))
+        t, y0 = stats.t.ppf(0.975, len(x) - 2), beta[0] + beta[1] * x0
+        got = best[(best.family == fam) & (best["size"] == rung)].val_bpb
+        measured = float(got.iloc[0]) if len(got) else None
+        lo, hi = 10 ** (y0 - t * se), 10 ** (y0 + t * se)
+        rows.append(dict(family=fam, flops=10 ** x0, predicted=round(10 ** y0, 3), low=round(lo, 3),
+                         high=round(hi, 3), measured=measured and round(measured, 3),
+                         holds=None if measured is None else bool(lo <= measured <= hi)))
+    return pd.DataFrame(rows)
+
+# %% ../../nbs/eval/46_scaling_results.ipynb #r1m005
+def crossover(best: pd.DataFrame, a: str, b: str, exclude=(), draws: int = 200_000, seed: int = 0) -> dict:
+    """Training FLOPs at which family `a`'s power law reaches family `b`'s (fitted on their sizes less `exclude`):
+    the point estimate, the 2.5/50/97.5% quantiles over the draws where `a` is the steeper, and the share where not."""
+    rng = np.random.default_rng(seed)
+    coef = {}
+    for fam in (a, b):
+        g = best[(best.family == fam) & ~best["size"].isin(exclude)]
+        x, beta, _, cov = _loglog(g.train_flops, g.val_bpb)
+        z = rng.standard_normal((draws, 2)) @ np.linalg.cholesky(cov).T
+        coef[fam] = (beta, beta + z / np.sqrt(rng.chisquare(len(x) - 2, draws) / (len(x) - 2))[:, None])
+    (pa, da), (pb, db) = coef[a], coef[b]
+    steeper = da[:, 1] < db[:, 1]
+    meet = (db[steeper, 0] - da[steeper, 0]) / (da[steeper, 1] - db[steeper, 1])
+    q = np.quantile(meet, [0.025, 0.5, 0.975])
+    point = (pb[0] - pa[0]) / (pa[1] - pb[1]) if pa[1] < pb[1] else np.inf
+    return dict(a=a, b=b, flops=float(10 ** point), low=float(10 ** q[0]), median=float(10 ** q[1]),
+                high=float(10 ** min(q[2], 300)), never=round(float(1 - steeper.mean()), 3))
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c030m
 def gap_closed(best: pd.DataFrame, lead_dir: str | Path, grid: dict, size: str, family: str, suffix: str,
@@ -232,11 +314,8 @@ def position_ablation(best: pd.DataFrame, lead_dir: str | Path, grid: dict) -> p
 # %% ../../nbs/eval/46_scaling_results.ipynb #c030t
 def _mini(d: Path) -> dict | None:
     "A finished Shakespeare run's validation loss and peak rate (as its TrainConfig reads it: 0 is Table A.3's)."
-    from dataclasses import fields as dc_fields
-    from hyena_lit.experiments.lm_training import TrainConfig
     if not is_finished(d): return None
-    train = json.loads((d / "params.json").read_text())["train"]
-    lr = TrainConfig(**{f.name: train[f.name] for f in dc_fields(TrainConfig) if f.name in train}).peak_lr
+    lr = train_config(d).peak_lr
     return dict(val_loss=json.loads((d / "metrics.json").read_text())["val_loss"], lr=lr, run=d)
 
 def shakespeare_lead(pile_dir: str | Path) -> pd.DataFrame:
@@ -265,6 +344,23 @@ def shakespeare_lead(pile_dir: str | Path) -> pd.DataFrame:
     return t.drop(columns=["gpt", "hyena"])
 
 
+# %% ../../nbs/eval/46_scaling_results.ipynb #r1m008
+def seed_spread(best: pd.DataFrame, seeds_dir: str | Path, grid: dict) -> pd.DataFrame:
+    """Per family of the grid's SEED_FAMILIES at SEED_SIZE: validation bpb of seed 0 (the ladder's run) and of each
+    finished seed under `seeds_dir`, their mean and sample standard deviation."""
+    size, rows = grid["SEED_SIZE"], []
+    for fam in grid["SEED_FAMILIES"]:
+        r = best[(best.family == fam) & (best["size"] == size)]
+        if r.empty: continue
+        vals = {0: float(r.val_bpb.iloc[0])}
+        for s in grid["SEEDS"]:
+            d = Path(seeds_dir) / f"{grid['run_name'](fam, size, float(r.peak_lr.iloc[0]))}-s{s}"
+            if is_finished(d): vals[s] = json.loads((d / "metrics.json").read_text())["val_bpb"]
+        v = np.array(list(vals.values()))
+        rows.append(dict(family=fam, size=size, seeds=len(v), **{f"s{k}": round(x, 4) for k, x in vals.items()},
+                         mean=round(v.mean(), 4), sd=round(v.std(ddof=1), 4) if len(v) > 1 else None))
+    return pd.DataFrame(rows)
+
 # %% ../../nbs/eval/46_scaling_results.ipynb #c032
 def summary(best: pd.DataFrame, rates: pd.DataFrame, law: dict, grid: dict) -> dict:
     "Per family: sizes, chosen rates (provisional or not), validation bits per byte, fitted exponent and its SE."
@@ -278,5 +374,6 @@ def summary(best: pd.DataFrame, rates: pd.DataFrame, law: dict, grid: dict) -> d
                         chosen_rate={s: float(x) for s, x in zip(r["size"], r.rate)},
                         provisional=[s for s, p in zip(r["size"], r.provisional) if p],
                         exponent=round(f["b"], 5) if f else None, exponent_se=round(f["se"], 5) if f else None,
+                        exponent_ci95=round(f["ci95"], 5) if f else None,
                         fit_sizes=f["n"] if f else len(g))
     return out
