@@ -4,9 +4,9 @@ more than one grid uses. A cell is {"experiment": the runner, "run": the run fol
 from dataclasses import asdict
 from pathlib import PurePosixPath
 
-EXPERIMENTS = ("associative_recall", "mechanistic", "mechanistic_steps", "mqar", "images", "dna", "lm", "quickstart",
-               "generation",
-               "runtime", "downstream")
+from hyena_lit.launch import KINDS
+
+EXPERIMENTS = tuple(KINDS)  # the launcher's runners, one Runner record each
 MACHINE = ("dir", "out_dir", "threads", "workers", "device", "progress", "force", "extend", "max_steps")
 
 

@@ -23,8 +23,9 @@ from .experiments.lm_training import train as train_lm, TrainConfig
 from .experiments.images import load_image_data, run_images
 
 # %% auto #0
-__all__ = ['RUNNERS', 'SAVED_UNDER', 'PARAMETERS', 'FOLDER_RUNNERS', 'runner_parameters', 'load_cells', 'as_cells', 'plan',
-           'describe_plan', 'run_cell', 'waits_for', 'launch', 'parse_stop_at', 'finished_peers', 'main']
+__all__ = ['KINDS', 'RUNNERS', 'SAVED_UNDER', 'PARAMETERS', 'FOLDER_RUNNERS', 'Runner', 'runner_parameters', 'load_cells',
+           'as_cells', 'plan', 'describe_plan', 'run_cell', 'waits_for', 'launch', 'parse_stop_at', 'finished_peers',
+           'main']
 
 # %% ../nbs/launch/18b_launch.ipynb #lc4s2
 def _cfg_runner(fn):
@@ -55,41 +56,49 @@ def _images(params: dict, run_dir: Path, device: str, threads: int):
     return run_images(p, run_dir, data, classes)
 
 # %% ../nbs/launch/18b_launch.ipynb #lc4
-# experiment -> the function that trains one of its cells, taking (params, run_dir, device, threads)
-RUNNERS = {
-    "associative_recall": _recall,
-    "mechanistic": _mechanistic,
-    "mechanistic_steps": _mechanistic,
-    "mqar": _mqar,
-    "dna": _dna,
-    "lm": _lm,
-    "images": _images,
-    # run by their notebooks (papermill)
-    "quickstart": None,
-    "runtime": None,
-    "downstream": None,
-    "generation": None,
-}
-SAVED_UNDER = {"lm": "train"}  # where params.json keeps a cell's settings, when not at its top level
+from dataclasses import dataclass
+from typing import Callable
 
-# %% ../nbs/launch/18b_launch.ipynb #lc4p
-# the settings each runner reads: a cell naming any other is refused before any work (a misspelt `epocs` would be
-# recorded in params.json and ignored). "+model": HyenaConfig's fields, "+recipe": Recipe's, "+lm": TrainConfig's.
+@dataclass(frozen=True)
+class Runner:
+    """One kind of run. `train(params, run_dir, device, threads)` trains a cell (None: its notebook runs it, through
+    papermill); `settings`: the names it reads, "+model", "+recipe", "+lm" standing for every field of HyenaConfig,
+    Recipe, TrainConfig; `folders`: the experiments under runs/ whose finished runs time its cells; `saved_under`:
+    the params.json key that keeps its settings, when they are not at the top."""
+    kind: str
+    train: Callable | None = None
+    settings: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()
+    saved_under: str | None = None
+
+# what every synthetic-task runner reads
 _SYNTHETIC = ("+model", "+recipe", "recipe", "seed", "seq_len", "vocab_size", "num_train", "num_test", "num_val", "mixer",
               "max_minutes_per_run", "keep_checkpoint", "fresh_data", "task")
-PARAMETERS = {
-    "associative_recall": _SYNTHETIC + ("parametrization", "ablation_step", "recipe_overrides"),
-    "mechanistic": _SYNTHETIC + ("recall_score", "test_lens", "evals_per_epoch", "steps_per_epoch", "protocol",
-                                 "protocol_lr", "solved_at", "init_from"),
-    "mqar": _SYNTHETIC + ("num_kv", "stop_after"),
-    "dna": ("+recipe", "recipe", "data", "min_contig", "n_regions", "n_test", "seed", "seq_len", "task", "model", "size",
-            "tokens_per_step", "steps_per_epoch", "init_from", "kmer_k", "slw_from"),
-    "lm": ("+lm",),
-    "images": ("+recipe", "recipe", "dataset", "data_dir", "model", "size", "image_size", "patch", "d_model", "n_layer",
-               "d_inner", "n_heads", "filter_order", "d_state", "dropout", "augment", "label_smoothing", "num_train",
-               "seed", "emb_dim", "window_reach"),
-}
-PARAMETERS["mechanistic_steps"] = PARAMETERS["mechanistic"]
+_MECHANISTIC = _SYNTHETIC + ("recall_score", "test_lens", "evals_per_epoch", "steps_per_epoch", "protocol",
+                             "protocol_lr", "solved_at", "init_from")
+KINDS = {r.kind: r for r in (
+    Runner("associative_recall", _recall, _SYNTHETIC + ("parametrization", "ablation_step", "recipe_overrides"),
+           ("associative_recall",)),
+    Runner("mechanistic", _mechanistic, _MECHANISTIC, ("mechanistic",)),
+    Runner("mechanistic_steps", _mechanistic, _MECHANISTIC, ("mechanistic",)),  # the Mamba protocol: a step budget
+    Runner("mqar", _mqar, _SYNTHETIC + ("num_kv", "stop_after"), ("mqar",)),
+    Runner("dna", _dna, ("+recipe", "recipe", "data", "min_contig", "n_regions", "n_test", "seed", "seq_len", "task",
+                         "model", "size", "tokens_per_step", "steps_per_epoch", "init_from", "kmer_k", "slw_from"),
+           ("dna",)),
+    Runner("lm", _lm, ("+lm",), ("pile", "wikitext103", "pg19", "lm_training"), saved_under="train"),
+    Runner("images", _images, ("+recipe", "recipe", "dataset", "data_dir", "model", "size", "image_size", "patch",
+                               "d_model", "n_layer", "d_inner", "n_heads", "filter_order", "d_state", "dropout",
+                               "augment", "label_smoothing", "num_train", "seed", "emb_dim", "window_reach"),
+           ("images",)),
+    # run by their notebooks (papermill)
+    Runner("quickstart"), Runner("runtime"), Runner("downstream"), Runner("generation"),
+)}
+# kind -> the function that trains one of its cells, taking (params, run_dir, device, threads)
+RUNNERS = {k: r.train for k, r in KINDS.items()}
+SAVED_UNDER = {k: r.saved_under for k, r in KINDS.items() if r.saved_under}
+
+# %% ../nbs/launch/18b_launch.ipynb #lc4p
+PARAMETERS = {k: r.settings for k, r in KINDS.items() if r.settings}
 _FIELDS = {"+model": HyenaConfig, "+recipe": Recipe, "+lm": TrainConfig}
 
 def runner_parameters(experiment: str) -> set[str] | None:
@@ -424,9 +433,9 @@ def _arg_parser() -> argparse.ArgumentParser:
 
 # %% ../nbs/launch/18b_launch.ipynb #lc12s3
 # the runner whose cells a finished run folder can time, by the folder's experiment (its first level under runs/)
-FOLDER_RUNNERS = {"associative_recall": ("associative_recall",), "mechanistic": ("mechanistic", "mechanistic_steps"),
-                  "mqar": ("mqar",), "dna": ("dna",), "images": ("images",), "pile": ("lm",), "wikitext103": ("lm",),
-                  "pg19": ("lm",), "lm_training": ("lm",)}
+FOLDER_RUNNERS = {}
+for _r in KINDS.values():
+    for _f in _r.folders: FOLDER_RUNNERS[_f] = FOLDER_RUNNERS.get(_f, ()) + (_r.kind,)
 
 def finished_peers(root: str | Path | None = None) -> list[dict]:
     """The finished run folders under `root` (default: runs/) as cells, for `plan`'s `reference`: read from their

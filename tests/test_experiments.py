@@ -71,7 +71,7 @@ def saved_params(c: dict) -> dict:
 def disagreement(c: dict) -> str:
     "params_conflicts' text, then the settings params.json records that the cell lacks (less derived and machine-only)."
     saved = saved_params(c)
-    lost = sorted(set(saved) - set(c["params"]) - set(MACHINE) - DERIVED[c["experiment"]] - {"provenance"})
+    lost = sorted(set(saved) - set(c["params"]) - set(MACHINE) - DERIVED[c["experiment"]] - {"provenance", "kind"})
     return "; ".join(filter(None, [conflicts_text(params_conflicts(saved, c["params"])),
                                    f"recorded but not in the cell: {lost}" if lost else ""]))
 

@@ -41,9 +41,12 @@ def test_four_cells_in_processes_without_ray(tmp_path, monkeypatch):
     monkeypatch.setattr(L, "_parallel", lambda *a, **k: pytest.fail("the Ray back end ran without Ray"))
     monkeypatch.setenv("PYTHONPATH", str(ROOT))   # the spawned workers import hyena_lit and grids/ from here
     runs = tmp_path / "runs"
-    res = L.launch(L.load_cells(TINY, root=runs), workers=2, progress=False)
+    cells = L.load_cells(TINY, root=runs)
+    res = L.launch(cells, workers=2, progress=False)
     assert len(res) == 4 and (res.status == "finished").all(), res
     assert len(list(run_folders(runs))) == 4
+    for c in cells:  # each folder records the runner that wrote it
+        assert json.loads((c["dir"] / "params.json").read_text())["kind"] == c["experiment"]
 
 
 def test_killed_cell_resumes_exactly(tmp_path):

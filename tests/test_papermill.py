@@ -36,7 +36,7 @@ def test_quickstart_papermill_writes_a_run_and_refuses_to_overwrite(tmp_path):
     run = tmp_path / "runs" / "r1"
     assert {p.name for p in run.iterdir()} >= {"params.json", "metrics.json", "history.csv", "loss_curve.png", "sample.txt"}
     p, m = json.loads((run / "params.json").read_text()), json.loads((run / "metrics.json").read_text())
-    assert p["seq_len"] == 64 and p["max_steps"] == 40  # the -p values reached the notebook
+    assert p["seq_len"] == 64 and p["max_steps"] == 40 and p["kind"] == "quickstart"  # the -p values reached the notebook
     assert m["steps"] == 40 and m["final_val_loss"] < m["init_val_loss"] - 1.0
     again = papermill(tmp_path, *params)
     assert again.returncode != 0 and "FileExistsError" in again.stderr + again.stdout

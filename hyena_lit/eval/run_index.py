@@ -10,7 +10,7 @@ import pandas as pd
 from ..core.paths import project_root, run_folders
 
 # %% auto #0
-__all__ = ['COLUMNS', 'DEFECT_NOTES', 'DEFECTS', 'run_row', 'load_runs', 'write_index']
+__all__ = ['COLUMNS', 'DEFECT_NOTES', 'DEFECTS', 'READERS', 'run_row', 'load_runs', 'write_index']
 
 # %% ../../nbs/eval/87_run_index.ipynb #c006
 COLUMNS = ["experiment", "sweep", "run", "task", "mixer", "seq_len", "vocab_size", "n_layer", "d_model",
@@ -134,6 +134,11 @@ DEFECTS = {
 }
 
 # %% ../../nbs/eval/87_run_index.ipynb #c006s6
+# kind (the launcher's Runner that wrote the folder) -> the reader of its files
+READERS = {"associative_recall": _recall_row, "mechanistic": _task_row, "mechanistic_steps": _task_row,
+           "mqar": _task_row, "dna": _task_row, "images": _task_row, "lm": _lm_row, "quickstart": _quickstart_row,
+           "runtime": _benchmark_row, "downstream": _downstream_row, "generation": _generation_row}
+
 def run_row(run_dir: str | Path, root: str | Path | None = None) -> dict:
     "One index row for the finished run in `run_dir`."
     d = Path(run_dir)
@@ -142,14 +147,10 @@ def run_row(run_dir: str | Path, root: str | Path | None = None) -> dict:
     where = dict(experiment=parts[0], sweep="/".join(parts[1:-1]), run=parts[-1])
     m = json.loads((d / "metrics.json").read_text())
     p = json.loads((d / "params.json").read_text()) if (d / "params.json").exists() else {}
-    if "parametrization" in m: row = _recall_row(p, m)
-    elif "task" in m: row = _task_row(p, m)
-    elif "train" in p: row = _lm_row(p, m)
-    elif "config" in p: row = _quickstart_row(p, m)
-    elif "speedup_vs_exact" in m: row = _generation_row(p, m)
-    elif "machine" in m: row = _benchmark_row(p, m)
-    elif "tasks" in p and "run" in p: row = _downstream_row(p, m)
-    else: raise ValueError(f"{d}: metrics.json of an unknown kind (keys {sorted(m)[:8]})")
+    if p.get("kind") not in READERS:
+        raise ValueError(f"error: {d}/params.json records kind {p.get('kind')!r}, not one of {sorted(READERS)}"
+                         " (a run made before kinds were recorded: `python scripts/migrate_kind.py` records them)")
+    row = READERS[p["kind"]](p, m)
     late = DEFECTS.get("/".join(parts))
     if late:
         row["notes"] = "; ".join(n for n in (row.get("notes"), DEFECT_NOTES[late]) if n)

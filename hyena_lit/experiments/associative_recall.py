@@ -194,7 +194,7 @@ def run_setting(cfg: dict) -> dict | None:
                 ep = max(2, min(recipe.epochs, int(60 * cfg["max_minutes_per_run"] / epoch_s)))
                 recipe = replace(recipe, epochs=ep,
                                  warmup_epochs=max(1, round(recipe.warmup_epochs * ep / recipe.epochs)))
-            run.start(epochs_used=recipe.epochs, warmup_epochs_used=recipe.warmup_epochs,
+            run.start(kind="associative_recall", epochs_used=recipe.epochs, warmup_epochs_used=recipe.warmup_epochs,
                       params=model.num_params(), model=mcfg.to_dict(), recipe=recipe.to_dict(),
                       torch=torch.__version__)
         resample = None

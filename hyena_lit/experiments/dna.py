@@ -280,7 +280,7 @@ def run_dna(p: dict, run_dir: Path, device: str = "cpu") -> dict:
             l_max = json.loads((src / "params.json").read_text())["seq_len"] if src is not None else L
             lm = dna_lm(p["model"], n, d, max(L, l_max))
             if src is not None: load_weights(lm, src / "checkpoint")
-        run.start(recipe=r.to_dict(), params=sum(q.numel() for q in lm.parameters()),
+        run.start(kind="dna", recipe=r.to_dict(), params=sum(q.numel() for q in lm.parameters()),
                   genomes=[(g.species, g.strain, g.n_bases) for g in gs.genomes])
         t0 = time.perf_counter()
         if task == "pretrain":

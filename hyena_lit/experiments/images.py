@@ -352,7 +352,7 @@ def run_images(p: dict, run_dir: str | Path, data, num_classes: int) -> dict:
         dev = torch.device(p["device"])
         model = build_model(cfg).to(dev)
         n_params = sum(q.numel() for q in model.parameters())
-        run.start(augmentation=aug, config=cfg.to_dict(), params=n_params, num_train_used=n_train,
+        run.start(kind="images", augmentation=aug, config=cfg.to_dict(), params=n_params, num_train_used=n_train,
                   num_test=len(yte), data_dir=relative(p["data_dir"]) if p["data_dir"] else "")
         loss_fn = lambda logits, y: image_loss(logits, y, p["label_smoothing"])
         yte, resample = yte.to(dev), None

@@ -349,7 +349,7 @@ def train(cfg: TrainConfig) -> list[dict]:
         if fsdp: groups = _shard(model, groups)
         wrapped = torch.nn.parallel.DistributedDataParallel(model) if world > 1 and not fsdp else model
         if run:
-            saved = run.start(model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world,
+            saved = run.start(kind="lm", model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world,
                               steps=cfg.steps, data_sha1=fingerprint)
             check_same_data(out, saved.get("data_sha1", fingerprint), fingerprint)
         def batch_at(step: int):

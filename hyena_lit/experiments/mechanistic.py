@@ -230,7 +230,7 @@ def run_task(cfg: dict) -> dict:
         if saved: ep, wu = saved["epochs_used"], saved["warmup_epochs_used"]
         else: ep, wu = _epochs_for(make().to(dev), train, cfg, loss_fn=regression_loss if regression else None)
         recipe = run_recipe(cfg, ep, wu)
-        run.start(epochs_used=ep, warmup_epochs_used=wu, params=n_params, model=mcfg.to_dict(),
+        run.start(kind="mechanistic", epochs_used=ep, warmup_epochs_used=wu, params=n_params, model=mcfg.to_dict(),
                   recipe=recipe.to_dict())
         score = evaluate_regression if regression else evaluate_scored
         fresh = lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw)
@@ -370,8 +370,8 @@ def run_task_steps(cfg: dict) -> dict:
         recipe = get_recipe("mamba-synthetics", lr=cfg["lr"], batch_size=cfg["batch_size"], steps=steps,
                             eval_every=min(cfg["steps_per_epoch"] // cfg.get("evals_per_epoch", 1), steps),
                             early_stop=cfg.get("solved_at"))
-        run.start(steps_used=steps, params=sum(p.numel() for p in model.parameters()), model=mcfg.to_dict(),
-                  recipe=recipe.to_dict())
+        run.start(kind="mechanistic_steps", steps_used=steps, params=sum(p.numel() for p in model.parameters()),
+                  model=mcfg.to_dict(), recipe=recipe.to_dict())
         # without a validation split the training length's test set is read at every evaluation (the runs before it)
         pick = ValidationPick(val, evaluate_scored, run.dir / "selected.safetensors") if val is not None else None
         hist = fit(model, batch_at, recipe, run.dir, evaluate=pick or test_metrics(evaluate_scored, *test[L]),

@@ -310,7 +310,7 @@ def run_mqar(cfg: dict) -> dict:
         recipe = get_recipe("zoology-mqar", lr=cfg["lr"], epochs=ep, batch_size=cfg["batch_size"],
                             early_stop=cfg["early_stop"], param_hints=cfg.get("param_hints", True),
                             weight_decay=cfg.get("weight_decay", 0.1))
-        run.start(epochs_used=ep, params=n_params, model=mcfg.to_dict(), recipe=recipe.to_dict())
+        run.start(kind="mqar", epochs_used=ep, params=n_params, model=mcfg.to_dict(), recipe=recipe.to_dict())
         # a safety net: the plan above is the budget
         cap = 2 * 60 * cfg["max_minutes_per_run"] if cfg["max_minutes_per_run"] > 0 else None
         pick = (ValidationPick(tuple(t.to(device) for t in val), evaluate_mqar, run.dir / "selected.safetensors")
