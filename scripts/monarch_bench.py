@@ -1,0 +1,140 @@
+"""Time the Monarch FFT convolution (`22_monarch_fftconv`) against torch.fft on a CUDA GPU, forward and forward+backward.
+
+usage: python scripts/monarch_bench.py --out DIR [--deadline-min 8] [--lengths 1024,...,65536] [--batch 64]
+       [--channels 768] [--reps 20] [--dry]
+
+First the correctness of the compiled kernel (`check_monarch`: every output and gradient against float64 within
+c u log2 N, float32/float16/bfloat16, odd sizes) -> DIR/monarch_correctness.csv. Then, per length, each contender's
+median time with CUDA events (`--reps` >= 20 after 3 warm-up calls; 20th and 80th percentiles too) for the gated
+convolution with both gates and the skip -> DIR/monarch_bench.csv, one row per (L, contender), written after every
+row. Contenders: torch.fft (the library's `fftconv`, float32 inputs: cuFFT has no bfloat16), the Monarch kernel with
+bf16 and with float32 inputs, and the first fused kernel (`20_fftconv_triton`) with bf16 inputs. Every row records
+its input dtype and the products' dtype the kernel ran (`products`); lengths above `MONARCH_MAX_L` are rows with
+status "not built" for the Monarch kernel. A length that does not fit in memory is a row with status "out of
+memory". No length starts after the deadline. DIR/device.json names the GPU and the versions.
+`--dry` runs the same plumbing on CPU under Triton's interpreter at toy sizes (wall-clock timing, lengths up to
+`DRY_MAX_L`), to test the script.
+Callable as `main(argv)`."""
+import argparse, json, os, pathlib, sys, time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
+
+LENGTHS = (1024, 2048, 4096, 8192, 16384, 32768, 65536)
+CHECK_CASES = ((3, 5, 100), (2, 7, 777), (3, 3, 3001), (1, 3, 8192))
+DRY_MAX_L = 300  # --dry times lengths up to this one (the interpreter is slow), and only records the plumbing above
+
+def parse(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", required=True, help="folder for everything this run writes")
+    p.add_argument("--deadline-min", type=float, default=8.0, help="no length starts after this many minutes")
+    p.add_argument("--lengths", default=",".join(map(str, LENGTHS)))
+    p.add_argument("--batch", type=int, default=64)
+    p.add_argument("--channels", type=int, default=768)
+    p.add_argument("--reps", type=int, default=20, help="timed calls per measurement (at least 20 on a GPU)")
+    p.add_argument("--dry", action="store_true", help="toy sizes on CPU under Triton's interpreter")
+    a = p.parse_args(argv)
+    if a.deadline_min <= 0: p.error(f"--deadline-min must be positive, got {a.deadline_min}")
+    try: a.lengths = [int(x) for x in a.lengths.split(",")]
+    except ValueError: p.error(f"--lengths takes comma-separated integers, got {a.lengths!r}")
+    if any(L < 1 for L in a.lengths): p.error(f"--lengths must be positive, got {a.lengths}")
+    if a.batch < 1 or a.channels < 1: p.error(f"--batch and --channels must be positive, got {a.batch}, {a.channels}")
+    if a.reps < (1 if a.dry else 20): p.error(f"--reps must be at least 20 on a GPU, got {a.reps}")
+    return a
+
+def timer(fn, reps: int, cuda: bool, warmup: int = 3) -> dict:
+    "Median and 20/80th percentile ms of fn() over `reps` calls after `warmup` calls (CUDA events on a GPU)."
+    import torch
+    for _ in range(warmup): fn()
+    ts = []
+    for _ in range(reps):
+        if cuda:
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record(); fn(); e.record(); torch.cuda.synchronize()
+            ts.append(s.elapsed_time(e))
+        else:
+            t0 = time.perf_counter(); fn(); ts.append(1e3 * (time.perf_counter() - t0))
+    ts.sort()
+    q = lambda f: ts[min(len(ts) - 1, int(f * len(ts)))]
+    return dict(ms=q(0.5), p20=q(0.2), p80=q(0.8))
+
+def contenders(L: int):
+    "{name: (input dtype, products or None, fn(u, k, D, pre, post) or None when not built at L)}"
+    import torch
+    from hyena_lit.kernels.fftconv_triton import MAX_L, MAX_L_HALF, PREC, fftconv_triton, products
+    from hyena_lit.kernels.monarch_fftconv import MONARCH_MAX_L, monarch_fftconv
+    from hyena_lit.experiments.runtime import library_fftconv
+    ours = L <= MONARCH_MAX_L
+    first = L <= MAX_L
+    return {"torch.fft": (torch.float32, "fp32", library_fftconv),
+            "monarch bf16": (torch.bfloat16, products(torch.bfloat16), monarch_fftconv if ours else None),
+            "monarch fp32": (torch.float32, products(torch.float32), monarch_fftconv if ours else None),
+            "first kernel bf16": (torch.bfloat16, products(torch.bfloat16) if L <= MAX_L_HALF else PREC,
+                                  fftconv_triton if first else None)}
+
+def main(argv=None):
+    a = parse(argv)
+    if a.dry: os.environ["TRITON_INTERPRET"] = "1"  # before anything imports triton
+    import pandas as pd, torch, triton
+    cuda = not a.dry
+    if cuda and not torch.cuda.is_available(): raise SystemExit("error: no CUDA GPU: run with --dry to test the script on CPU")
+    from hyena_lit.kernels.monarch_fftconv import check_monarch
+    t0, out = time.time(), pathlib.Path(a.out)
+    deadline = t0 + 60 * a.deadline_min
+    out.mkdir(parents=True, exist_ok=True)
+    dev = "cuda" if cuda else "cpu"
+    B, C, lengths, cases = a.batch, a.channels, a.lengths, CHECK_CASES
+    if a.dry: B, C, cases = min(B, 3), min(C, 2), ((3, 2, 100),)
+    warmup = 1 if a.dry else 3
+    (out / "device.json").write_text(json.dumps(dict(
+        gpu=torch.cuda.get_device_name() if cuda else "cpu", torch=torch.__version__, triton=triton.__version__,
+        cuda=torch.version.cuda, dry=a.dry, B=B, C=C, reps=a.reps,
+        started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())), indent=1) + "\n")
+    corr = [r for Bc, Cc, L in cases for dt in (torch.float32, torch.float16, torch.bfloat16)
+            for r in check_monarch(Bc, Cc, L, dt, device=dev)]
+    pd.DataFrame(corr).to_csv(out / "monarch_correctness.csv", index=False)
+    worst = max(corr, key=lambda r: r["share"])
+    print(f"correctness: all within the bound: {all(r['error'] <= r['bound'] for r in corr)};"
+          f" largest share {worst['share']:.3f} ({worst['dtype']}, L = {worst['L']}, {worst['output']})", flush=True)
+    rows = []
+    for L in lengths:
+        if time.time() > deadline:
+            print(f"deadline: lengths from {L} not started", flush=True); break
+        for name, (dtype, prec, fn) in contenders(L).items():
+            row = dict(L=L, impl=name, dtype=str(dtype).split(".")[1], products=prec, B=B, C=C, reps=a.reps)
+            if fn is None: rows.append(row | dict(status="not built")); continue
+            if a.dry and L > DRY_MAX_L: rows.append(row | dict(status="not timed (dry run)")); continue
+            try:
+                g = torch.Generator(device=dev).manual_seed(0)
+                u, pre, post = (torch.randn(B, C, L, device=dev, dtype=dtype, generator=g).requires_grad_()
+                                for _ in range(3))
+                k = torch.randn(C, L, device=dev, generator=g).requires_grad_()
+                D = torch.randn(C, device=dev, generator=g).requires_grad_()
+                call = lambda: fn(u, k, D.to(dtype), pre, post)
+                f = timer(call, a.reps, cuda, warmup)
+                fb = timer(lambda: call().float().sum().backward(), a.reps, cuda, warmup)
+                row |= dict(status="ok", fwd_ms=f["ms"], fwd_p20=f["p20"], fwd_p80=f["p80"], fwd_bwd_ms=fb["ms"],
+                            fwd_bwd_p20=fb["p20"], fwd_bwd_p80=fb["p80"])
+            except torch.OutOfMemoryError:
+                row |= dict(status="out of memory")
+            except Exception as e:
+                row |= dict(status=f"error: {type(e).__name__}: {e}"[:300])
+            finally:
+                u = pre = post = k = D = None
+                if cuda: torch.cuda.empty_cache()
+            rows.append(row)
+            print(row, flush=True)
+            pd.DataFrame(rows).to_csv(out / "monarch_bench.csv", index=False)
+    bench = pd.DataFrame(rows)
+    bench.to_csv(out / "monarch_bench.csv", index=False)
+    ok = bench[bench.status == "ok"]
+    if len(ok):
+        t = ok.pivot_table(index="L", columns="impl", values="fwd_bwd_ms")
+        if "torch.fft" in t:
+            for c in [c for c in t.columns if c != "torch.fft"]: t[f"torch.fft / {c}"] = t["torch.fft"] / t[c]
+        print(t.round(3).to_string(), flush=True)
+    print(f"total {time.time() - t0:.0f} s; results under {out}")
+    return bench
+
+if __name__ == "__main__":
+    main()

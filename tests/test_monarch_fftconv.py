@@ -1,0 +1,117 @@
+"""The Monarch FFT convolution (`22_monarch_fftconv`): its float64 model against torch.fft, the kernel under Triton's
+interpreter against float64 within c u log2 N (forward and every gradient, odd and power-of-two lengths, both plans),
+the committed AOT table, the roofline's arithmetic and the benchmark script's dry run. The interpreter runs in a child
+process: it must be switched on before anything imports triton."""
+import json, math, os, pathlib, subprocess, sys
+import pandas as pd
+import pytest
+import torch
+from hyena_lit.kernels.monarch_fftconv import (MONARCH_MAX_L, MONARCH_WARPS, monarch_cost, monarch_dft, monarch_plan,
+                                               monarch_tile_fft, monarch_tile_ifft, monarch_transform_flops,
+                                               monarch_warps, spectrum_order)
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
+
+def _child(code: str, timeout: int = 300) -> str:
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=timeout)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return r.stdout
+
+@pytest.mark.parametrize("factors", [(3, 5, 7), (4, 9), (2, 2, 2, 2, 3), (32, 16), (32, 16, 16), (32, 16, 32)])
+def test_model_is_the_dft(factors):
+    x = torch.randn(2, math.prod(factors), dtype=torch.complex128, generator=torch.Generator().manual_seed(0))
+    assert (monarch_dft(x, factors) - torch.fft.fft(x)).abs().max() < 1e-12 * math.prod(factors)
+
+@pytest.mark.parametrize("L", [64, 100, 777, 1024, 3001, 4096, 8192])
+def test_tile_transforms_with_implicit_padding(L):
+    f = monarch_plan(L)
+    n1, m = f[0], math.prod(f[1:])
+    x = torch.zeros(n1 * m, dtype=torch.complex128)
+    x[:L] = torch.randn(L, dtype=torch.complex128, generator=torch.Generator().manual_seed(L))
+    tile = monarch_tile_fft(x[: n1 // 2 * m].view(n1 // 2, m), f)
+    assert (tile.flatten() - torch.fft.fft(x)[spectrum_order(f)]).abs().max() < 1e-12 * n1 * m
+    assert (monarch_tile_ifft(tile, f).flatten() / (n1 * m) - x[: n1 // 2 * m]).abs().max() < 1e-12
+    assert all(16 <= n <= 64 for n in f) and math.prod(f) >= 2 * L
+
+def test_plan_refuses_what_is_not_built():
+    for bad in (0, MONARCH_MAX_L + 1, 2.0):
+        with pytest.raises(ValueError): monarch_plan(bad)
+
+KERNEL = """
+import torch; torch.set_num_threads(1)
+from hyena_lit.kernels.monarch_fftconv import check_monarch
+rows = [r for L in {lengths} for dt in (torch.float32, torch.float16, torch.bfloat16) for r in check_monarch(3, 2, L, dt)]
+bad = [r for r in rows if not r["error"] <= r["bound"]]
+print(len(rows), max(r["share"] for r in rows))
+assert len(rows) == 18 * len({lengths}) and not bad, bad
+"""
+
+def test_kernel_within_bound_two_factors():
+    "L = 64, 100, 777, 1024: N = 512 and 2048, two factors; B = 3 leaves the last pair one row."
+    _child(KERNEL.format(lengths=(64, 100, 777, 1024)))
+
+def test_kernel_within_bound_three_factors():
+    "L = 3001, 4096 (N = 32 x 16 x 16) and 8192 (32 x 16 x 32)."
+    _child(KERNEL.format(lengths=(3001, 4096, 8192)))
+
+def test_kernel_without_gates_and_with_pairs():
+    _child("""
+import torch
+from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
+from hyena_lit.kernels.fftconv_triton import gated_fftconv_ref
+from hyena_lit.kernels.fftconv_checks import error_bound
+u, k, D = torch.randn(5, 3, 300), torch.randn(3, 320), torch.randn(3)
+g = torch.randn(5, 3, 300)
+for kw, ref in ((dict(), gated_fftconv_ref(u.double(), k.double(), D.double())),
+                (dict(pregate=g), gated_fftconv_ref(u.double(), k.double(), D.double(), g.double())),
+                (dict(postgate=g, pairs=2), gated_fftconv_ref(u.double(), k.double(), D.double(), None, g.double()))):
+    y = monarch_fftconv(u, k, D, **kw)
+    err = ((y.double() - ref).abs().max() / ref.abs().max()).item()
+    assert err <= error_bound(torch.float32, 300), (kw, err)
+for bad in (dict(u=torch.randn(2, 3)), dict(k=torch.randn(4, 100)), dict(pairs=0),
+            dict(u=torch.randn(1, 3, 9000), k=torch.randn(3, 9000)), dict(precision="double")):
+    args = dict(u=torch.randn(1, 3, 100), k=torch.randn(3, 100), D=torch.randn(3)) | bad
+    try: monarch_fftconv(**args)
+    except ValueError: continue
+    raise AssertionError(f"no error for {list(bad)}")
+""")
+
+def test_aot_table_covers_every_plan_and_names_the_widths():
+    t = pd.read_csv(ROOT / "runs" / "triton" / "aot_monarch.csv")
+    used = t[t.used & (t.sm == 90) & (t.prec == "bf16")]
+    for L in (256, 1024, 2048, 4096, 8192):
+        for kernel in ("forward", "backward"):
+            row = used[(used.L == L) & (used.kernel == kernel)]
+            assert len(row) == 1, (L, kernel)
+            assert row.num_warps.item() == monarch_warps(monarch_plan(L), kernel)
+            assert row.factors.item() == "x".join(map(str, monarch_plan(L)))
+    assert set(MONARCH_WARPS["forward"]) >= {math.prod(monarch_plan(L)) for L in (256, 1024, 2048, 4096, 8192)}
+    assert (t.occupancy.dropna().between(0, 1)).all()
+    # the forward of the two-factor plans holds everything in registers on sm_90
+    fwd = used[(used.kernel == "forward") & (used.L <= 1024)]
+    assert len(fwd) == 2 and (fwd.spill_stack_bytes == 0).all() and fwd.launches.all()
+
+def test_roofline_arithmetic():
+    # (32, 64): N = 2048; 4 N N1 + 8 N N2 real FLOPs a transform; no twiddles after the last factor
+    assert monarch_transform_flops((32, 64)) == dict(tensor=4 * 2048 * 32 + 8 * 2048 * 64, vector=6 * 2048)
+    assert monarch_transform_flops((32, 16, 32))["tensor"] == 16384 * (4 * 32 + 8 * 48)
+    c = monarch_cost(64, 768, 1024, 2, backward=False)
+    assert c["bytes"] == 2 * 4 * 64 * 768 * 1024 + 8 * 768 * 2048
+    assert c["tensor_flops"] == 32 * 768 * 2 * monarch_transform_flops((32, 64))["tensor"]
+
+def test_bench_dry_run(tmp_path):
+    _child(f"""
+import sys; sys.path.insert(0, "scripts")
+import monarch_bench
+monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "2", "--lengths", "100,9000"])
+""", timeout=600)
+    b = pd.read_csv(tmp_path / "monarch_bench.csv")
+    ok = b[b.status == "ok"]
+    assert set(ok.impl) == {"torch.fft", "monarch bf16", "monarch fp32", "first kernel bf16"} and (ok.L == 100).all()
+    assert (ok.fwd_ms > 0).all() and (ok.fwd_bwd_ms > 0).all() and ok.products.notna().all()
+    assert set(b[b.L == 9000].set_index("impl").status.items()) >= {("monarch bf16", "not built"),
+                                                                     ("monarch fp32", "not built")}
+    corr = pd.read_csv(tmp_path / "monarch_correctness.csv")
+    assert len(corr) == 18 and (corr.error <= corr.bound).all()
+    assert json.loads((tmp_path / "device.json").read_text())["dry"] is True
