@@ -7,8 +7,10 @@ First the correctness of the compiled kernel (`check_monarch`: every output and 
 c u log2 N, float32/float16/bfloat16, odd sizes) -> DIR/monarch_correctness.csv. Then, per length, each contender's
 median time with CUDA events (`--reps` >= 20 after 3 warm-up calls; 20th and 80th percentiles too) for the gated
 convolution with both gates and the skip -> DIR/monarch_bench.csv, one row per (L, contender), written after every
-row. Contenders: torch.fft (the library's `fftconv`, float32 inputs: cuFFT has no bfloat16), the Monarch kernel with
-bf16 and with float32 inputs, and the first fused kernel (`20_fftconv_triton`) with bf16 inputs. Every row records
+row. Contenders: torch.fft (the library's `fftconv` with its own backward, float32 inputs: cuFFT has no bfloat16),
+torch.fft ref (the kernels' plain reference `gated_fftconv_ref`, rfft/irfft of size 2L under autograd, float32), the
+Monarch kernel with bf16 and with float32 inputs, and the first fused kernel (`20_fftconv_triton`) with bf16 inputs.
+A contender that fails is a row with its error; the others still run. Every row records
 its input dtype and the products' dtype the kernel ran (`products`); lengths above `MONARCH_MAX_L` are rows with
 status "not built" for the Monarch kernel. A length that does not fit in memory is a row with status "out of
 memory". No length starts after the deadline. DIR/device.json names the GPU and the versions.
@@ -61,12 +63,13 @@ def timer(fn, reps: int, cuda: bool, warmup: int = 3) -> dict:
 def contenders(L: int):
     "{name: (input dtype, products or None, fn(u, k, D, pre, post) or None when not built at L)}"
     import torch
-    from hyena_lit.kernels.fftconv_triton import MAX_L, MAX_L_HALF, PREC, fftconv_triton, products
+    from hyena_lit.kernels.fftconv_triton import MAX_L, MAX_L_HALF, PREC, fftconv_triton, gated_fftconv_ref, products
     from hyena_lit.kernels.monarch_fftconv import MONARCH_MAX_L, monarch_fftconv
     from hyena_lit.experiments.runtime import library_fftconv
     ours = L <= MONARCH_MAX_L
     first = L <= MAX_L
     return {"torch.fft": (torch.float32, "fp32", library_fftconv),
+            "torch.fft ref": (torch.float32, "fp32", gated_fftconv_ref),
             "monarch bf16": (torch.bfloat16, products(torch.bfloat16), monarch_fftconv if ours else None),
             "monarch fp32": (torch.float32, products(torch.float32), monarch_fftconv if ours else None),
             "first kernel bf16": (torch.bfloat16, products(torch.bfloat16) if L <= MAX_L_HALF else PREC,

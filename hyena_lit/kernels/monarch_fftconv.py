@@ -285,8 +285,8 @@ def _monarch_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, 
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m027
 # warps per program of each kernel for each N (launch widths; `runs/triton/aot_monarch.csv` shows what each builds to)
-MONARCH_WARPS = {"forward": {512: 4, 2048: 8, 4096: 8, 8192: 8, 16384: 8},
-                 "backward": {512: 4, 2048: 8, 4096: 8, 8192: 8, 16384: 16}}
+MONARCH_WARPS = {"forward": {512: 4, 1024: 4, 2048: 8, 4096: 8, 8192: 8, 16384: 8},
+                 "backward": {512: 4, 1024: 4, 2048: 8, 4096: 8, 8192: 8, 16384: 16}}
 
 def monarch_warps(factors: tuple[int, ...], kernel: str = "forward") -> int:
     "Warps per program of `kernel` ('forward' or 'backward') for the plan `factors` (`MONARCH_WARPS`)."
