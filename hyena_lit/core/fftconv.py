@@ -58,48 +58,87 @@ def _fftconv_fwd(u: Tensor, k: Tensor, D: Tensor | None, keep: bool):
     L = u.shape[-1]
     n = next_fast_len(2 * L - 1)
     k_f = torch.fft.rfft(k, n=n)  # (C, n//2+1), shared over the batch
-    u_f = torch.fft.rfft(u, n=n)  # (B, C, n//2+1)
+    u_f = torch.fft.rfft(u, n=n)  # (B, C, n//2+1): n= pads inside the transform, no padded copy of u
     y = torch.fft.irfft(u_f * k_f if keep else u_f.mul_(k_f), n=n)[..., :L]
     if D is not None: y = torch.addcmul(y, u, D[:, None])
     return y, u_f, k_f, n
 
+def _spectral(dtype: torch.dtype) -> torch.dtype:
+    "The dtype the FFTs run in: float32/64 as given, half precision in float32."
+    return dtype if dtype in (torch.float32, torch.float64) else torch.float32
+
 class FFTConvFn(torch.autograd.Function):
-    "Causal FFT convolution with a real-FFT backward. u (B, C, L) and k (C, L) in float32/64, D (C,) or None."
+    """y = post * (k * w + D w) with w = pre * u: the causal FFT convolution with its gates and skip, one autograd
+    node with a real-FFT backward. u, pre, post (B, C, L) in one dtype (pre, post: None for no gate), k (C, L),
+    D (C,) or None; the FFTs in at least float32."""
     @staticmethod
-    def forward(ctx, u: Tensor, k: Tensor, D: Tensor | None) -> Tensor:
-        y, u_f, k_f, n = _fftconv_fwd(u, k, D, keep=any(ctx.needs_input_grad))
-        if any(ctx.needs_input_grad): ctx.save_for_backward(u_f, k_f, u if D is not None else None, D)
-        ctx.n = n
-        return y
+    def forward(ctx, u: Tensor, k: Tensor, D: Tensor | None, pre: Tensor | None, post: Tensor | None) -> Tensor:
+        ft = _spectral(u.dtype)
+        w = u if pre is None else u * pre  # rounded to u's dtype, as the plain path rounds it
+        s, w_f, k_f, n = _fftconv_fwd(w.to(ft), k.to(ft), None if D is None else D.to(ft), keep=True)
+        s = s.to(u.dtype)
+        # what the backward reads: the spectra in float32/64 (the FFT's own precision); for half-precision
+        # input its rounded time signal w instead, from which the backward recomputes the spectrum exactly,
+        # in a quarter of a float32 spectrum's memory
+        half = ft != u.dtype
+        ctx.save_for_backward(None if half else w_f, w if half or D is not None else None, k_f, D,
+                              None if pre is None else u, pre, None if post is None else s, post)
+        ctx.n, ctx.k_dtype = n, k.dtype
+        return s if post is None else s * post
 
     @staticmethod
     def backward(ctx, g: Tensor):
-        u_f, k_f, u, D = ctx.saved_tensors
-        n, L = ctx.n, g.shape[-1]
-        g_f = torch.fft.rfft(g, n=n)
-        du = dk = dD = None
-        if ctx.needs_input_grad[1]: dk = torch.fft.irfft((g_f * u_f.conj()).sum(0), n=n)[..., :L]
-        if D is not None and ctx.needs_input_grad[2]: dD = (g * u).sum((0, 2))
-        if ctx.needs_input_grad[0]:
-            du = torch.fft.irfft(g_f.mul_(k_f.conj()), n=n)[..., :L]
-            if D is not None: du = torch.addcmul(du, g, D[:, None])
-        return du, dk, dD
+        w_f, w, k_f, D, u, pre, s, post = ctx.saved_tensors
+        n, L, ft = ctx.n, g.shape[-1], k_f.real.dtype
+        need_u, need_k, need_D, need_pre, need_post = ctx.needs_input_grad
+        dpost = g * s if need_post else None
+        gs = g if post is None else g * post  # d loss / d s
+        du = dk = dD = dpre = None
+        if w_f is None and (need_k or need_D):
+            # half precision: gs and w cast into one float32 buffer, whose transforms are one call
+            both = torch.empty((2, *gs.shape), dtype=ft, device=gs.device)
+            both[0].copy_(gs)
+            both[1].copy_(w)
+            gs_t, w_t = both.unbind(0)
+            g_f, w_f = torch.fft.rfft(both, n=n).unbind(0) if need_k else (torch.fft.rfft(gs_t, n=n), None)
+        else:
+            gs_t = gs.to(ft)
+            w_t = None if w is None else w.to(ft)
+            g_f = torch.fft.rfft(gs_t, n=n)
+        if need_k: dk = torch.fft.irfft((g_f * w_f.conj()).sum(0), n=n)[..., :L].to(ctx.k_dtype)
+        if D is not None and need_D: dD = (gs_t * w_t).sum((0, 2)).to(D.dtype)
+        if need_u or need_pre:
+            dw = torch.fft.irfft(g_f.mul_(k_f.conj()), n=n)[..., :L]
+            if D is not None: dw = torch.addcmul(dw, gs_t, D.to(ft)[:, None])
+            dw = dw.to(u.dtype)
+            if need_u: du = dw if pre is None else dw * pre
+            if need_pre: dpre = dw * u
+        return du, dk, dD, dpre, dpost
 
 # %% ../../nbs/core/11_fftconv.ipynb #c013s1
-def fftconv(u: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
-    """Causal convolution, fast CPU path: u (B, C, L), k (C, L' >= L), D (C,) -> (B, C, L).
+def _check_gates(u: Tensor, pre: Tensor | None, post: Tensor | None):
+    for name, t in (("pregate", pre), ("postgate", post)):
+        if t is not None and t.shape != u.shape:
+            raise ValueError(f"{name} must have u's shape {tuple(u.shape)}, got {tuple(t.shape)}")
 
-    Matches `fftconv_ref`."""
+def fftconv(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tensor | None = None,
+            postgate: Tensor | None = None) -> Tensor:
+    """Causal convolution, fast path: u (B, C, L), k (C, L' >= L), D (C,) -> (B, C, L); with gates (B, C, L),
+    postgate * (k * (pregate * u) + D (pregate * u)).
+
+    Matches `fftconv_ref` (gates: `postgate * fftconv_ref(pregate * u, k, D)`)."""
     _check_conv_args(u, k, D)
+    _check_gates(u, pregate, postgate)
     L = u.shape[-1]
-    dtype = u.dtype if u.dtype in (torch.float32, torch.float64) else torch.float32
-    args = (u.to(dtype), k[:, :L].to(dtype), None if D is None else D.to(dtype))
+    pre, post = (None if t is None else t.to(u.dtype) for t in (pregate, postgate))
+    ft = _spectral(u.dtype)
+    args = (u, k[:, :L], D, pre, post)
     if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in args):
-        y = FFTConvFn.apply(*args)
-    else:
-        # no graph to build: skip autograd's bookkeeping (~4% of a small call)
-        y = _fftconv_fwd(*args, keep=False)[0]
-    return y.to(u.dtype)
+        return FFTConvFn.apply(*args)
+    # no graph to build: skip autograd's bookkeeping (~4% of a small call)
+    w = u if pre is None else u * pre
+    y = _fftconv_fwd(w.to(ft), k[:, :L].to(ft), None if D is None else D.to(ft), keep=False)[0].to(u.dtype)
+    return y if post is None else y * post
 
 # %% ../../nbs/core/11_fftconv.ipynb #c015
 def rel_err(a: Tensor, b: Tensor) -> float:
@@ -128,43 +167,52 @@ def _shifted_conv(u: Tensor, w: Tensor, bias: Tensor | None, adjoint: bool = Fal
     return y
 
 # %% ../../nbs/core/11_fftconv.ipynb #c029s1
+def _one_op(u: Tensor) -> bool:
+    "Whether the short filter runs as one convolution op (CUDA, or half precision) rather than K shifted passes."
+    return u.is_cuda or u.dtype not in (torch.float32, torch.float64)
+
 class ShortConvFn(torch.autograd.Function):
     """Causal depthwise short convolution with a hand-written backward.
 
-    u (B, C, L), weight (C, 1, K), bias (C,)."""
+    u (B, C, L), weight (C, 1, K), bias (C,); `one_op`: one convolution op forward and one backward (else K
+    shifted multiply-add passes, the faster way for float32 on a CPU)."""
     @staticmethod
-    def forward(ctx, u: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+    def forward(ctx, u: Tensor, weight: Tensor, bias: Tensor | None, one_op: bool) -> Tensor:
         # the input's dtype is the computation's (under autocast u arrives in half precision, the weights in
         # float32); each gradient goes back in its own input's dtype
         ctx.save_for_backward(u, weight)
-        ctx.has_bias, ctx.bias_dtype = bias is not None, None if bias is None else bias.dtype
+        ctx.has_bias, ctx.bias_dtype, ctx.one_op = bias is not None, None if bias is None else bias.dtype, one_op
         w, b = weight.to(u.dtype), None if bias is None else bias.to(u.dtype)
-        return short_conv_ref(u, w, b) if u.is_cuda else _shifted_conv(u, w, b)
+        return short_conv_ref(u, w, b) if one_op else _shifted_conv(u, w, b)
 
     @staticmethod
     def backward(ctx, g: Tensor):
         u, weight = ctx.saved_tensors
         w = weight.to(u.dtype)
-        K, L = w.shape[-1], u.shape[-1]
+        K, L, C = w.shape[-1], u.shape[-1], u.shape[1]
         g = g.to(u.dtype).contiguous()
+        need_u, need_w, need_b = ctx.needs_input_grad[:3]
+        need_b = need_b and ctx.has_bias
+        if ctx.one_op:  # du, dw, db from one op; the K-1 outputs the forward dropped get a zero gradient
+            du, dw, db = torch.ops.aten.convolution_backward(
+                F.pad(g, (0, K - 1)), u, w, [C] if ctx.has_bias else None, [1], [K - 1], [1], False, [0], C,
+                [need_u, need_w, need_b])
+            return (du, None if dw is None else dw.to(weight.dtype),
+                    None if db is None else db.to(ctx.bias_dtype), None)
         du = dw = db = None
-        if ctx.needs_input_grad[0]:
-            du = (
-                F.conv1d(F.pad(g, (0, K - 1)), w.flip(-1), None, groups=g.shape[1])
-                if g.is_cuda
-                else _shifted_conv(g, w, None, adjoint=True)
-            )
-        if ctx.needs_input_grad[1]:
+        if need_u: du = _shifted_conv(g, w, None, adjoint=True)
+        if need_w:
             # dw[j] = sum over b, t of g[t] u[t - (K-1-j)]: dots over t per (b, c) on slices (no padded copy
             # of u), then a sum over b; "bct,bct->c" would permute both operands to (c, b, t) first
             sh = lambda j: min(K - 1 - j, L)
             dw = torch.stack(
                 [torch.einsum("bct,bct->bc", g[..., sh(j):], u[..., :L - sh(j)]).sum(0) for j in range(K)],
                 -1)[:, None].to(weight.dtype)
-        if ctx.has_bias and ctx.needs_input_grad[2]:  # summed in at least float32
+        if need_b:  # summed in at least float32
             db = g.sum((0, 2), dtype=torch.promote_types(g.dtype, torch.float32)).to(ctx.bias_dtype)
-        return du, dw, db
+        return du, dw, db, None
 
-def short_conv(u: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    "Fast path of `short_conv_ref`: same result, faster backward."
-    return ShortConvFn.apply(u, weight, bias)
+def short_conv(u: Tensor, weight: Tensor, bias: Tensor | None = None, one_op: bool | None = None) -> Tensor:
+    """Fast path of `short_conv_ref`: same result, faster backward; `one_op` None: one convolution op on CUDA and
+    for half precision, shifted passes otherwise."""
+    return ShortConvFn.apply(u, weight, bias, _one_op(u) if one_op is None else one_op)

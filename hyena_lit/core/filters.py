@@ -6,10 +6,11 @@
 from __future__ import annotations
 import math
 import torch
+from fastcore.basics import patch
 from torch import nn, Tensor
 
 # %% auto #0
-__all__ = ['PositionalEmbedding', 'Sin', 'ExponentialModulation', 'HyenaFilter']
+__all__ = ['PositionalEmbedding', 'Sin', 'ExponentialModulation', 'HyenaFilter', 'FilterFn']
 
 # %% ../../nbs/core/10_filters.ipynb #c005
 def _hint(p: Tensor, **optim) -> Tensor:
@@ -69,10 +70,14 @@ class ExponentialModulation(nn.Module):
         min_decay = math.log(target) / slow_decay_pct
         self.register_buffer("deltas", torch.linspace(min_decay, max_decay, channels)[None])  # (1, C)
 
+    def window(self, t: Tensor) -> Tensor | None:
+        "t (L, 1) -> the window (L, C), or None when `modulate` is off."
+        return torch.exp(-t * self.deltas.abs()) + self.shift if self.modulate else None
+
     def forward(self, t: Tensor, h: Tensor) -> Tensor:
         "t (L, 1), h (L, C) -> (L, C)"
         if not self.modulate: return h
-        return h * (torch.exp(-t * self.deltas.abs()) + self.shift)
+        return h * self.window(t)
 
 # %% ../../nbs/core/10_filters.ipynb #c015
 class HyenaFilter(nn.Module):
@@ -99,10 +104,73 @@ class HyenaFilter(nn.Module):
                                                 modulate)
         self.bias = nn.Parameter(torch.randn(channels))
 
-    def forward(self, L: int) -> Tensor:
-        "Filters for the first `L` positions: (C, L)."
-        if L > self.l_max:
-            raise ValueError(f"L={L} is longer than l_max={self.l_max}: build the filter with a larger l_max")
-        z, t = self.pos_emb(L)
-        h = self.modulation(t, self.ffn(z))  # (L, C)
+# %% ../../nbs/core/10_filters.ipynb #c015f2
+class FilterFn(torch.autograd.Function):
+    """The sine FFN and its window as one autograd node: z (L, E), window (L, C) or None, freq (1, F), then the
+    hidden layers' W_i (F, .), b_i (F,) and the output W (C, F) -> k (C, L) = (window * FFN(z)).T.
+
+    The forward runs the ops of `HyenaFilter.forward_ref` in the same order (addmm, sin, mm, the window's
+    product), and the backward the products autograd would form, so the result and the gradients agree
+    with it to the last bit; what goes is autograd's bookkeeping: one node instead of four per layer."""
+    @staticmethod
+    def forward(ctx, z: Tensor, window: Tensor | None, freq: Tensor, *weights: Tensor) -> Tensor:
+        *hidden, W = weights
+        acts, pre = [z], []  # each layer's input; each sine's argument
+        for Wi, bi in zip(hidden[::2], hidden[1::2]):
+            x = torch.addmm(bi, acts[-1], Wi.t())  # (L, F)
+            acts.append(torch.sin(freq * x))
+            pre.append(x)
+        h = torch.mm(acts[-1], W.t())  # (L, C)
+        if window is not None: h = h * window
+        ctx.save_for_backward(window, freq, W, *hidden[::2], *acts, *pre)
+        ctx.layers = len(hidden) // 2
         return h.T
+
+    @staticmethod
+    def backward(ctx, gk: Tensor):
+        window, freq, W, *rest = ctx.saved_tensors
+        n = ctx.layers
+        Ws, acts, pre = rest[:n], rest[n:2 * n + 1], rest[2 * n + 1:]
+        g = gk.T if window is None else gk.T * window  # (L, C)
+        grads = [None] * (2 * n)
+        # autograd's orientation for a transposed weight: dW = g^T a, contiguous like W
+        dW = torch.mm(g.t(), acts[-1])
+        ga = torch.mm(g, W)  # (L, F)
+        dfreq = None
+        for i in reversed(range(n)):
+            x = pre[i]
+            gp = ga * torch.cos(freq * x)          # through the sine
+            df = (gp * x).sum(0, keepdim=True)
+            dfreq = df if dfreq is None else dfreq + df
+            gx = gp * freq
+            grads[2 * i] = torch.mm(gx.t(), acts[i])
+            grads[2 * i + 1] = gx.sum(0)
+            ga = torch.mm(gx, Ws[i]) if i > 0 or ctx.needs_input_grad[0] else None
+        return (ga, None, dfreq, *grads, dW)
+
+# %% ../../nbs/core/10_filters.ipynb #c015f3
+def _fused_layers(ffn: nn.Sequential) -> list[Tensor] | None:
+    "The weights FilterFn takes, [W_0, b_0, ..., W_out], if `ffn` is Linear, Sin, ..., Linear with one Sin; else None."
+    *body, last = ffn
+    sins = body[1::2]
+    ok = (len(body) % 2 == 0 and all(isinstance(m, nn.Linear) and m.bias is not None for m in body[::2])
+          and all(s is sins[0] and isinstance(s, Sin) for s in sins) and isinstance(last, nn.Linear)
+          and last.bias is None)
+    return [t for m in body[::2] for t in (m.weight, m.bias)] + [last.weight] if ok else None
+
+@patch
+def forward_ref(self: HyenaFilter, L: int) -> Tensor:
+    "Filters for the first `L` positions, (C, L), module by module: the reference of `forward`."
+    z, t = self.pos_emb(L)
+    h = self.modulation(t, self.ffn(z))  # (L, C)
+    return h.T
+
+@patch
+def forward(self: HyenaFilter, L: int) -> Tensor:
+    "Filters for the first `L` positions: (C, L), through `FilterFn` (one autograd node)."
+    if L > self.l_max:
+        raise ValueError(f"L={L} is longer than l_max={self.l_max}: build the filter with a larger l_max")
+    weights = _fused_layers(self.ffn)
+    if weights is None or torch.is_autocast_enabled(self.bias.device.type): return self.forward_ref(L)
+    z, t = self.pos_emb(L)
+    return FilterFn.apply(z, self.modulation.window(t), self.ffn[1].freq, *weights)

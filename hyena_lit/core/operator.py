@@ -81,10 +81,12 @@ def _check_input(self: HyenaOperator, u: Tensor):
             f" other, e.g. op.to({u.dtype}) or u.to({w.dtype})"
         )
     # data entering a model (no autograd history: a leaf, or under no_grad); activations are the training
-    # loop's to check
+    # loop's to check. On an accelerator the test stops the host until the device has summed: there it runs
+    # outside training only, so that a training step never waits
     if (
         self.nonfinite != "off"
         and u.grad_fn is None
+        and (u.device.type == "cpu" or not self.training)
         and not torch.compiler.is_compiling()
         and not torch.isfinite(u.sum())
     ):
@@ -127,8 +129,11 @@ def projections(self: HyenaOperator, u: Tensor) -> tuple[list[Tensor], Tensor]:
 
 @patch
 def filters(self: HyenaOperator, L: int) -> tuple[Tensor, Tensor]:
-    "Step 3: long filters k (n_filters, D, L) and skips (n_filters, D)."
-    k = self.filter(L).view(self.n_filters, self.d_model, L)
+    "Step 3: long filters k (n_filters, D, L) and skips (n_filters, D), in the parameters' dtype under autocast too."
+    # the filter network is a few products of (L, 64) matrices: under autocast the casts of its weights and
+    # activations were most of its launches, and the FFTs want float32 filters anyway
+    with torch.autocast(self.filter.bias.device.type, enabled=False):
+        k = self.filter(L).view(self.n_filters, self.d_model, L)
     return k, self.filter.bias.view(self.n_filters, self.d_model)
 
 @patch
@@ -144,6 +149,13 @@ def _short(self: HyenaOperator, z, w, b):
 @patch
 def _conv(self: HyenaOperator, v, k, D):
     return (fftconv_ref if self.fftconv_impl == "ref" else fftconv)(v, k, D)
+
+@patch
+def _gated_conv(self: HyenaOperator, v, k, D, pre, post):
+    "post * (k * (pre * v) + D (pre * v)): one autograd node (`fftconv`'s gates), or the plain steps for 'ref'."
+    if self.fftconv_impl != "ref": return fftconv(v, k, D, pregate=pre, postgate=post)
+    y = fftconv_ref(v if pre is None else v * pre, k, D)
+    return y if post is None else y * post
 
 @patch
 def _fused(self: HyenaOperator, v: Tensor, conv_inputs) -> bool:
@@ -174,14 +186,21 @@ def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: 
         for n in range(self.order): v = fftconv_triton(v, k[n], Dskip[n], postgate=x[n])
         return v
     if self.gating == "official":  # y = x0 * (h_{N-2} * ( ... x_{N-2} * (h_0 * (x_{N-1} * v)))) with skips
-        for o, x_i in enumerate(reversed(x[1:])):
+        gates = list(reversed(x[1:]))
+        if conv_inputs is None and not (self.training and self.dropout.p > 0):  # gates inside the convolutions
+            ks, Ds = k.unbind(0), Dskip.unbind(0)  # unbind: one stack in the backward, not a scatter per filter
+            for o, x_i in enumerate(gates):
+                v = self._gated_conv(v, ks[o], Ds[o], x_i, x[0] if o == len(gates) - 1 else None)
+            return v
+        for o, x_i in enumerate(gates):
             v = self.dropout(v * x_i)
             if conv_inputs is not None: conv_inputs.append(v)
             v = self._conv(v, k[o], Dskip[o])
         return v * x[0]
+    ks, Ds = k.unbind(0), Dskip.unbind(0)
     for n in range(self.order):  # Definition 3.1: z = x^n * (h^n * z)
         if conv_inputs is not None: conv_inputs.append(v)
-        v = self.dropout(x[n] * self._conv(v, k[n], Dskip[n]))
+        v = self.dropout(self._gated_conv(v, ks[n], Ds[n], None, x[n]))
     return v
 
 # %% ../../nbs/core/12_operator.ipynb #c005p2
