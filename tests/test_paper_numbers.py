@@ -102,3 +102,16 @@ def test_the_image_and_pg19_reports_read_the_csv():
     assert t["hyena-iso"] == dict(acc="91.2", data="CIFAR-10", params="202k") and t["s4d-seq"]["acc"] == "91 (S4)"
     pg19 = paper_table("App. A.2 (PG-19, 1.3B, 153M)")
     assert pg19.loc["Hyena-153M on PG-19, context 16K", "test perplexity"] == 14.6
+
+
+def test_selectors_filter_columns_and_no_run_folder_dict_remains():
+    """A selector is a filter on columns of runs/index.csv, never a substring search; what a run was made with
+    or despite (a defect, a budget raised after a result) lives in its own files, not in a dict of folders."""
+    from hyena_lit.eval.run_index import COLUMNS
+    sel = paper_numbers().selector
+    prose = sel.str.contains(r"str\.contains", regex=True)
+    assert not prose.any(), list(sel[prose])[:3]
+    named = {w for s in sel for w in re.findall(r"\b([a-z_]+)\s*(?:==|!=|>=|<=|<|>|\bin\b|\bnot in\b)", s)}
+    assert named <= set(COLUMNS), sorted(named - set(COLUMNS))
+    code = "\n".join(p.read_text() for p in (ROOT / "hyena_lit").rglob("*.py"))
+    assert not re.search(r"\b(DEFECTS|BUDGET_AFTER_RESULT)\s*=", code)

@@ -47,7 +47,8 @@ def load_paper(path: str | Path | None = None) -> pd.DataFrame:
 
 # %% ../../nbs/eval/88_scoreboard_fields.ipynb #s011
 def load_index(root: str | Path | None = None) -> pd.DataFrame:
-    "`<root>/index.csv` (default runs/index.csv), with '' for a missing sweep, recipe, note or defect."
+    """`<root>/index.csv` (default runs/index.csv), with '' for a missing sweep, recipe, note, defect, kind, short
+    filter, stop on the test set or budget raised after a result."""
     root = Path(root) if root is not None else project_root() / "runs"
     idx = pd.read_csv(root / "index.csv")
     missing = set(COLUMNS) - set(idx.columns)
@@ -56,7 +57,9 @@ def load_index(root: str | Path | None = None) -> pd.DataFrame:
             f"{root / 'index.csv'} lacks the columns {sorted(missing)}: rebuild it with"
             " hyena_lit.eval.run_index.write_index() (make index)"
         )
-    for c in ("sweep", "recipe", "notes", "defect"): idx[c] = idx[c].fillna("").astype(str)
+    for c in ("sweep", "recipe", "notes", "defect", "kind", "stopped_on_test", "budget_after_result"):
+        idx[c] = idx[c].fillna("").astype(str)
+    idx["short_filter"] = [str(int(v)) if pd.notna(v) else "" for v in idx.short_filter]
     return idx
 
 def run_dir(run: pd.Series) -> str:

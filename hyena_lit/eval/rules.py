@@ -15,9 +15,8 @@ from .fields import (_CSV, ACCURACY, _num, has_validation, load_index, load_pape
                                    select_runs)
 
 # %% auto #0
-__all__ = ['BUDGET_AFTER_RESULT', 'STOPS_ON_TEST', 'in_accept', 'accept_interval', 'format_value', 'binomial_se', 'early_stop_of',
-           'test_choices', 'meets', 'config_of', 'attempts', 'seed_spread', 'noise_of', 'needs_seeds', 'fixed_reason',
-           'number_status', 'judge_number']
+__all__ = ['STOPS_ON_TEST', 'in_accept', 'accept_interval', 'format_value', 'binomial_se', 'test_choices', 'meets', 'config_of',
+           'attempts', 'seed_spread', 'noise_of', 'needs_seeds', 'fixed_reason', 'number_status', 'judge_number']
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s015
 def in_accept(v: float, accept: str) -> bool:
@@ -47,28 +46,16 @@ def binomial_se(pct: float, n: int) -> float:
     return 100 * math.sqrt(p * (1 - p) / n)
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s015t
-# budgets raised after a result was seen, by sweep: written before the runs are read (experiments/<grid>.py says why)
-BUDGET_AFTER_RESULT = {
-    "single-layer-official-800ep": "800 epochs, added after the 400 of single-layer-official left vocabulary 40 unsolved"}
-
-def early_stop_of(p: dict) -> float | None:
-    """The accuracy at which a run's training stopped itself, from its params.json: the Mamba protocol's
-    solved_at, a runner's early_stop, its recipe's, else the default recipe's 1.0."""
-    rec = p.get("recipe") if isinstance(p.get("recipe"), dict) else {}
-    for k, d in (("solved_at", p), ("early_stop", p), ("early_stop", rec)):
-        if k in d: return d[k]
-    return 1.0
+from .run_index import early_stop_of
 
 def test_choices(run: pd.Series, root: str | Path) -> list[str]:
-    "How a run's number rests on its test set: [] when it does not (see the rule above)."
-    out = [f"budget raised after a result: {BUDGET_AFTER_RESULT[run['sweep']]}"] if run["sweep"] in BUDGET_AFTER_RESULT else []
-    if run["metric"] not in ACCURACY or has_validation(run, root): return out
-    folder = Path(root) / run_dir(run)
-    if early_stop_of(read_cached(folder / "params.json") or {}) is None: return out
-    h = read_cached(folder / "history.csv")
-    stopped = h is not None and "stop" in h.columns and (h["stop"].astype(str) == "solved").any()
-    return out + ["no validation split: " + ("stopped at its first 100% on the test set" if stopped
-                                             else "its early stop read the test set")]
+    """How a run's number rests on its test set, from its index columns `stopped_on_test` and `budget_after_result`
+    (read from the run's own files by 87_run_index): [] when it does not (see the rule above)."""
+    raised, how = run.get("budget_after_result", ""), run.get("stopped_on_test", "")
+    out = [f"budget raised after a result: {raised}"] if raised else []
+    if how: out.append("no validation split: " + ("stopped at its first 100% on the test set" if how == "first 100%"
+                                                  else "its early stop read the test set"))
+    return out
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s015c
 _REQ = re.compile(r"(?P<field>\S+)\s*(?P<op>>=|<=)\s*(?P<x>[-+.\deE]+)$")

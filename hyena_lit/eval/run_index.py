@@ -10,12 +10,13 @@ import pandas as pd
 from ..core.paths import project_root, run_folders
 
 # %% auto #0
-__all__ = ['COLUMNS', 'DEFECT_NOTES', 'DEFECTS', 'READERS', 'run_row', 'load_runs', 'write_index']
+__all__ = ['COLUMNS', 'DEFECT_NOTES', 'READERS', 'early_stop_of', 'stopped_on_test', 'run_row', 'load_runs', 'write_index']
 
 # %% ../../nbs/eval/87_run_index.ipynb #c006
 COLUMNS = ["experiment", "sweep", "run", "task", "mixer", "seq_len", "vocab_size", "n_layer", "d_model",
            "seed", "recipe", "epochs_run", "epochs_planned", "metric", "best", "final", "tokens", "seconds",
-           "tokens_per_second", "params", "notes", "defect"]
+           "tokens_per_second", "params", "notes", "defect", "kind", "short_filter", "stopped_on_test",
+           "budget_after_result"]
 
 # the budget and the size-dependent numbers: the rest names the recipe
 _BUDGET = ("name", "epochs", "warmup_epochs", "steps", "warmup_steps", "warmup_frac", "eval_every",
@@ -47,7 +48,8 @@ def _recall_row(p: dict, m: dict) -> dict:
     if model.get("longconv_short_filter") is not None:
         notes = "; ".join(
             n for n in (notes, f"short filters {model['longconv_short_filter']} (ablation)") if n)
-    return dict(task="associative_recall", mixer=mixer, seq_len=L, vocab_size=m["vocab_size"],
+    return dict(task="associative_recall", mixer=mixer, short_filter=model.get("longconv_short_filter"), seq_len=L,
+                vocab_size=m["vocab_size"],
                 n_layer=p.get("n_layer"), d_model=p.get("d_model"), seed=m["seed"],
                 recipe=_recipe_name(p, "paper-synthetics"), epochs_run=m["epochs_run"],
                 epochs_planned=m["epochs_planned"], metric="test_acc", best=m["best_test_acc"],
@@ -120,20 +122,25 @@ DEFECT_NOTES = {
     "mamba-init": "Mamba trained with the model-wide init over its projections (delta = softplus(0) = 0.69 in every"
                   " channel) and weight decay on A_log; since fixed in 17_baselines: re-run to count",
 }
-# run folders (under runs/) made before a since-fixed defect, and the defect
-DEFECTS = {
-    run: "mamba-init"
-    for run in ("dna/cpu/pretrain_mamba_L1024_s0", "dna/cpu/species_mamba_L64_s0",
-                "dna/cpu/species_mamba_L128_s0",
-                "mechanistic/table11-cpu/induction_heads_mamba_L256_V16_n2_s0",
-                "mechanistic/table11-cpu-40ep/induction_heads_mamba_L256_V16_n2_s0",
-                "mechanistic/table4.2-cpu/associative_recall_mamba_L256_V30_n2_s0",
-                "mechanistic/tasks-cpu/counting_mamba_L64_V10_n2_s0",
-                "mechanistic/tasks-cpu/majority_mamba_L64_V10_n2_s0",
-                *(f"mechanistic/tasks-cpu/icl_linear_mamba_L63_V{v}_n2_s0" for v in (2, 4, 8)))
-}
 
 # %% ../../nbs/eval/87_run_index.ipynb #c006s6
+def early_stop_of(p: dict) -> float | None:
+    """The accuracy at which a run's training stopped itself, from its params.json: the Mamba protocol's
+    solved_at, a runner's early_stop, its recipe's, else the default recipe's 1.0."""
+    rec = p.get("recipe") if isinstance(p.get("recipe"), dict) else {}
+    for k, d in (("solved_at", p), ("early_stop", p), ("early_stop", rec)):
+        if k in d: return d[k]
+    return 1.0
+
+def stopped_on_test(d: Path, p: dict, m: dict, metric: str) -> str:
+    """How an accuracy run without a validation split let its test set stop it: 'first 100%' (it stopped there),
+    'early stop' (its early stop read the test set); '' for any other run."""
+    if metric not in ("test_acc", "acc") or (p.get("num_val") and m.get("selected_test_acc") is not None): return ""
+    if early_stop_of(p) is None: return ""
+    h = pd.read_csv(d / "history.csv") if (d / "history.csv").exists() else None
+    solved = h is not None and "stop" in h.columns and (h["stop"].astype(str) == "solved").any()
+    return "first 100%" if solved else "early stop"
+
 # kind (the launcher's Runner that wrote the folder) -> the reader of its files
 READERS = {"associative_recall": _recall_row, "mechanistic": _task_row, "mechanistic_steps": _task_row,
            "mqar": _task_row, "dna": _task_row, "images": _task_row, "lm": _lm_row, "quickstart": _quickstart_row,
@@ -151,10 +158,12 @@ def run_row(run_dir: str | Path, root: str | Path | None = None) -> dict:
         raise ValueError(f"error: {d}/params.json records kind {p.get('kind')!r}, not one of {sorted(READERS)}"
                          " (a run made before kinds were recorded: `python scripts/migrate_kind.py` records them)")
     row = READERS[p["kind"]](p, m)
-    late = DEFECTS.get("/".join(parts))
+    late = m.get("defect", "")  # a since-fixed defect, recorded in the run's metrics.json
     if late:
         row["notes"] = "; ".join(n for n in (row.get("notes"), DEFECT_NOTES[late]) if n)
         row["defect"] = ";".join(d for d in (row.get("defect"), late) if d)
+    row.update(kind=p["kind"], stopped_on_test=stopped_on_test(d, p, m, row["metric"]),
+               budget_after_result=m.get("budget_after_result", ""))
     return {c: {**where, **row}.get(c) for c in COLUMNS}
 
 # %% ../../nbs/eval/87_run_index.ipynb #c007
@@ -163,7 +172,7 @@ def load_runs(root: str | Path | None = None) -> pd.DataFrame:
     root = Path(root) if root is not None else project_root() / "runs"
     df = pd.DataFrame([run_row(d, root) for d in run_folders(root)], columns=COLUMNS)
     for c in ("seq_len", "vocab_size", "n_layer", "d_model", "seed", "epochs_run", "epochs_planned", "tokens",
-              "params"):
+              "params", "short_filter"):
         whole = pd.to_numeric(df[c], errors="coerce").dropna() % 1 == 0
         if whole.all(): df[c] = df[c].astype("Int64")
         # step budgets may stop mid-epoch (2.5 of 8192-step epochs): whole numbers stay integers, in an object
