@@ -146,33 +146,14 @@ class Entry:
     runs: tuple = ()     # globs of run folders beyond those the scoreboard names
 
 
-ENTRIES = [
-    Entry("Figure 4.1", "Hyena", "associative recall across long-convolution parametrizations",
-          ["synthetics/figure_4_1.png", "synthetics/fig4_1_official.png",
-           "synthetics/fig4_1_short_filters.png"]),
-    Entry("Table 4.2", "Hyena", "associative recall against other subquadratic operators",
-          ["synthetics/table_4_2_curves.png", "synthetics/table_4_2_memory.png"]),
-    Entry("Table 4.3", "Hyena", "WikiText-103 perplexity", ["wikitext103/*/curves.png"]),
-    Entry("Table 4.4", "Hyena", "The Pile perplexity", ["pile/*/figure_4_2.png"]),
-    Entry("Table 4.5", "Hyena", "SuperGLUE zero-shot", [], ("downstream/*",)),
-    Entry("Table 4.6", "Hyena", "SuperGLUE few-shot", [], ("downstream/*",)),
-    Entry("Table 4.7", "Hyena", "image classification", [], ("images/*",)),
-    Entry("Table C.1", "Hyena", "associative recall at vocabulary 10, longer sequences",
-          ["synthetics/table_c_1_v10_curves.png"]),
-    Entry("Figure C.1", "Hyena", "arithmetic", ["synthetics/figure_c_1.png"]),
-    Entry("Figure 4.2", "Hyena", "language-model scaling: perplexity against training FLOPs",
-          ["scaling/figure_scaling.png", "scaling/lr_sweep.png", "pile/*/figure_4_2.png"]),
-    Entry("Figure 4.3", "Hyena", "runtime against attention", ["runtime/*/*/runtime.png", "triton/*/bench.png"]),
-    Entry("Figure 4", "Mamba", "scaling laws at context 512 (Figure 4 left)", ["scaling/figure_scaling.png"]),
-    Entry("Figure 9", "Mamba", "the improved recipe and the long convolution (appendix E.2)", ["scaling/figure_9.png"]),
-    Entry("Table 11", "Mamba", "induction heads, length extrapolation",
-          ["synthetics/table_11.png", "synthetics/table_11_curves.png",
-           "synthetics/table_11_mamba_protocol.png"]),
-    Entry("Table 13", "Mamba", "DNA: great-ape species classification", ["dna/results/*/*.png"]),
-    Entry("Table 1 (selective copying)", "Mamba", "selective copying (Table 1, appendix E.1)",
-          ["synthetics/selective_copying.png"], ("mechanistic/selective-copying*",)),
-    Entry("Figure 2 (MQAR)", "Zoology", "multi-query associative recall", ["synthetics/mqar*.png"], ("mqar/*",)),
-]
+def site_entries(root: Path | None = None) -> list[Entry]:
+    "The entries of figures.html: each figure folder's `site` list (figures/<key>/figure.json), in the site's order."
+    found = [e for d in sorted((root or ROOT / "figures").glob("*/figure.json")) for e in json.loads(d.read_text())["site"]]
+    return [Entry(e["table"], e["paper"], e["about"], list(e["figures"]), tuple(e["runs"]))
+            for e in sorted(found, key=lambda e: e["site_order"])]
+
+
+ENTRIES = site_entries()
 
 
 def anchor(key: str) -> str: return re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-")

@@ -1,7 +1,8 @@
 """The README's headline table and the results page `runs/results.md`, both computed from the run folders' artifacts:
 `runs/index.csv` (one row per finished run), the scoreboard's `runs/scoreboard/scoreboard.csv` (every number of the
 papers beside ours) and the report tables that the report notebooks write under `runs/`. No result is typed here:
-a section names the runs and scoreboard rows it reads, and every number in a cell comes from those files.
+a section is a figure folder (figures/<key>/figure.json: its notebooks, run folders and scoreboard tables), and every
+number in a cell comes from those files.
 
 `python scripts/results_page.py` writes runs/results.md; `--check` exits 1 when the page differs from a rebuild."""
 import csv
@@ -99,6 +100,7 @@ class Section:
     sweeps: list[str] = field(default_factory=list)   # "experiment/sweep" folders under runs/
     tables: list[str] = field(default_factory=list)   # scoreboard tables shown on the page
     headline: bool = True             # a row of the README's table
+    grids: list[str] = field(default_factory=list)    # the grid files that make its runs
 
 
 def _fig41_paper(R):
@@ -268,78 +270,38 @@ def _gpu_step(R, gpu="NVIDIA_H200"):
                 out.append(f"{size} at L = {L}: Hyena {f(h)}, GPT {f(g)}")
     return f"{gpu.replace('_', ' ')}, bf16 autocast, AdamW: " + "; ".join(out)
 
-SECTIONS = [
-    Section("figure-41", "Figure 4.1: associative recall", _fig41_paper, _fig41_ours,
-            ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34a_figure_4_1.ipynb"],
-            ["associative_recall/fig4.1-official-val", "associative_recall/fig4.1-official", "associative_recall/fig4.1-cpu", "associative_recall/fig4.1-cpu-200ep",
-             "associative_recall/official-L256", "associative_recall/fig4.1-official-short-filters"],
-            ["Figure 4.1"]),
-    Section("table-a1-ablation", "Table A.1 ablation",
-            lambda R: f"Figure 4.1, Hyena at L = 128, vocabulary 30 / 40: {short(R.sb('H-F4.1-hyena-L128-V30')['value'])}",
-            _ablation_ours, ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34a_figure_4_1.ipynb"],
-            ["associative_recall/ablation-L128"]),
-    Section("table-42", "Table 4.2: long recall", _t42_paper, _t42_ours,
-            ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34c_table_4_2.ipynb"], ["mechanistic/table4.2-cpu"], ["Table 4.2"]),
-    Section("table-c1", "Table C.1: recall at L = 2048", lambda R: _tc1(R, "value"), _tc1_ours,
-            ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34b_table_c1.ipynb"],
-            ["associative_recall/tableC1-official", "associative_recall/tableC1-cpu"], ["Table C.1"]),
-    Section("table-11", "Mamba Table 11: induction heads", lambda R: _t11(R, "value"),
-            lambda R: f"{_t11(R, 'ours')}; {reproduced(R.table('Table 11'))}",
-            ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34e_table_11.ipynb"],
-            ["mechanistic/table11-mamba-val", "mechanistic/table11-mamba", "mechanistic/table11-mamba-cpu", "mechanistic/table11-cpu"], ["Table 11"]),
-    Section("mqar", "MQAR (Zoology, Figure 2)",
-            _mqar_paper, _mqar_ours,
-            ["nbs/experiments/35_mqar.ipynb", "nbs/eval/34h_mqar.ipynb"], ["mqar/cpu-100k", "mqar/cpu-10k"],
-            ["Figure 2 (MQAR)"]),
-    Section("selective-copying", "Selective copying (Mamba, Table 1)", _sc_paper, _sc_ours, ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34f_selective_copying.ipynb"],
-            ["mechanistic/selective-copying-cpu", "mechanistic/selective-copying-cpu-40min",
-             "mechanistic/selective-copying-curriculum"], ["Table 1 (selective copying)"]),
-    Section("figure-42", "Figure 4.2, Table 4.4: LM", _lm_paper, _lm_ours,
-            ["nbs/experiments/40_pile.ipynb"], ["pile/cpu-mini"], ["Table 4.4", "Figure 4.2"]),
-    Section("downstream", "Tables 4.5-4.6: downstream",
-            lambda R: f"Hyena-153M, SuperGLUE average {R.sb('H-T4.5-Average')['value']} zero-shot, "
-                      f"{R.sb('H-T4.6-Average')['value']} 3-shot; LAMBADA {R.sb('H-A.3-lambada')['value']}",
-            _downstream_ours, ["nbs/eval/60_downstream.ipynb"], ["downstream/cpu-mini", "downstream/models"],
-            ["Table 4.5", "Table 4.6", "App. A.3 (LAMBADA)"]),
-    Section("images", "Table 4.7: images", _images_paper, _images_ours,
-            ["nbs/experiments/72_images.ipynb", "nbs/models/71_image_models.ipynb"],
-            ["images/digits-cpu-30ep", "images/digits-cpu-30ep-v2", "images/digits-iso-ablation", "images/digits-cpu"],
-            ["Table 4.7"]),
-    Section("dna", "Mamba Table 13: DNA", _dna_paper, _dna_ours,
-            ["nbs/experiments/82_dna.ipynb", "nbs/eval/83_dna_results.ipynb"], ["dna/cpu-v1", "dna/cpu"], ["Table 13"]),
-    Section("runtime", "Figure 4.3: runtime", lambda R: _runtime(R, "value"), lambda R: _runtime(R, "ours"),
-            ["nbs/experiments/50_runtime.ipynb"], ["runtime/NVIDIA_H200", "runtime/cpu"], ["Figure 4.3"]),
-    Section("gpu-step", "A full-size training step on a GPU", lambda R: "Hyena-125M/355M trained on A100s; no step"
-            " times given", _gpu_step, ["nbs/experiments/50_runtime.ipynb", "nbs/core/12_operator.ipynb"], [],
-            headline=False),
-]
+# how each figure's headline cells are computed (the paper's side, ours), by figure folder; its title, notebooks, run
+# folders and scoreboard tables are the folder's figures/<key>/figure.json
+RENDER = {
+    "figure-41": (_fig41_paper, _fig41_ours),
+    "table-a1-ablation": (lambda R: f"Figure 4.1, Hyena at L = 128, vocabulary 30 / 40: "
+                                    f"{short(R.sb('H-F4.1-hyena-L128-V30')['value'])}", _ablation_ours),
+    "table-42": (_t42_paper, _t42_ours),
+    "table-c1": (lambda R: _tc1(R, "value"), _tc1_ours),
+    "table-11": (lambda R: _t11(R, "value"), lambda R: f"{_t11(R, 'ours')}; {reproduced(R.table('Table 11'))}"),
+    "mqar": (_mqar_paper, _mqar_ours),
+    "selective-copying": (_sc_paper, _sc_ours),
+    "figure-42": (_lm_paper, _lm_ours),
+    "downstream": (lambda R: f"Hyena-153M, SuperGLUE average {R.sb('H-T4.5-Average')['value']} zero-shot, "
+                             f"{R.sb('H-T4.6-Average')['value']} 3-shot; LAMBADA {R.sb('H-A.3-lambada')['value']}",
+                   _downstream_ours),
+    "images": (_images_paper, _images_ours),
+    "dna": (_dna_paper, _dna_ours),
+    "runtime": (lambda R: _runtime(R, "value"), lambda R: _runtime(R, "ours")),
+    "gpu-step": (lambda R: "Hyena-125M/355M trained on A100s; no step times given", _gpu_step),
+}
+FIGURES = ROOT / "figures"
 
 
-def _more(key, title, notebooks, sweeps, tables=()):
-    return Section(key, title, None, None, notebooks, sweeps, list(tables), headline=False)
+def load_figures(root: Path = FIGURES) -> list[tuple[str, dict]]:
+    "(key, figure.json) of every figure folder, in the page's order."
+    import json
+    found = [(d.name, json.loads((d / "figure.json").read_text())) for d in sorted(root.iterdir()) if (d / "figure.json").is_file()]
+    return sorted(found, key=lambda kf: kf[1]["order"])
 
-SECTIONS[0].sweeps += ["associative_recall/fig4.1-cpu-200ep-fresh", "associative_recall/fig4.1-cpu-200ep-official",
-                       "associative_recall/fig4.1-official-no-short-filters"]
-SECTIONS[4].sweeps += ["mechanistic/table11-cpu-40ep"]
-SECTIONS[5].sweeps += [f"mqar/cpu-100k-{s}" for s in ("30ep", "10ep", "nomlp", "onegroup", "zoology", "zoology2023-10ep", "zoology2023")]
-SECTIONS += [
-    _more("single-layer", "Single-layer recall (Appendix C)", ["nbs/experiments/31_associative_recall.ipynb", "nbs/eval/34b_table_c1.ipynb"],
-          ["associative_recall/single-layer-official-val", "associative_recall/single-layer-official-800ep", "associative_recall/single-layer-official",
-           "associative_recall/single-layer-cpu"], ["Single-layer recall"]),
-    _more("table-a2", "Table A.2: recall at L = 131k, six filters", ["nbs/experiments/31_associative_recall.ipynb"], [], ["Table A.2"]),
-    _more("figure-c1", "Figure C.1: addition", ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34d_figure_c1.ipynb"],
-          ["mechanistic/arithmetic-cpu"], ["Figure C.1"]),
-    _more("table-41", "Table 4.1: the other synthetic tasks", ["nbs/experiments/33_mechanistic.ipynb", "nbs/eval/34g_table_4_1_tasks.ipynb"],
-          ["mechanistic/tasks-cpu"], ["Table 4.1"]),
-    _more("table-43", "Table 4.3: WikiText-103", ["nbs/experiments/41_wikitext103.ipynb"], ["wikitext103/cpu-mini"], ["Table 4.3"]),
-    _more("pg19", "Appendix A.2: PG-19 and longer training", ["nbs/experiments/42_pg19.ipynb"], ["pg19/cpu-mini"],
-          ["App. A.2 (PG-19, 1.3B, 153M)"]),
-    _more("figure-9", "Mamba Figure 9: the improved recipe", ["nbs/train/18_engine.ipynb", "nbs/eval/46_scaling_results.ipynb"], [], ["Figure 9"]),
-    _more("scaling", "Scaling laws (Hyena Figure 4.2, Mamba Figure 4 left): perplexity against FLOPs, every model tuned",
-          ["nbs/data/45_text_corpus.ipynb", "nbs/models/16_families.ipynb", "nbs/eval/46_scaling_results.ipynb"],
-          ["scaling/cpu", "scaling/tokenizer"], ["Figure 4"]),
-    _more("quickstart", "The quickstart (`make run`)", ["nbs/experiments/19_quickstart.ipynb"], ["quickstart/cpu"]),
-]
+
+SECTIONS = [Section(key, f["title"], *RENDER.get(key, (None, None)), list(f["notebooks"]), list(f["sweeps"]),
+                    list(f["tables"]), headline=f["headline"], grids=list(f["grids"])) for key, f in load_figures()]
 SYNTHETICS_REPORTS = ["nbs/eval/34_synthetics_results.ipynb"] + [f"nbs/eval/34{k}.ipynb" for k in (  # the overview, one report per section
     "a_figure_4_1", "b_table_c1", "c_table_4_2", "d_figure_c1", "e_table_11", "f_selective_copying", "g_table_4_1_tasks", "h_mqar")]
 REPORTS = {"runs/synthetics": SYNTHETICS_REPORTS, "runs/dna/results": ["nbs/eval/83_dna_results.ipynb"], "runs/scaling": ["nbs/eval/46_scaling_results.ipynb"],  # folder -> the notebooks that write it
@@ -404,6 +366,8 @@ def _board_table(rows: list[dict]) -> list[str]:
 def section_md(R: Runs, s: Section) -> list[str]:
     out = [f'<a id="{s.key}"></a>', "", f"## {s.title}", ""]
     if s.paper: out += [f"- **Paper:** {s.paper(R)}", f"- **Ours:** {ours(R, s)}"]
+    out.append(f"- **Figure folder:** {_link(f'figures/{s.key}/figure.json')}"
+               + (" (grids: " + ", ".join(_link(g) for g in s.grids) + ")" if s.grids else ""))
     if s.notebooks: out.append("- **Notebooks:** " + ", ".join(_link(n) for n in s.notebooks))
     reports = [p for p, nbs in REPORTS.items() if set(nbs) & set(s.notebooks) and (R.root / p).exists()]
     if reports: out.append("- **Report figures and tables:** " + ", ".join(_link(p) for p in reports))
