@@ -4,12 +4,13 @@
 
 # %% ../../nbs/core/02_paths.ipynb #p002
 from __future__ import annotations
-import json, re
+import errno, json, os, re, stat
 from pathlib import Path
 
 # %% auto #0
 __all__ = ['TEXT_SUFFIXES', 'IGNORE', 'project_root', 'save_json', 'is_finished', 'finished_in', 'relative', 'run_folders',
-           'path_component', 'inside', 'portable_text', 'absolute_paths', 'make_portable']
+           'path_component', 'inside', 'LinkRefused', 'file_kind', 'regular_file', 'refuse_link', 'open_no_link',
+           'save_text', 'read_json', 'portable_text', 'absolute_paths', 'make_portable']
 
 # %% ../../nbs/core/02_paths.ipynb #c004
 def project_root(start: Path | None = None) -> Path:
@@ -21,10 +22,8 @@ def project_root(start: Path | None = None) -> Path:
     return here
 
 def save_json(obj, path: Path):
-    "Write JSON atomically (write a temp file, then rename)."
-    tmp = Path(path).with_suffix(".tmp")
-    tmp.write_text(json.dumps(obj, indent=2, default=str))
-    tmp.replace(path)
+    "Write JSON atomically (a new temp file, then a rename; never through a link: `save_text`)."
+    save_text(json.dumps(obj, indent=2, default=str), path)
 
 # %% ../../nbs/core/02_paths.ipynb #c004s1
 def is_finished(run_dir: str | Path) -> bool:
@@ -47,12 +46,15 @@ def run_folders(root: str | Path | None = None) -> list[Path]:
     return sorted(p.parent for p in root.rglob("metrics.json") if ".ipynb_checkpoints" not in p.parts)
 
 # %% ../../nbs/core/02_paths.ipynb #names1
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # a newline, a tab, an escape: a name that rewrites a terminal or a log
+
 def path_component(name, what: str = "name", empty_ok: bool = False) -> str:
     "`name` if it is one plain folder name (no `/`, `\\`, `..`, not absolute, not empty unless `empty_ok`)."
     ok = isinstance(name, str) and (name or empty_ok) and "/" not in name and "\\" not in name and \
-        name not in (".", "..") and "\0" not in name and name == name.strip()
+        name not in (".", "..") and not _CONTROL.search(name) and name == name.strip()
     if not ok:
-        raise ValueError(f"{what} must be a single folder name (no '/', '\\', '..', not empty), got {name!r}")
+        raise ValueError(f"{what} must be a single folder name (no '/', '\\', '..', control characters, not empty), "
+                         f"got {name!r}")
     return name
 
 def inside(path: str | Path, root: str | Path, what: str = "path") -> Path:
@@ -61,6 +63,78 @@ def inside(path: str | Path, root: str | Path, what: str = "path") -> Path:
     if p == r or not p.is_relative_to(r):
         raise ValueError(f"{what} {str(path)!r} lies outside {r}")
     return p
+
+# %% ../../nbs/core/02_paths.ipynb #links1
+class LinkRefused(ValueError):
+    "A file (or a folder above it) that is a symbolic link where the project writes or reads in place."
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISDIR, "a folder"))
+
+def file_kind(mode: int) -> str:
+    "What a non-regular file is, in words, from its `st_mode`."
+    return next((w for test, w in _KINDS if test(mode)), "not a regular file")
+
+def regular_file(path: str | Path, what: str = "file") -> Path:
+    """`path` if it is a regular file (links followed); a FileNotFoundError when it is missing, a ValueError naming
+    it when it is a FIFO, a socket, a device or a folder (reading those waits for ever, or never ends)."""
+    p = Path(path)
+    try: mode = p.stat().st_mode
+    except FileNotFoundError: raise FileNotFoundError(f"{what} {p} does not exist") from None
+    if not stat.S_ISREG(mode): raise ValueError(f"{what} {p} is {file_kind(mode)}, expected a regular file")
+    return p
+
+def refuse_link(path: str | Path, within: str | Path | None = None) -> Path:
+    "`path` unless it, or a folder between `within` and it, is a symbolic link (LinkRefused names it)."
+    p = Path(path)
+    above = [] if within is None else [q for q in p.parents if q.is_relative_to(within) and q != Path(within)]
+    for q in [p, *above]:
+        if q.is_symlink():
+            raise LinkRefused(f"{q} is a symbolic link: files here are written and read in place, never through a "
+                              "link; remove it")
+    return p
+
+_MODES = {"w": os.O_WRONLY | os.O_CREAT | os.O_TRUNC, "a": os.O_WRONLY | os.O_CREAT | os.O_APPEND,
+          "a+": os.O_RDWR | os.O_CREAT}
+
+def open_no_link(path: str | Path, mode: str = "w", new: bool = False, within: str | Path | None = None):
+    """`path` opened for writing (`mode` w, a or a+, text or with b) without following a link; `new`: it must not
+    exist (O_EXCL). Refused (LinkRefused, ValueError) when it or a folder below `within` is a link, or it is not a
+    regular file."""
+    p = refuse_link(path, within)
+    flags = _MODES[mode.replace("b", "")] | os.O_NOFOLLOW | os.O_NONBLOCK | (os.O_EXCL if new else 0)
+    try: fd = os.open(p, flags, 0o644)
+    except OSError as e:
+        if e.errno == errno.ELOOP or p.is_symlink(): refuse_link(p)
+        if e.errno == errno.EEXIST: raise FileExistsError(f"{p} exists already; it must be a new file") from None
+        if e.errno == errno.ENXIO: raise ValueError(f"{p} is a FIFO (named pipe), expected a regular file") from None
+        raise
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise ValueError(f"{p} is {file_kind(st.st_mode)}, expected a regular file")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, mode)
+
+def save_text(text: str, path: str | Path, within: str | Path | None = None):
+    "Write `text` to `path` atomically: a new temp file beside it (never through a link), then a rename."
+    path = refuse_link(path, within)
+    tmp = path.with_suffix(".tmp") if path.suffix != ".tmp" else path.with_name(path.name + "~")
+    refuse_link(tmp)
+    tmp.unlink(missing_ok=True)  # a regular file left by a crash
+    with open_no_link(tmp, "w", new=True) as f: f.write(text)
+    os.replace(tmp, path)
+
+def read_json(path: str | Path, what: str = ""):
+    """The JSON in `path`, read in place (a link refused) from a regular file; a ValueError naming the file when it
+    is not JSON (cut short, hand-edited), without quoting it."""
+    p = refuse_link(path)
+    regular_file(p, what or p.name)
+    try: return json.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as e: raise ValueError(f"{p} is not UTF-8 text (byte {e.start}): not valid JSON") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{p} is not valid JSON ({e.msg} at line {e.lineno}, column {e.colno}): it was cut short or "
+                         "edited by hand; restore it, or move the folder away") from None
 
 # %% ../../nbs/core/02_paths.ipynb #c018
 _ABS = re.compile(r"(?:^|(?<=[\s\"'=(\[]))/(?:[A-Za-z0-9._+-]+/)+[A-Za-z0-9._+-]*")

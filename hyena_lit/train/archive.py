@@ -4,13 +4,14 @@
 
 # %% ../../nbs/train/18d_archive.ipynb #a002
 from __future__ import annotations
-import os, shutil
+import os, shutil, tempfile
 from pathlib import Path
 from ..core.paths import project_root, relative, inside, is_finished
 from .histories import compact_histories
 
 # %% auto #0
-__all__ = ['unfinished_runs', 'pack_runs', 'ArchiveRefused', 'unpack_runs', 'main']
+__all__ = ['MAX_MEMBERS', 'MAX_BYTES', 'MAX_RATIO', 'RATIO_FLOOR', 'unfinished_runs', 'pack_runs', 'ArchiveRefused',
+           'unpack_runs', 'main']
 
 # %% ../../nbs/train/18d_archive.ipynb #c013m
 import tarfile
@@ -81,14 +82,61 @@ def _write_member(tar: tarfile.TarFile, m: tarfile.TarInfo, target: Path):
     with os.fdopen(fd, "wb") as out, tar.extractfile(m) as src: shutil.copyfileobj(src, out)
 
 
-def unpack_runs(archive: str | Path, root: str | Path | None = None) -> list[Path]:
+MAX_MEMBERS, MAX_BYTES, MAX_RATIO, RATIO_FLOOR = 10_000, 64 << 30, 100, 16 << 20
+
+def _size(n: float) -> str:
+    return next(f"{n / 2**p:,.1f} {u}" for p, u in ((30, "GiB"), (20, "MiB"), (10, "KiB"), (0, "B")) if n >= 2**p or not p)
+
+def _headers(tar: tarfile.TarFile, archive, max_members: int, max_bytes: int, max_ratio: float) -> list:
+    "The archive's members, read one header at a time; a ValueError at the first bound crossed (see above)."
+    packed, members, total = max(1, Path(archive).stat().st_size), [], 0
+    try:
+        for m in tar:
+            members.append(m)
+            total += m.size if m.isfile() else 0
+            if len(members) > 10 * max_members: break  # enough to say how far over it is
+            if total > max_bytes:
+                raise ValueError(f"{archive}: its files hold more than {_size(total)}, over max_bytes "
+                                 f"({_size(max_bytes)}); nothing extracted")
+            if total > RATIO_FLOOR and total > max_ratio * packed:
+                raise ValueError(f"{archive}: its files hold more than {_size(total)} from {_size(packed)} compressed, a "
+                                 f"ratio over {max_ratio:g} (max_ratio); nothing extracted")
+    except (EOFError, tarfile.TarError, OSError, ValueError) as e:
+        if isinstance(e, ValueError) and str(e).startswith(str(archive)): raise
+        raise ValueError(f"{archive} cannot be read: it is truncated or corrupt ({type(e).__name__}: {e}); nothing "
+                         "extracted") from None
+    if len(members) > max_members:
+        more = "more than " if len(members) > 10 * max_members else ""
+        raise ValueError(f"{archive}: {more}{len(members):,} members, over the limit of {max_members:,} (max_members); "
+                         "nothing extracted")
+    return members
+
+def _place(staging: Path, dest: Path, names: list[tuple[str, ...]]) -> list[Path]:
+    """Move what `staging` holds into `dest` by renames: for each member, the first folder or file on its path that
+    `dest` lacks. Returns what was moved (undone by the caller on failure)."""
+    units = []
+    for parts in names:
+        first = next((parts[:i] for i in range(1, len(parts) + 1) if not dest.joinpath(*parts[:i]).exists()), None)
+        if first and not any(first[:len(u)] == u for u in units): units.append(first)
+    moved = []
+    for u in sorted(units, key=len):
+        os.rename(staging.joinpath(*u), dest.joinpath(*u))
+        moved.append(dest.joinpath(*u))
+    return moved
+
+def unpack_runs(archive: str | Path, root: str | Path | None = None, max_members: int = MAX_MEMBERS,
+                max_bytes: int = MAX_BYTES, max_ratio: float = MAX_RATIO) -> list[Path]:
     """Extract `archive` (from `pack_runs`) under `root`'s parent: regular files and folders under runs/ only,
-    none through a link, none into a finished run or over an existing file, no folder already holding a run.
-    Any member refused: nothing is written, and `ArchiveRefused` names each one."""
+    none through a link, none into a finished run or over an existing file, no folder already holding a run, within
+    the bounds above. Any member refused: nothing is written, and `ArchiveRefused` names each one; the members are
+    written into a temporary folder and moved into place only when all are written."""
     base = Path(root).resolve().parent if root is not None else project_root()
     top = Path(root).name if root is not None else "runs"
-    with tarfile.open(archive, "r:*") as tar:
-        members, seen, refused = tar.getmembers(), _Seen(), {}
+    try: tar = tarfile.open(archive, "r:*")
+    except (EOFError, tarfile.TarError, OSError) as e:
+        raise ValueError(f"{archive} cannot be read as a .tar.gz ({type(e).__name__}: {e}); nothing extracted") from None
+    with tar:
+        members, seen, refused = _headers(tar, archive, max_members, max_bytes, max_ratio), _Seen(), {}
         for m in members:
             why = _member_problem(m, base, top, seen)
             if why: refused.setdefault(m.name, why)
@@ -98,8 +146,31 @@ def unpack_runs(archive: str | Path, root: str | Path | None = None) -> list[Pat
             if (base / f / "params.json").exists() and f"{f}/params.json" not in refused:
                 refused[f"{f}/params.json"] = f"{f} already holds a run here; move it away or finish it first"
         if refused: raise ArchiveRefused(archive, refused)
-        for m in sorted(members, key=lambda m: (not m.isdir(), m.name)):
-            _write_member(tar, m, base.joinpath(*Path(m.name).parts))
+        need = sum(m.size for m in members if m.isfile())
+        dest = base / top
+        made = not dest.exists()
+        dest.mkdir(parents=True, exist_ok=True)
+        free = shutil.disk_usage(dest).free
+        if need + (64 << 20) > free:
+            if made: dest.rmdir()
+            raise ValueError(f"{archive}: its files need {_size(need)}, and the disk under {relative(dest)} has "
+                             f"{_size(free)} free; nothing extracted")
+        staging, moved = Path(tempfile.mkdtemp(prefix=".unpack-", dir=dest)), []
+        try:
+            for m in sorted(members, key=lambda m: (not m.isdir(), m.name)):
+                parts = Path(m.name).parts[1:]
+                if not parts: continue  # runs/ itself
+                try: _write_member(tar, m, staging.joinpath(*parts))
+                except (OSError, EOFError, tarfile.TarError) as e:
+                    raise ValueError(f"{archive}: writing {m.name} failed ({getattr(e, 'strerror', None) or e}); "
+                                     "nothing extracted") from None
+            moved = _place(staging, dest, [Path(m.name).parts[1:] for m in members if Path(m.name).parts[1:]])
+        except BaseException:
+            for p in reversed(moved): shutil.rmtree(p) if p.is_dir() else p.unlink()
+            raise
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+            if made and not any(dest.iterdir()): dest.rmdir()
     return [base / f for f in folders]
 
 # %% ../../nbs/train/18d_archive.ipynb #c013o
@@ -125,7 +196,10 @@ def main(argv: list[str] | None = None):
         print(f"error: {a.archive}: {len(e.refused)} member(s) refused, nothing extracted:", file=sys.stderr)
         for k, v in e.refused.items(): print(f"  {k}: {v}", file=sys.stderr)
         sys.exit(1)
-    except (ValueError, FileExistsError, OSError, tarfile.TarError) as e: ap.error(str(e))
+    except (ValueError, FileExistsError, OSError, tarfile.TarError, EOFError) as e:
+        import sys
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
     print(
         f"{a.command}: {len(done)} "
         + ("history file(s) rewritten" if a.command == "compact-histories" else "run(s)")

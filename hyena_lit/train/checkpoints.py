@@ -8,9 +8,10 @@ import shutil
 from pathlib import Path
 import torch
 from torch import nn, Tensor
+from ..core.paths import refuse_link
 
 # %% auto #0
-__all__ = ['save_checkpoint', 'CheckpointError', 'load_checkpoint', 'load_weights']
+__all__ = ['save_checkpoint', 'CheckpointError', 'load_checkpoint', 'load_weights', 'recover_checkpoint']
 
 # %% ../../nbs/train/18h_checkpoints.ipynb #c019
 def _dist() -> tuple[int, int]:
@@ -57,6 +58,7 @@ def save_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimiz
     msd, osd = get_state_dict(model, opt, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
     if _dist()[0] != 0: return
     tmp, old = path.with_name(path.name + ".tmp"), path.with_name(path.name + ".old")
+    for p in (path, tmp, old): refuse_link(p)  # a planted link is never renamed into place or written through
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     save_file({k: v.contiguous() for k, v in _canonical(model, msd).items()}, str(tmp / "model.safetensors"))
@@ -116,3 +118,32 @@ def load_weights(model: nn.Module, path: str | Path) -> nn.Module:
         raise KeyError(f"weights do not match the model: missing {sorted(set(missing) - shared)}, unexpected"
                        f" {unexpected}")
     return model
+
+# %% ../../nbs/train/18h_checkpoints.ipynb #c019r1
+def _complete(folder: Path) -> dict | None:
+    "The saved state of the checkpoint `folder` when both its files read back whole, else None."
+    from safetensors import safe_open
+    try:
+        with safe_open(str(folder / "model.safetensors"), "pt") as f: f.keys()
+        st = _read_state(folder / "state.pt")
+    except Exception: return None
+    return {k: v for k, v in st.items() if isinstance(v, (int, float))}
+
+def recover_checkpoint(path: str | Path, say=print) -> Path | None:
+    """After a swap cut short (no `path`, but `path`.tmp or `path`.old): the newer complete checkpoint renamed to
+    `path`, the other removed, and a line saying which (`say`). Returns `path` when it recovered one."""
+    path = Path(path)
+    tmp, old = path.with_name(path.name + ".tmp"), path.with_name(path.name + ".old")
+    if path.exists() or path.is_symlink() or not (tmp.is_dir() or old.is_dir()): return None
+    for p in (tmp, old): refuse_link(p)
+    for name, cand in (("the new one, complete", tmp), ("the previous one (the new one is incomplete)", old)):
+        st = _complete(cand) if cand.is_dir() else None
+        if st is None: continue
+        cand.rename(path)
+        for p in (tmp, old): shutil.rmtree(p, ignore_errors=True)
+        at = ", ".join(f"{k} {v}" for k, v in st.items() if k in ("epoch", "step"))
+        say(f"checkpoint: the run stopped while {path} was being replaced; resuming from {name}"
+            + (f" ({at})" if at else ""))
+        return path
+    say(f"checkpoint: the run stopped while {path} was being replaced and neither copy is complete; starting over")
+    return None

@@ -8,7 +8,8 @@ import json
 from pathlib import Path
 from datetime import datetime, timezone
 from fastcore.basics import patch_to
-from ..core.paths import (project_root, save_json, relative, path_component, is_finished)
+from ..core.paths import (project_root, save_json, save_text, read_json, open_no_link, relative,
+                                  path_component, is_finished)
 from .histories import compact_history
 
 # %% auto #0
@@ -62,8 +63,8 @@ def check_run(run_dir: str | Path, wanted: dict, finished_ok: bool = False):
             " or sweep name"
         )
     p = d / "params.json"
-    if p.exists():
-        bad = params_conflicts(json.loads(p.read_text()), wanted)
+    if p.exists() or p.is_symlink():
+        bad = params_conflicts(read_json(p), wanted)
         if bad:
             raise ValueError(
                 f"{relative(d)} was made with other settings ({conflicts_text(bad)}): use another run or"
@@ -81,8 +82,8 @@ def check_sweep(
     """
     d = Path(sweep_dir)
     f = d / "sweep.json"
-    if f.exists():
-        bad = params_conflicts({**(defaults or {}), **json.loads(f.read_text())}, shared)
+    if f.exists() or f.is_symlink():
+        bad = params_conflicts({**(defaults or {}), **read_json(f)}, shared)
         if bad:
             raise ValueError(
                 f"sweep {relative(d)} was made with other shared settings ({conflicts_text(bad)}): "
@@ -90,7 +91,7 @@ def check_sweep(
             )
         return shared
     for p in sorted(d.glob("*/params.json")):
-        saved = json.loads(p.read_text())
+        saved = read_json(p)
         saved = saved.get(key, {}) if key else saved
         bad = params_conflicts({**(defaults or {}), **saved}, shared)
         if bad:
@@ -117,7 +118,7 @@ def extend_run(run_dir: str | Path, wanted: dict, key: str | None = None, allowe
             f"{relative(d)} has no checkpoint/ (checkpoints stay out of git): it cannot be continued "
             "here; train a new run under another name"
         )
-    p = json.loads((d / "params.json").read_text())
+    p = read_json(d / "params.json")
     saved = p.get(key, {}) if key else p
     bad = params_conflicts(saved, wanted)
     other = {k: v for k, v in bad.items() if k not in allowed}
@@ -145,8 +146,9 @@ def extend_run(run_dir: str | Path, wanted: dict, key: str | None = None, allowe
     return seg
 
 # %% ../../nbs/train/18a_runs.ipynb #c013h
-import fcntl, os, platform, shutil
+import fcntl, os, platform, shutil, sys
 from .engine import Interrupted
+from .checkpoints import recover_checkpoint
 
 class RunInUse(RuntimeError):
     "Another process holds the run folder's lock."
@@ -168,7 +170,7 @@ def provenance(device: str = "cpu") -> dict:
 def _lock(d: Path):
     """An exclusive, non-blocking lock on `d/.lock` (released when the file closes, also when the process
     dies)."""
-    f = open(d / ".lock", "a+")
+    f = open_no_link(d / ".lock", "a+")  # a planted link is refused, never truncated
     try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         f.seek(0)
@@ -197,13 +199,13 @@ class RunFolder:
 
     @property
     def metrics(self) -> dict:
-        return json.loads((self.dir / "metrics.json").read_text())
+        return read_json(self.dir / "metrics.json")
 
     @property
     def saved(self) -> dict:
         "params.json as the run's first start wrote it, with its resumes ({} before)."
         p = self.dir / "params.json"
-        return json.loads(p.read_text()) if p.exists() else {}
+        return read_json(p) if p.exists() or p.is_symlink() else {}
 
 # %% ../../nbs/train/18a_runs.ipynb #c013is1
 @patch_to(RunFolder)
@@ -215,6 +217,7 @@ def __enter__(self) -> "RunFolder":
     except OSError as e:  # under a file, or no permission: named, before any work
         raise ValueError(f"run folder {self.dir} cannot be made or written ({e.strerror or e})") from None
     try:
+        recover_checkpoint(self.dir / "checkpoint")  # a swap cut short: the newer complete checkpoint, named
         saved = self.saved
         bad = params_conflicts(saved.get(self.key, {}) if self.key else saved, self.settings) if saved else {}
         if bad:
@@ -253,6 +256,7 @@ def finish(self, metrics: dict, history: list[dict] | None = None) -> dict:
         raise RuntimeError(f"{relative(self.dir)}: finish() before start() (no params.json)")
     if history is not None: self.write_history(history)
     save_json(metrics, self.dir / "metrics.json")
+    (self.dir / "failed.txt").unlink(missing_ok=True)  # an earlier slice's failure no longer describes the run
     if not self.keep_checkpoint: shutil.rmtree(self.dir / "checkpoint", ignore_errors=True)
     return metrics
 
@@ -260,8 +264,7 @@ def finish(self, metrics: dict, history: list[dict] | None = None) -> dict:
 def write_history(self, history: list[dict]):
     """history.csv at evaluation cadence (`compact_history`), replaced atomically (a run trained in slices
     writes it at the end of each)."""
-    compact_history(history).to_csv(self.dir / "history.csv.tmp", index=False)
-    (self.dir / "history.csv.tmp").replace(self.dir / "history.csv")
+    save_text(compact_history(history).to_csv(index=False), self.dir / "history.csv")
 
 @patch_to(RunFolder)
 def _release(self, failed: bool = False):
@@ -278,7 +281,8 @@ def _release(self, failed: bool = False):
 def __exit__(self, typ, exc, tb) -> bool:
     failed = typ is not None and typ is not Interrupted and not self.finished
     if failed and (self.dir / "checkpoint").exists():
-        (self.dir / "failed.txt").write_text(f"{typ.__name__}: {exc}\n")
+        try: save_text(f"{typ.__name__}: {exc}\n", self.dir / "failed.txt")
+        except ValueError as e: print(f"failed.txt not written: {e}", file=sys.stderr)  # a link: the run's own error follows
     self._release(failed)
     return typ is Interrupted  # a deadline: the run stays unfinished and resumes later
 
