@@ -69,9 +69,11 @@ class Projections(nn.Module):
 
 def build(op: str, d_model: int, n_heads: int, L: int, device="cpu") -> nn.Module:
     """The module of a benchmark point:
-    'hyena', 'hyena-triton' (the fused kernels), 'projections', 'attention' (written out) or 'sdpa'."""
+    'hyena', 'hyena-o3' (order 3), 'hyena-triton' (the fused kernels), 'projections', 'attention' (written out)
+    or 'sdpa'."""
     torch.manual_seed(0)
     if op == "hyena-triton": return HyenaOperator(d_model, L, fftconv_impl="triton").to(device)
+    if op == "hyena-o3": return HyenaOperator(d_model, L, order=3).to(device)
     if op in ("hyena", "projections"):
         m = HyenaOperator(d_model, L).to(device)
         return Projections(m) if op == "projections" else m
@@ -396,14 +398,15 @@ def operator_check(device: str = "cuda", lengths=(1000, 4096), d_model: int = 24
 
 # %% ../../nbs/experiments/50_runtime.ipynb #g008
 def step_bench(size: str, L: int, batch: int, steps: int = 30, device: str = "cuda",
-               dtype=torch.bfloat16) -> dict:
+               dtype=torch.bfloat16, compile: str = "off") -> dict:
     """Tokens/s, MFU and peak memory of `steps` AdamW training steps of HyenaLM(size) at context L, autocast
-    to `dtype` (float32: off)."""
+    to `dtype` (float32: off), with HyenaConfig's `compile` mode."""
     from hyena_lit.models.model import HyenaConfig, HyenaLM
     from hyena_lit.models.flops import forward_flops
     dev = torch.device(device)
-    cfg = HyenaConfig.from_size(size, l_max=L)
-    row = dict(size=size, mixer=cfg.mixer, L=L, batch=batch, steps=steps, dtype=str(dtype).split(".")[1])
+    cfg = HyenaConfig.from_size(size, l_max=L, compile=compile)
+    row = dict(size=size, mixer=cfg.mixer, L=L, batch=batch, steps=steps, dtype=str(dtype).split(".")[1],
+               compile=compile)
     try:
         model = HyenaLM(cfg).to(dev)
         opt = torch.optim.AdamW(model.parameters(), lr=1e-4)

@@ -17,7 +17,8 @@ from ..mixers.attention import CausalSelfAttention, ROTARY
 from ..mixers.baselines import BASELINES, baseline_mixer
 
 # %% auto #0
-__all__ = ['NORMS', 'SIZES', 'HyenaConfig', 'make_norm', 'drop_linear_biases', 'Block', 'HyenaLM', 'count_params', 'VectorLM']
+__all__ = ['NORMS', 'COMPILE_MODES', 'SIZES', 'HyenaConfig', 'make_norm', 'drop_linear_biases', 'Block', 'HyenaLM',
+           'count_params', 'VectorLM']
 
 # %% ../../nbs/models/13_model.ipynb #c005
 @dataclass
@@ -45,6 +46,9 @@ class HyenaConfig:
     # on the token embeddings; None: `dropout` (the official synthetics configs use 0.1)
     embed_dropout: float | None = None
     fftconv_impl: str = "auto"
+    # torch.compile each block with this mode: "off" (eager), "default", "reduce-overhead" (on CUDA also CUDA
+    # graphs, for fixed shapes) or "max-autotune"; an execution setting, like fftconv_impl
+    compile: str = "off"
     # "hyena" (this operator), "attention" (GPT baseline), "longconv:<name>" (Sec. 4.1), or a baseline: h3,
     # gss, aft, rwkv, mamba
     mixer: str = "hyena"
@@ -77,6 +81,7 @@ def _swiglu(x: Tensor) -> Tensor:
 
 _MLP_ACTIVATIONS = {"gelu": lambda x: F.gelu(x, approximate="tanh"), "tanh": torch.tanh, "swiglu": _swiglu}
 NORMS = ("layernorm", "rmsnorm")
+COMPILE_MODES = ("off", "default", "reduce-overhead", "max-autotune")  # HyenaConfig.compile
 
 def _check_operator_fields(cfg: HyenaConfig):
     "Raise ValueError naming the first bad size, MLP, operator or long-convolution field."
@@ -113,7 +118,7 @@ def _check_operator_fields(cfg: HyenaConfig):
 
 # %% ../../nbs/models/13_model.ipynb #c005t2
 def _check_model_fields(cfg: HyenaConfig):
-    "Raise ValueError naming the first bad mixer, dropout, tie_embeddings, norm, bias, pos or n_heads field."
+    "Raise ValueError naming the first bad mixer, dropout, tie_embeddings, norm, compile, bias, pos or n_heads field."
     if cfg.mixer not in ("hyena", "attention", *BASELINES) and not (
         cfg.mixer.startswith("longconv:") and cfg.mixer.split(":", 1)[1] in LONG_CONVS):
         raise ValueError(
@@ -127,6 +132,8 @@ def _check_model_fields(cfg: HyenaConfig):
     for f in ("tie_embeddings", "bias"):
         if not isinstance(getattr(cfg, f), bool): raise ValueError(f"{f} must be a bool, got {getattr(cfg, f)!r}")
     if cfg.norm not in NORMS: raise ValueError(f"norm must be one of {NORMS}, got {cfg.norm!r}")
+    if cfg.compile not in COMPILE_MODES:
+        raise ValueError(f"compile must be one of {COMPILE_MODES}, got {cfg.compile!r}")
     if cfg.pos not in ("learned", *ROTARY):
         raise ValueError(f"pos must be one of {('learned', *ROTARY)}, got {cfg.pos!r}")
     if cfg.mixer == "attention" and (cfg.n_heads < 1 or cfg.d_model % cfg.n_heads):
@@ -287,6 +294,11 @@ def _check_ids(self: HyenaLM, input_ids: Tensor):
         raise ValueError(f"input_ids must have shape (B, L), got {tuple(input_ids.shape)}")
     if input_ids.dtype not in (torch.int32, torch.int64):
         raise ValueError(f"input_ids must be integer token ids, got {input_ids.dtype}")
+    if input_ids.device.type != "cpu" and self.training:  # no host synchronisation in a training step
+        if input_ids.device.type != "meta" and input_ids.numel():
+            torch._assert_async(((input_ids >= 0) & (input_ids < self.cfg.vocab_size)).all(),
+                                f"token ids must be in [0, vocab_size={self.cfg.vocab_size})")
+        return
     if (
         input_ids.numel()
         and input_ids.device.type != "meta"
@@ -302,13 +314,26 @@ def _check_ids(self: HyenaLM, input_ids: Tensor):
 def from_pretrained(cls: HyenaLM, pretrained_model_name_or_path, *, strict: bool = True, **kwargs):
     """The hub mixin's loader, strict by default: a `model.safetensors` missing a tensor or holding an unknown one
     is refused (with `strict=False`, what is missing keeps its random initialization)."""
+    import os
+    from hyena_lit.inference.pretrained import check_model_folder
+    if os.path.isdir(pretrained_model_name_or_path): check_model_folder(pretrained_model_name_or_path)  # bounds first
     return PyTorchModelHubMixin.from_pretrained.__func__(cls, pretrained_model_name_or_path, strict=strict, **kwargs)
 
 
 # %% ../../nbs/models/13_model.ipynb #c011s2
 @patch
+def compiled_blocks(self: HyenaLM) -> list:
+    "The blocks under torch.compile with `cfg.compile`'s mode, built at the first call (not submodules: no new state)."
+    if self.__dict__.get("_compiled") is None:
+        self.__dict__["_compiled"] = [torch.compile(b, mode=self.cfg.compile, dynamic=False) for b in self.blocks]
+    return self.__dict__["_compiled"]
+
+@patch
 def backbone(self: HyenaLM, h: Tensor, caches: list[dict] | None = None) -> Tensor:
     "Embedded input (B, L, D) -> final hidden states (B, L, D)."
+    if caches is None and self.cfg.compile != "off":
+        for blk in self.compiled_blocks(): h = blk(h)
+        return self.ln_f(h)
     for i, blk in enumerate(self.blocks): h = blk(h, None if caches is None else caches[i])
     return self.ln_f(h)
 

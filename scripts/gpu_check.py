@@ -1,0 +1,250 @@
+"""The one command a CUDA machine runs: every experiment notebook at its smoke size, the step profile, the step table,
+Figure 4.3 in bf16 against SDPA's FlashAttention, the kernels' benchmark; within a deadline, keeping what finished.
+
+usage: python scripts/gpu_check.py [--out runs/gpu] [--deadline-min 9] [--parts notebooks,profile,steps,figure43,kernels]
+                                   [--notebooks 40_pile,...] [--dry]
+
+Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-dry/):
+- params.json: the GPU, torch, Triton and CUDA versions, the start, the deadline and the parts asked for;
+- notebooks/<name>.ipynb and notebooks/status.csv: each experiment notebook executed by papermill with IN_TEST set,
+  which makes it run its own smoke settings (tiny models, a few steps, a temporary run folder) through the real code
+  path (data loading, autocast, checkpoints, resume, evaluation), with `-p device cuda` where the notebook's device
+  defaults to the CPU. Cells flagged `#| slow` or `#| eval: false` are left out, as nbdev_test leaves them, and so
+  are `#| gpu` cells under `--dry`;
+- profile/kernels.csv, profile/summary.csv, profile/block_ops.csv: one AdamW step of Hyena-125M and GPT-125M at
+  L = 2048 and 8192 under torch.profiler (`scripts/step_profile.py`): kernels by time, launches, peak memory; and
+  the operators (launches) per block forward+backward;
+- steps.csv: tokens/s and MFU of a training step (`step_bench` of 50_runtime, its FLOPs from 14_flops), eager and
+  with `compile`;
+- figure43/b<B>-bf16.csv (Figure 4.3 under bf16 autocast, SDPA restricted to its FlashAttention backend) and
+  figure43/b<B>.csv (float32), and figure43/backend.json: the SDPA kernel that ran, read from the profiler;
+- kernels/: scripts/triton_gpu.py's kernel stage, if that script is present.
+Each part runs in its own process group with a share of what is left before the deadline; a part that runs over is
+stopped, and the rows it wrote stay. A second call into the same folder redoes only what is missing: a notebook
+whose last status is not ok, a profile, step or Figure 4.3 point without its row. `--dry` runs the whole flow on the CPU at toy sizes (profiler on the CPU, papermill with the notebooks'
+smoke settings) to test the script; its notebooks are those of `--notebooks` (default: 19_quickstart)."""
+import argparse, contextlib, csv, json, multiprocessing as mp, os, pathlib, signal, subprocess, sys, time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
+if str(ROOT / "scripts") not in sys.path: sys.path.insert(0, str(ROOT / "scripts"))
+os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
+
+# the notebooks never run on a GPU first (issue 69's list), then the others
+NOTEBOOKS = ["40_pile", "41_wikitext103", "42_pg19", "44_lm_training", "51_generation", "60_downstream", "72_images",
+             "82_dna", "35_mqar", "19_quickstart", "31_associative_recall", "33_mechanistic", "50_runtime"]
+SHARES = {"notebooks": 0.4, "profile": 0.1, "steps": 0.2, "figure43": 0.2, "kernels": 0.1}  # of the deadline
+SKIP_FLAGS = ("#| slow", "#| eval: false", "#|eval: false")
+
+def notebook_path(name: str) -> pathlib.Path:
+    "nbs/experiments/<name>.ipynb, or the chapter that holds it (60_downstream lives in nbs/eval)."
+    for d in ("experiments", "eval"):
+        p = ROOT / "nbs" / d / f"{name}.ipynb"
+        if p.is_file(): return p
+    raise SystemExit(f"error: --notebooks: no notebook {name!r} (known: {', '.join(NOTEBOOKS)})")
+
+def runnable_copy(src: pathlib.Path, dst: pathlib.Path, gpu: bool):
+    "`src` without the cells nbdev_test would skip (slow, eval: false; gpu cells off a GPU): what papermill runs."
+    nb = json.loads(src.read_text())
+    flags = SKIP_FLAGS + (() if gpu else ("#| gpu",))
+    nb["cells"] = [c for c in nb["cells"] if not (c["cell_type"] == "code" and "".join(c["source"]).lstrip().startswith(flags))]
+    dst.write_text(json.dumps(nb, indent=1))
+
+def notebook_params(src: pathlib.Path, gpu: bool) -> list[str]:
+    "papermill -p arguments: device cuda where the notebook's device parameter defaults to the CPU."
+    nb = json.loads(src.read_text())
+    cell = next(("".join(c["source"]) for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])), "")
+    return ["-p", "device", "cuda"] if gpu and any(l.replace(" ", "").startswith('device="cpu"') for l in cell.splitlines()) else []
+
+def run_notebook(name: str, out: pathlib.Path, gpu: bool, timeout: float) -> dict:
+    "Execute one notebook by papermill into out/<name>.ipynb within `timeout` seconds; its status row."
+    src, dst = notebook_path(name), out / f"{name}.ipynb"
+    tmp = out / f".{name}.input.ipynb"
+    runnable_copy(src, tmp, gpu)
+    env = dict(os.environ, IN_TEST="1", PYTHONPATH=os.environ["PYTHONPATH"])
+    cmd = [sys.executable, "-m", "papermill", str(tmp), str(dst), "--cwd", str(src.parent), "--no-progress-bar",
+           *notebook_params(src, gpu)]
+    t0 = time.time()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True)
+    try:
+        log, _ = p.communicate(timeout=max(1.0, timeout))
+        status = "ok" if p.returncode == 0 else "failed"
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        log, _ = p.communicate()
+        status = "stopped at the deadline"
+    tmp.unlink(missing_ok=True)
+    err = "" if status == "ok" else " | ".join(l for l in (log or "").strip().splitlines()[-6:])[-600:]
+    return dict(notebook=name, status=status, seconds=round(time.time() - t0, 1), device="cuda" if gpu else "cpu",
+                error=err)
+
+def _append(path: pathlib.Path, row: dict):
+    new = not path.exists()
+    with path.open("a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(row))
+        if new: w.writeheader()
+        w.writerow(row)
+
+def _finished(path: pathlib.Path) -> set:
+    "Notebooks whose last status in `path` is ok."
+    if not path.exists(): return set()
+    with path.open() as f: last = {r["notebook"]: r["status"] for r in csv.DictReader(f)}
+    return {k for k, v in last.items() if v == "ok"}
+
+def part_notebooks(out: pathlib.Path, deadline: float, dry: bool, names: list[str]):
+    out.mkdir(parents=True, exist_ok=True)
+    status, done = out / "status.csv", _finished(out / "status.csv")
+    for name in names:
+        if name in done: continue
+        left = deadline - time.time()
+        if left < 5:
+            _append(status, dict(notebook=name, status="not run (deadline)", seconds=0, device="", error=""))
+            continue
+        row = run_notebook(name, out, not dry, left)
+        _append(status, row)
+        print(f"notebook {name}: {row['status']} in {row['seconds']} s", flush=True)
+
+def part_profile(out: pathlib.Path, deadline: float, dry: bool):
+    import step_profile as sp
+    out.mkdir(parents=True, exist_ok=True)
+    dev = "cpu" if dry else "cuda"
+    if not (out / "block_ops.csv").exists():
+        rows, _ = sp.block_rows(d_model=64 if dry else 768, L=64 if dry else 2048, device=dev)
+        sp.write_new(out / "block_ops.csv", rows)
+    plan = [("tiny", 64, 1), ("gpt-tiny", 64, 1)] if dry else [
+        ("125M", 2048, 4), ("gpt-125M", 2048, 4), ("125M", 8192, 1), ("gpt-125M", 8192, 1)]
+    for size, L, B in plan:
+        if time.time() > deadline: return
+        if (out / "summary.csv").exists() and any(r["size"] == size and int(r["L"]) == L
+                                                  for r in csv.DictReader((out / "summary.csv").open())):
+            continue
+        try:
+            kernels, summary = sp.profile_step(size, L, B, dev, "bfloat16")
+        except Exception as e:  # out of memory, a failed op: a row that says so
+            kernels, summary = [], dict(size=size, L=L, batch=B, status=f"error: {type(e).__name__}: {e}"[:300])
+        for r in kernels: _append(out / "kernels.csv", r)
+        _append(out / "summary.csv", {"status": "ok", **summary} if "status" not in summary else summary)
+        print("profile:", summary, flush=True)
+
+def part_steps(out: pathlib.Path, deadline: float, dry: bool):
+    import torch
+    from hyena_lit.experiments.runtime import step_bench
+    plan = ([("tiny", 64, 2, "off"), ("gpt-tiny", 64, 2, "off")] if dry else
+            [(s, L, B, c) for L, B in ((2048, 8), (8192, 2)) for c in ("off", "default")
+             for s in ("125M", "gpt-125M")] + [(s, 2048, 8, "off") for s in ("355M", "gpt-355M")]
+            + [(s, 16384, 1, "off") for s in ("125M", "gpt-125M", "355M")])
+    path = out / "steps.csv"
+    done = set()
+    if path.exists(): done = {(r["size"], int(r["L"]), r["compile"]) for r in csv.DictReader(path.open())}
+    for size, L, B, comp in plan:
+        if (size, L, comp) in done: continue
+        if time.time() > deadline: return
+        row = step_bench(size, L, B, steps=2 if dry else 10, device="cpu" if dry else "cuda",
+                         dtype=torch.float32 if dry else torch.bfloat16, compile=comp)
+        _append(path, {k: row.get(k, "") for k in STEP_COLUMNS})
+        print("step:", row, flush=True)
+
+STEP_COLUMNS = ("size", "mixer", "L", "batch", "steps", "dtype", "compile", "status", "step_ms", "tokens_per_s",
+                "model_tflops", "mfu", "peak_gb")
+
+def sdpa_backend(device: str, dtype) -> dict:
+    "The kernel SDPA runs under FlashAttention-only selection at (2, 12, 1024, 64), read from the profiler."
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    from torch.profiler import ProfilerActivity, profile
+    q = torch.randn(2, 12, 1024, 64, device=device, dtype=dtype)
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device == "cuda" else [])
+    try:
+        with sdpa_kernel([SDPBackend.FLASH_ATTENTION]), profile(activities=acts) as prof:
+            F.scaled_dot_product_attention(q, q, q, is_causal=True)
+            if device == "cuda": torch.cuda.synchronize()
+    except RuntimeError as e:
+        return dict(requested="FLASH_ATTENTION", ran=None, error=str(e)[:300])
+    names = sorted({e.name for e in prof.events() if "flash" in e.name.lower() or "attention" in e.name.lower()})
+    return dict(requested="FLASH_ATTENTION", ran=names, error=None)
+
+def part_figure43(out: pathlib.Path, deadline: float, dry: bool):
+    import pandas as pd, torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    from hyena_lit.experiments.runtime import GPU_SWEEP, gpu_sweep_name, time_points
+    out.mkdir(parents=True, exist_ok=True)
+    dev = "cpu" if dry else "cuda"
+    f = dict(GPU_SWEEP, ops=["hyena", "sdpa"], d_model=32, n_heads=4, lengths=[128, 256], batches=[1], reps=2) if dry \
+        else dict(GPU_SWEEP, ops=["hyena", "hyena-o3", "sdpa"], lengths=[1024, 2048, 4096, 8192, 16384, 32768],
+                  batches=[64])
+    if not (out / "backend.json").exists():
+        (out / "backend.json").write_text(json.dumps(dict(bfloat16=sdpa_backend(dev, torch.bfloat16),
+                                                          settings=f), indent=1) + "\n")
+    parts = [(dt, B) for dt in ("bfloat16", "float32") for B in f["batches"]]
+    for i, (dt, B) in enumerate(parts):
+        csv_path = out / f"{gpu_sweep_name(B, dt)}.csv"
+        rows = pd.read_csv(csv_path).to_dict("records") if csv_path.exists() else []  # typed, as time_points wrote them
+        part = time.time() + (deadline - time.time()) / (len(parts) - i)
+        # bf16: SDPA restricted to FlashAttention (a point it cannot take is an error row, not another kernel)
+        with sdpa_kernel([SDPBackend.FLASH_ATTENTION]) if dt == "bfloat16" and not dry else contextlib.nullcontext():
+            time_points(csv_path, f["ops"], f["lengths"], B, f["d_model"], f["n_heads"], device=dev, reps=f["reps"],
+                        memory_budget_gb=f["memory_budget_gb"], deadline=part, dtype=dt, rows=rows)
+
+def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
+    script = ROOT / "scripts" / "triton_gpu.py"
+    if not script.is_file(): print("kernels: scripts/triton_gpu.py not present", flush=True); return
+    minutes = max(0.2, (deadline - time.time()) / 60)
+    cmd = [sys.executable, str(script), "--out", str(out), "--minutes", f"{minutes:.2f}", "--stages", "kernels"]
+    subprocess.run(cmd + (["--smoke"] if dry else []), check=False)
+
+PARTS = {"notebooks": part_notebooks, "profile": part_profile, "steps": part_steps, "figure43": part_figure43,
+         "kernels": part_kernels}
+
+def _run(part, out, deadline, dry, names):
+    os.setsid()  # one process group with whatever it starts: the parent stops them all at the deadline
+    if dry: os.environ["TRITON_INTERPRET"] = "1"
+    args = (out, deadline, dry) + ((names,) if part == "notebooks" else ())
+    PARTS[part](*args)
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", default=str(ROOT / "runs" / "gpu"), help="the folder that gets <GPU name>/")
+    p.add_argument("--deadline-min", type=float, default=9.0, help="stop cleanly before this many minutes")
+    p.add_argument("--parts", default=",".join(PARTS))
+    p.add_argument("--notebooks", default="", help="comma-separated names (default: all; --dry: 19_quickstart)")
+    p.add_argument("--dry", action="store_true", help="the whole flow on the CPU at toy sizes")
+    a = p.parse_args(argv)
+    parts = [s for s in a.parts.split(",") if s]
+    if not parts or any(s not in PARTS for s in parts):
+        raise SystemExit(f"error: --parts takes names from {list(PARTS)}, got {a.parts!r}")
+    if not a.deadline_min > 0: raise SystemExit(f"error: --deadline-min must be positive, got {a.deadline_min}")
+    names = [s for s in a.notebooks.split(",") if s] or (["19_quickstart"] if a.dry else NOTEBOOKS)
+    for n in names: notebook_path(n)
+    t0 = time.time()
+    end = t0 + 60 * a.deadline_min - 15  # 15 s to spare for the last writes
+    import torch
+    if not a.dry and not torch.cuda.is_available(): raise SystemExit("error: no CUDA GPU: run with --dry to test on CPU")
+    from hyena_lit.core.paths import path_component
+    gpu_name = "cpu-dry" if a.dry else torch.cuda.get_device_name()
+    root = pathlib.Path(a.out) / path_component(gpu_name.replace(" ", "_"), "the GPU's name")
+    root.mkdir(parents=True, exist_ok=True)
+    try: import triton; triton_v = triton.__version__
+    except ImportError: triton_v = None
+    info = dict(gpu=gpu_name, torch=torch.__version__, triton=triton_v, cuda=torch.version.cuda, dry=a.dry,
+                deadline_min=a.deadline_min, parts=parts, notebooks=names,
+                started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    name = "params.json" if not (root / "params.json").exists() else f"params-{int(t0)}.json"
+    (root / name).write_text(json.dumps(info, indent=1) + "\n")
+    total = sum(SHARES[s] for s in parts)
+    dirs = {"notebooks": root / "notebooks", "profile": root / "profile", "steps": root, "figure43": root / "figure43",
+            "kernels": root / "kernels"}
+    for i, part in enumerate(parts):
+        later = sum(SHARES[s] for s in parts[i + 1:]) / total * (end - t0)
+        budget = end - time.time() - later  # its share plus whatever the parts before it left
+        if budget < 5: print(f"{part}: no time left", flush=True); continue
+        proc = mp.get_context("spawn").Process(target=_run, args=(part, dirs[part], time.time() + 0.9 * budget, a.dry, names))
+        proc.start(); proc.join(budget)
+        if proc.is_alive():
+            os.killpg(proc.pid, signal.SIGKILL); proc.join(10)
+            print(f"{part}: stopped at its budget ({budget:.0f} s)", flush=True)
+        print(f"{part}: {time.time() - t0:.0f} s in; exit code {proc.exitcode}", flush=True)
+    print(f"total {time.time() - t0:.0f} s; results under {root}")
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""The lean training step on CPU: the aten-operator proxy for a GPU's kernel launches holds (scripts/step_profile.py,
+before and after in runs/gpu/cpu-proxy/), and HyenaConfig's `compile` option gives the eager model's forward and
+gradients."""
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import torch
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parents[1]
+PROXY = ROOT / "runs" / "gpu" / "cpu-proxy"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def committed(which: str) -> dict:
+    t = pd.read_csv(PROXY / which / "aten_ops.csv")
+    return dict(zip(t.block, t.aten_ops))
+
+
+def test_the_committed_after_count_is_below_the_before_count():
+    before, after = committed("before"), committed("after")
+    assert before["hyena"] == 984 and before["attention"] == 390  # the step before the lean changes
+    assert after["hyena"] <= 0.75 * before["hyena"]
+    assert after["attention"] == before["attention"]  # the attention block did not change
+
+
+def test_a_hyena_block_launches_no_more_ops_than_committed():
+    import step_profile as sp
+    t = pd.read_csv(PROXY / "after" / "aten_ops.csv").set_index("block")
+    r = t.loc["hyena"]
+    events, _ = sp.block_events("hyena", int(r.d_model), int(r.L), int(r.batch), r.dtype)
+    n, names = sp.count_aten(events)
+    assert n <= r.aten_ops, (n, r.aten_ops, list(names.items())[:10])
+
+
+def test_compile_gives_the_eager_forward_and_gradients():
+    from hyena_lit.core.fftconv import rel_err
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
+    torch.manual_seed(0)
+    cfg = HyenaConfig.from_size("tiny", vocab_size=61, n_layer=2, d_model=32, d_inner=64, l_max=64)
+    eager = HyenaLM(cfg)
+    compiled = HyenaLM(HyenaConfig(**{**cfg.to_dict(), "compile": "default"}))
+    compiled.load_state_dict(eager.state_dict())
+    ids = torch.randint(0, 61, (2, 37))  # odd length
+    outs = []
+    for m in (eager, compiled):
+        y = m(ids)
+        F.cross_entropy(y.flatten(0, 1), ids.flatten()).backward()
+        outs.append([y.detach()] + [p.grad for p in m.parameters()])
+    assert compiled.compiled_blocks() and not any("_orig_mod" in k for k in compiled.state_dict())
+    # float32 with the FFTs' depth: a fused kernel may sum in another order
+    tol = 64 * torch.finfo(torch.float32).eps * 7
+    errs = [rel_err(a, b) for a, b in zip(outs[1], outs[0])]
+    assert max(errs) < tol, errs
+
+
+def test_compile_must_be_a_known_mode():
+    from hyena_lit.models.model import HyenaConfig
+    with pytest.raises(ValueError, match="compile must be one of"):
+        HyenaConfig.from_size("tiny", compile="fast")
