@@ -7,7 +7,7 @@ TORCHVISION_SPEC ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 'torch
 RUN_PARAMS ?=
 RUN ?= $(shell date -u +%Y%m%d-%H%M%S)
 
-.PHONY: install run test test-nbs export clean-nbs lab readme docs docs-check notebooks index dna-data text-data
+.PHONY: install run run-name test test-nbs export clean-nbs lab readme docs docs-check notebooks index dna-data text-data
 
 install:
 	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install "$(TORCH_SPEC)" "$(TORCHVISION_SPEC)"
@@ -16,7 +16,17 @@ install:
 	  || $(PY) -m pip install -e ".[dev]"
 	@$(PY) -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v -i "warning: running pip as" || true
 
-run: install
+# RUN names one folder under runs/quickstart/cpu: letters, digits, '.', '_', '-', not '.' or '..', checked before
+# anything runs (a shell never sees another name)
+_NAME_CHARS := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z 0 1 2 3 4 5 6 7 8 9 . _ -
+_strip_chars = $(if $2,$(call _strip_chars,$(subst $(firstword $2),,$1),$(wordlist 2,$(words $2),$2)),$1)
+_bad_name = $(or $(filter-out 1,$(words $1)),$(filter . ..,$1),$(call _strip_chars,$1,$(_NAME_CHARS)),$(if $1,,empty))
+
+run-name:
+	$(if $(call _bad_name,$(RUN)),$(error error: RUN must be a single folder name (letters, digits, '.', '_', '-'; not '.' or '..'), got '$(RUN)'))
+	@true
+
+run: run-name install
 	@test ! -e runs/quickstart/cpu/$(RUN)/metrics.json || { echo "runs/quickstart/cpu/$(RUN) is a finished run: pick another RUN="; exit 1; }
 	mkdir -p runs/quickstart/cpu/$(RUN)
 	$(PY) -m papermill nbs/experiments/19_quickstart.ipynb runs/quickstart/cpu/$(RUN)/quickstart.ipynb -p run_name $(RUN) $(RUN_PARAMS)

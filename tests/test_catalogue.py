@@ -689,6 +689,291 @@ def _issue63_cli_probes():
     ]
 
 
+# issue 73: pickles, resources bounded before work, writes through links, half-done state, names, one error path
+SECRET = "root:x:0:0:secret-first-line"
+
+
+def _outside(text: str = SECRET + "\n") -> Path:
+    "A file outside every run folder, as a link planted in one would point to (its content must survive, unquoted)."
+    return _file("outside.txt", text)
+
+
+def _untouched(f: Path, call, text: str = SECRET + "\n"):
+    "Run `call`; whatever it raises must not quote `f`'s content, and `f` must keep it."
+    try: call()
+    except Exception as e:
+        if SECRET in str(e): raise Unnoticed(f"the refusal quotes the linked file: {e}") from None
+        raise
+    finally:
+        if f.read_text() != text: raise Unnoticed(f"{f} was written through a link")
+
+
+def _cifar_record(label: int = 3) -> bytes: return bytes([label]) + bytes(range(256)) * 12
+
+
+def _cifar_bin(records: dict | None = None, n: int = 2) -> Path:
+    "A binary CIFAR-10 release folder (cifar-10-batches-bin) of `n` records a file; `records` replaces a file's bytes."
+    d = _tmp() / "cifar-10-batches-bin"; d.mkdir()
+    for name in [f"data_batch_{i}.bin" for i in range(1, 6)] + ["test_batch.bin"]:
+        (d / name).write_bytes((records or {}).get(name, _cifar_record() * n))
+    return d
+
+
+def _cifar_pickles() -> Path:
+    "A cifar-10-batches-py folder whose batches carry a payload: unpickling them would make `marker`."
+    import pickle
+    d = _tmp() / "cifar-10-batches-py"; d.mkdir()
+    for name in [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]:
+        (d / name).write_bytes(pickle.dumps({b"data": _Payload(d / "marker"), b"labels": [0]}))
+    return d
+
+
+def _no_payload(d: Path, call):
+    try: call()
+    finally:
+        if (d / "marker").exists(): raise Unnoticed("a pickled CIFAR batch ran code")
+
+
+def _accept_cifar_binary():
+    from hyena_lit.experiments.images import load_cifar10
+    (xtr, ytr), (xte, yte) = load_cifar10(_cifar_bin())
+    assert tuple(xtr.shape) == (10, 3, 32, 32) and tuple(xte.shape) == (2, 3, 32, 32) and ytr.tolist() == [3] * 10
+    assert round(xtr[0, 0, 0, 1].item() * 255) == 1 and xtr.max().item() == 1.0
+
+
+def _cifar_fifo():
+    d = _cifar_bin(); (d / "data_batch_1.bin").unlink(); os.mkfifo(d / "data_batch_1.bin")
+    return d
+
+
+def _huge_config(**fields) -> Path:
+    "A tiny model folder whose config.json claims `fields` (10^6 blocks, a 2.5 TB embedding, a huge l_max)."
+    return _model_folder(config=fields)
+
+
+def _fifo_in_model(name: str) -> Path:
+    d = _model_folder(); (d / name).unlink(); os.mkfifo(d / name)
+    return d
+
+
+def _hub_from_pretrained(folder: Path):
+    from hyena_lit.models.model import HyenaLM
+    return HyenaLM.from_pretrained(str(folder))
+
+
+def _official_folder(**model) -> Path:
+    "A safari-style folder: config.json (ConvLMHeadModel kwargs) and a small weights.safetensors."
+    from safetensors.torch import save_file
+    d = _tmp() / "official"; d.mkdir()
+    cfg = dict(d_model=16, n_layer=2, vocab_size=12, d_inner=64, layer=dict(_name_="hyena", l_max=64, order=2, filter_order=16)) | model
+    (d / "config.json").write_text(json.dumps(cfg))
+    save_file({"model.backbone.embeddings.word_embeddings.weight": torch.zeros(16, 16)}, str(d / "weights.safetensors"))
+    return d
+
+
+def _tar_many(n: int) -> tuple[Path, Path]:
+    import io, tarfile
+    site = _tmp(); (site / "runs").mkdir()
+    with tarfile.open(site / "a.tar.gz", "w:gz") as tar:
+        for i in range(n):
+            info = tarfile.TarInfo(f"runs/x/s/r/f{i}"); info.size = 1; tar.addfile(info, io.BytesIO(b"x"))
+    return site / "a.tar.gz", site / "runs"
+
+
+def _unpack_many(n: int, **limits):
+    from hyena_lit.train.archive import unpack_runs
+    archive, runs = _tar_many(n)
+    try: unpack_runs(archive, root=runs, **limits)
+    finally:
+        if (runs / "x").exists(): raise Unnoticed("members were written")
+
+
+def _unpack_leaves_nothing(members: list, **limits):
+    "unpack_runs on `members`: refused, with runs/ as it was (empty)."
+    from hyena_lit.train.archive import unpack_runs
+    archive, runs = _tar(members)
+    try: unpack_runs(archive, root=runs, **limits)
+    finally:
+        left = sorted(str(p.relative_to(runs)) for p in runs.rglob("*"))
+        if left: raise Unnoticed(f"a refused unpack left {left}")
+
+
+def _truncated_archive():
+    from hyena_lit.train.archive import unpack_runs
+    archive, runs = _tar([("runs/x/s/r/params.json", b"{}"), ("runs/x/s/r/big.bin", _rand(1 << 16))])
+    archive.write_bytes(archive.read_bytes()[:len(archive.read_bytes()) // 2])
+    try: unpack_runs(archive, root=runs)
+    finally:
+        if (runs / "x").exists(): raise Unnoticed("a truncated archive was partly extracted")
+
+
+def _inflating(name: str = "c.txt", mib: int = 48) -> Path:
+    "A gzip stream of `mib` MiB of text lines under `name`: a few tens of KiB on disk."
+    return _file(name, gzip.compress(b"to be or not to be\n" * (mib * (1 << 20) // 19), 9))
+
+
+def _corpus_link(target: Path) -> Path:
+    d = _tmp() / "corpus"; d.mkdir()
+    (d / "a.txt").write_text("a document\n")
+    (d / "b.txt").symlink_to(target)
+    return d
+
+
+def _run_with_link(name: str, target: Path) -> Path:
+    "A started run folder (params.json) holding `name` as a link to `target`."
+    d = _tmp() / "run"; d.mkdir()
+    (d / "params.json").write_text("{}")
+    (d / name).symlink_to(target)
+    return d
+
+
+def _run_folder_step(d: Path, step: str):
+    from hyena_lit.train.runs import RunFolder
+    run = RunFolder(d, {}).__enter__()
+    try:
+        if step == "start": run.start()
+        if step == "history": run.write_history([dict(step=1, loss=1.0)])
+        if step == "finish": run.finish({"loss": 1.0})
+        if step == "fail": (d / "checkpoint").mkdir(); raise RuntimeError("diverged at step 7")
+    except BaseException as e:
+        run.__exit__(type(e), e, None); raise
+    run.__exit__(None, None, None)
+
+
+def _link_probe(name: str, step: str):
+    f = _outside()
+    return lambda: _untouched(f, lambda: _run_folder_step(_run_with_link(name, f), step))
+
+
+def _params_link_quoted():
+    "params.json a link to a file outside: refused unread (its first line not quoted)."
+    f = _outside()
+    d = _tmp() / "run"; d.mkdir(); (d / "params.json").symlink_to(f)
+    from hyena_lit.train.runs import check_run
+    _untouched(f, lambda: check_run(d, {"d_model": 64}))
+
+
+def _cut_json(name: str) -> Path:
+    d = _tmp() / "run"; d.mkdir()
+    (d / name).write_text('{"d_model": 6')
+    return d
+
+
+def _interrupted_swap(newer_complete: bool):
+    """A run whose checkpoint swap was interrupted: checkpoint.old (epoch 1) beside checkpoint.tmp (epoch 2, complete
+    or not), no checkpoint/. The run folder must put the newer complete one back, and say which."""
+    import contextlib, io
+    from hyena_lit.train.checkpoints import save_checkpoint, load_checkpoint
+    from hyena_lit.train.runs import RunFolder
+    d = _tmp() / "run"; d.mkdir(); (d / "params.json").write_text("{}")
+    m = torch.nn.Linear(3, 2); opt = torch.optim.AdamW(m.parameters())
+    save_checkpoint(d / "checkpoint.old", m, opt, epoch=1)
+    save_checkpoint(d / "checkpoint.tmp", m, opt, epoch=2)
+    if not newer_complete: (d / "checkpoint.tmp" / "state.pt").unlink()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(err), RunFolder(d, {}): pass
+    epoch = load_checkpoint(d / "checkpoint", m, opt)["epoch"]
+    assert epoch == (2 if newer_complete else 1), epoch
+    assert "checkpoint" in err.getvalue() and f"epoch {epoch}" in err.getvalue() or "resum" in err.getvalue(), err.getvalue()
+    assert not (d / "checkpoint.old").exists() and not (d / "checkpoint.tmp").exists()
+
+
+def _accept_stale_failed_txt_removed():
+    from hyena_lit.train.runs import RunFolder
+    d = _tmp() / "run"; d.mkdir(); (d / "params.json").write_text("{}")
+    (d / "failed.txt").write_text("Interrupted: an earlier slice\n")
+    with RunFolder(d, {}) as run: run.finish({"loss": 1.0})
+    assert not (d / "failed.txt").exists(), "a finished run kept failed.txt"
+
+
+def _make_run(name: str):
+    "`make run RUN=name` with PY=true (install and papermill do nothing): refused before mkdir."
+    target = (ROOT / "runs/quickstart/cpu" / name)
+    existed = os.path.lexists(target)  # RUN=.. names runs/quickstart itself
+    r = subprocess.run(["make", "--no-print-directory", "run", f"RUN={name}", "PY=true"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    made = os.path.lexists(target) and not existed
+    if made: shutil.rmtree(target, ignore_errors=True)
+    if r.returncode == 0: raise Unnoticed(f"make run accepted RUN={name!r}" + (" and made its folder" if made else ""))
+    if made: raise Unnoticed(f"make run refused RUN={name!r} only after making {target}")
+    raise ValueError(r.stdout + r.stderr)
+
+
+def _issue73_probes():
+    load_cifar10 = _late("hyena_lit.experiments.images.load_cifar10")
+    load_pretrained, load_official = _late("hyena_lit.inference.pretrained.load_pretrained"), _late("hyena_lit.inference.pretrained.load_official")
+    load_corpus, read_fasta = _late("hyena_lit.data.lm_data.load_corpus"), _late("hyena_lit.data.dna_data.read_fasta")
+    path_component, new_run_dir = _late("hyena_lit.core.paths.path_component"), _late("hyena_lit.train.runs.new_run_dir")
+    check_run, check_sweep = _late("hyena_lit.train.runs.check_run"), _late("hyena_lit.train.runs.check_sweep")
+    pick_device = _late("hyena_lit.train.parameters.pick_device")
+    rec = _cifar_record
+    pk = _cifar_pickles()
+    return [
+        # pickles: CIFAR-10 from its binary release only
+        ("cifar10: the python (pickle) batches", lambda: _no_payload(pk, lambda: load_cifar10(pk)), ["cifar-10-batches-py", "binary release"]),
+        ("cifar10: a record cut short", lambda: load_cifar10(_cifar_bin({"data_batch_2.bin": rec() * 2 + rec()[:100]})),
+         ["data_batch_2.bin", "3073"]),
+        ("cifar10: a label of 12", lambda: load_cifar10(_cifar_bin({"test_batch.bin": rec(12)})), ["test_batch.bin", "label 12"]),
+        ("cifar10: a file missing", lambda: load_cifar10(_cifar_bin().parent), ["data_batch_1.bin", "cifar-10-binary"]),
+        ("cifar10: a FIFO as a batch", lambda: load_cifar10(_cifar_fifo()), ["data_batch_1.bin", "FIFO"]),
+        ("cifar10: the binary release read", _accept_cifar_binary, None),
+        # bounds before work: model folders
+        ("model folder: config.json claims 10^6 blocks", lambda: load_pretrained(_huge_config(n_layer=10**6)), ["config.json", "model.safetensors", "n_layer"]),
+        ("model folder: a 2.5 TB embedding", lambda: load_pretrained(_huge_config(vocab_size=5 * 10**9, d_model=128)), ["config.json", "GiB", "memory"]),
+        ("model folder: l_max 10^12", lambda: load_pretrained(_huge_config(l_max=10**12)), ["config.json", "GiB"]),
+        ("model folder: weights a FIFO", lambda: load_pretrained(_fifo_in_model("model.safetensors")), ["model.safetensors", "FIFO"]),
+        ("model folder: config.json a FIFO", lambda: load_pretrained(_fifo_in_model("config.json")), ["config.json", "FIFO"]),
+        ("HyenaLM.from_pretrained: 10^6 blocks", lambda: _hub_from_pretrained(_huge_config(n_layer=10**6)), ["config.json", "n_layer"]),
+        ("HyenaLM.from_pretrained: a FIFO", lambda: _hub_from_pretrained(_fifo_in_model("config.json")), ["config.json", "FIFO"]),
+        ("load_official: 10^6 blocks", lambda: load_official(_official_folder(n_layer=10**6)), ["config.json", "GiB"]),
+        ("load_official: a 2.5 TB embedding", lambda: load_official(_official_folder(vocab_size=5 * 10**9)), ["config.json", "GiB"]),
+        # bounds before work: archives (limits, all-or-nothing)
+        ("archive: 10,001 members", lambda: _unpack_many(10_001), ["10,001 members", "10,000"]),
+        ("archive: more members than asked", lambda: _unpack_many(30, max_members=20), ["30 members", "max_members"]),
+        ("archive: 48 MiB from 50 KiB", lambda: _unpack_leaves_nothing([("runs/x/s/r/z.bin", bytes(48 << 20))]), ["ratio"]),
+        ("archive: more bytes than asked", lambda: _unpack_leaves_nothing([("runs/x/s/r/z.bin", _rand(1 << 20))], max_bytes=1 << 19),
+         ["max_bytes", "1.0 MiB"]),
+        ("archive: a write fails midway", lambda: _unpack_leaves_nothing([("runs/x/s/r/params.json", b"{}"), ("runs/x/s/r/" + "n" * 300, b"x")]),
+         ["nothing extracted"]),
+        ("archive: truncated", _truncated_archive, ["a.tar.gz", ("truncated", "corrupt")]),
+        # bounds before work: corpora
+        ("corpus: a gzip that inflates 1000x", lambda: load_corpus(str(_inflating())), ["c.txt", "ratio"]),
+        ("genome: an xz that inflates 1000x", lambda: read_fasta(_file("g.fa", lzma.compress(b">c\n" + b"ACGT" * (12 << 20)))), ["g.fa", "ratio"]),
+        ("corpus folder: a link to a file outside", lambda: load_corpus(str(_corpus_link(_outside()))), ["b.txt", "link", "outside"]),
+        ("corpus folder: a link to /dev/zero", lambda: load_corpus(str(_corpus_link(Path("/dev/zero")))), ["b.txt", "link"]),
+        # writes in a run folder refuse links; no refusal quotes a file
+        ("run folder: .lock a link", _link_probe(".lock", "enter"), [".lock", "link"]),
+        ("run folder: params.tmp a link", _link_probe("params.tmp", "start"), ["params.tmp", "link"]),
+        ("run folder: history.tmp a link", _link_probe("history.tmp", "history"), ["history.tmp", "link"]),
+        ("run folder: history.csv a link", _link_probe("history.csv", "history"), ["history.csv", "link"]),
+        ("run folder: metrics.json a link", _link_probe("metrics.json", "finish"), ["metrics.json", "link"]),
+        ("run folder: failed.txt a link", _link_probe("failed.txt", "fail"), ["diverged at step 7"]),
+        ("run folder: params.json a link (unquoted)", _params_link_quoted, ["params.json", "link"]),
+        # truncated JSON names its file
+        ("params.json cut mid-value", lambda: check_run(_cut_json("params.json"), {"d_model": 64}), ["params.json", "not valid JSON"]),
+        ("sweep.json cut mid-value", lambda: check_sweep(_cut_json("sweep.json"), {"d_model": 64}), ["sweep.json", "not valid JSON"]),
+        ("metrics.json cut mid-value", lambda: _late("hyena_lit.train.runs.RunFolder")(_cut_json("metrics.json"), {}).metrics,
+         ["metrics.json", "not valid JSON"]),
+        # all-or-nothing run state
+        ("checkpoint swap interrupted, newer complete", lambda: _interrupted_swap(True), None),
+        ("checkpoint swap interrupted, newer cut", lambda: _interrupted_swap(False), None),
+        ("finished run drops a stale failed.txt", _accept_stale_failed_txt_removed, None),
+        # names: one check
+        ("run_name with a newline", lambda: path_component("a\nb", "run_name"), ["run_name", "'a\\nb'"]),
+        ("run_name with an escape", lambda: new_run_dir("quickstart", "x\x1b[2J", root=_tmp()), ["run_name", "\\x1b"]),
+        ("sweep with a tab", lambda: new_run_dir("quickstart", "r", sweep="a\tb", root=_tmp()), ["sweep", "\\t"]),
+        ("device cuda without a GPU", lambda: pick_device("cuda") if not torch.cuda.is_available() else (_ for _ in ()).throw(ValueError("cuda not available here")),
+         ["cuda", "not available"]),
+    ]
+
+
+def _issue73_cli_probes():
+    return [
+        ("make run RUN=../../../../../../../tmp/x", lambda: _make_run("../../../../../../../tmp/probe-make-run"), ["error:", "RUN"]),
+        ("make run RUN='a b'", lambda: _make_run("a b"), ["error:", "RUN"]),
+        ("make run RUN=..", lambda: _make_run(".."), ["error:", "RUN"]),
+    ]
+
+
 def classify(call, words, timeout: float = 60.0) -> tuple[str, str]:
     "('clear' | 'raw' | 'silent' | 'hang', what happened). `words` None: the input must be accepted (the call asserts the result)."
     box = {}
@@ -710,8 +995,8 @@ def classify(call, words, timeout: float = 60.0) -> tuple[str, str]:
 
 def _catalogue() -> list[tuple[str, object, list | None, bool]]:
     "(name, call, words, lead's) of every probe."
-    mine = _probes() + _file_probes() + _edge_probes() + _issue63_probes()
-    return [(n, c, w, False) for n, c, w in mine] + [(n, c, w, True) for n, c, w in _lead_probes() + _issue63_cli_probes()]
+    mine = _probes() + _file_probes() + _edge_probes() + _issue63_probes() + _issue73_probes()
+    return [(n, c, w, False) for n, c, w in mine] + [(n, c, w, True) for n, c, w in _lead_probes() + _issue63_cli_probes() + _issue73_cli_probes()]
 
 
 @functools.lru_cache(maxsize=None)

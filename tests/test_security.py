@@ -306,3 +306,88 @@ def test_from_pretrained_is_strict_by_default(tmp_path):
     with pytest.raises(RuntimeError, match="fc1.weight"):
         HyenaLM.from_pretrained(tmp_path / "m")
     assert HyenaLM.from_pretrained(tmp_path / "m", strict=False) is not None
+
+
+# issue 73: no pickle a user's file can reach; bounds before work; no write through a link
+def _code_lines():
+    "(file, line) of the library's source: the notebooks' code cells and the exported modules."
+    for nb in sorted((ROOT / "nbs").rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in nb.parts or nb.is_symlink(): continue
+        for cell in json.loads(nb.read_text())["cells"]:
+            if cell["cell_type"] == "code":
+                yield from ((nb.relative_to(ROOT), line) for line in "".join(cell["source"]).splitlines())
+    for py in sorted((ROOT / "hyena_lit").rglob("*.py")):
+        yield from ((py.relative_to(ROOT), line) for line in py.read_text().splitlines())
+
+
+def test_no_pickle_reader_in_the_library():
+    "No pickle.load(s), no torch.load without weights_only=True, no numpy load with allow_pickle=True."
+    import re
+    lines = list(_code_lines())
+    assert len(lines) > 10_000, "the search found too little source: it is broken"
+    bad = [(str(f), l.strip()) for f, l in lines
+           if re.search(r"\bpickle\.loads?\(|\bUnpickler\(|allow_pickle\s*=\s*True|\bjoblib\.load\(|\bdill\.load", l)
+           or (re.search(r"\btorch\.load\(", l) and "weights_only=True" not in l)]
+    assert not bad, bad
+
+
+def test_the_images_notebook_never_unpickles_cifar(tmp_path):
+    "`-p dataset cifar10` on a folder of pickled batches (the python release) is refused unread."
+    import pickle
+    d = tmp_path / "cifar-10-batches-py"; d.mkdir()
+    marker = tmp_path / "marker"
+    for name in [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]:
+        (d / name).write_bytes(pickle.dumps({b"data": _Payload(marker), b"labels": [0]}))
+    r = _cli("-m", "papermill", str(ROOT / "nbs/experiments/72_images.ipynb"), str(tmp_path / "o.ipynb"), "--cwd",
+             str(ROOT / "nbs/experiments"), "-p", "dataset", "cifar10", "-p", "data_dir", str(d), "-p", "out_root",
+             str(tmp_path / "runs"), timeout=300)
+    out = r.stdout + r.stderr
+    assert r.returncode != 0 and "binary release" in out, out[-2000:]
+    assert not marker.exists() and not (tmp_path / "runs").exists()
+
+
+def test_a_config_claiming_a_million_blocks_is_refused_before_any_allocation(tmp_path):
+    import time
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
+    from hyena_lit.inference.pretrained import load_pretrained
+    HyenaLM(HyenaConfig(vocab_size=64, d_model=16, n_layer=2, d_inner=32, l_max=32, filter_order=8)).save_pretrained(tmp_path / "m")
+    cfg = json.loads((tmp_path / "m" / "config.json").read_text())
+    (tmp_path / "m" / "config.json").write_text(json.dumps(cfg | {"n_layer": 10**6}))
+    t = time.perf_counter()
+    for load in (load_pretrained, HyenaLM.from_pretrained):
+        with pytest.raises(ValueError, match="n_layer") as e: load(str(tmp_path / "m"))
+        assert "config.json" in str(e.value) and "model.safetensors" in str(e.value)
+    assert time.perf_counter() - t < 30
+
+
+def test_unpack_refuses_an_archive_of_too_many_members_before_writing(site):
+    members = [(f"runs/exp/s/r/f{i}", b"x") for i in range(10_001)]
+    r = _unpack(site, members)
+    _refused(r)
+    assert "10,001 members" in r.stderr and not (site / "runs/exp/s").exists(), r.stderr
+
+
+@pytest.mark.parametrize("name", [".lock", "params.tmp", "params.json"])
+def test_a_link_planted_in_a_run_folder_is_never_written_through(tmp_path, name):
+    from hyena_lit.train.runs import RunFolder
+    outside = tmp_path / "outside"; outside.write_text("root:x:0:0\n")
+    run = tmp_path / "run"; run.mkdir()
+    if name != "params.json": (run / "params.json").write_text("{}")
+    (run / name).symlink_to(outside)
+    with pytest.raises(ValueError, match="link") as e:
+        with RunFolder(run, {}) as r: r.start()
+    assert "root:x" not in str(e.value) and outside.read_text() == "root:x:0:0\n"
+
+
+def test_a_link_in_a_corpus_folder_that_leaves_it_is_refused(tmp_path):
+    from hyena_lit.data.lm_data import load_corpus
+    (tmp_path / "secret.txt").write_text("a private line\n")
+    (tmp_path / "corpus").mkdir(); (tmp_path / "corpus" / "a.txt").write_text("a document\n")
+    (tmp_path / "corpus" / "b.txt").symlink_to(tmp_path / "secret.txt")
+    with pytest.raises(ValueError, match="link") as e: load_corpus(str(tmp_path / "corpus"))
+    assert "b.txt" in str(e.value) and "private" not in str(e.value)
+
+
+def test_the_readme_says_a_grid_file_is_a_program():
+    text = " ".join((ROOT / "README.md").read_text().split())
+    assert "grid file is a program" in text and "Makefile" in text

