@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def papermill(tmp_path, *params):
     args = [sys.executable, "-m", "papermill", str(ROOT / "nbs/experiments/82_dna.ipynb"), str(tmp_path / "out.ipynb"), "--cwd", str(ROOT / "nbs")]
     for k, v in params: args += ["-p", k, str(v)]
-    env = {k: v for k, v in os.environ.items() if k != "IN_TEST"}
+    env = {k: v for k, v in os.environ.items() if k != "IN_TEST"} | {"PYTHONPATH": str(ROOT)}  # this checkout's code
     return subprocess.run(args, capture_output=True, text=True, env=env)
 
 

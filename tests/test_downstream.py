@@ -16,7 +16,9 @@ from hyena_lit.core.paths import save_json
 from hyena_lit.data.lm_data import shakespeare_texts
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = {k: v for k, v in os.environ.items() if k != "IN_TEST"} | {"OMP_NUM_THREADS": "1", "HF_DATASETS_OFFLINE": "1"}
+# children import this checkout, not whichever one the venv's editable install names
+ENV = {k: v for k, v in os.environ.items() if k != "IN_TEST"} | {"OMP_NUM_THREADS": "1", "HF_DATASETS_OFFLINE": "1",
+                                                                 "PYTHONPATH": str(ROOT)}
 
 
 @pytest.fixture(scope="module")
