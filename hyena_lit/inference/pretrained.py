@@ -303,9 +303,10 @@ def check_size(cfg: HyenaConfig, where: str | Path, budget: int | None = None) -
                          "machine's memory): refused before allocating it")
     return n
 
-def check_model_folder(folder: str | Path, budget: int | None = None) -> HyenaConfig:
+def check_model_folder(folder: str | Path, budget: int | None = None, shapes_only: bool = False) -> HyenaConfig:
     """The checked config of a `save_pretrained` folder, compared with its weights' header and the memory budget
-    before anything is allocated (see above); a ValueError naming the file otherwise."""
+    before anything is allocated (see above); a ValueError naming the file otherwise. `shapes_only`: refuse only
+    tensors of another shape (a non-strict load leaves missing and unexpected ones to its caller)."""
     folder = Path(folder)
     cfg_file, f = folder / "config.json", folder / "model.safetensors"
     if cfg_file.exists(): regular_file(cfg_file, "config file")
@@ -322,7 +323,7 @@ def check_model_folder(folder: str | Path, budget: int | None = None) -> HyenaCo
         raise ValueError(f"{f} does not fit {cfg_file}: the config says n_layer={cfg.n_layer:,} ({n:,} parameters), the "
                          f"weights hold {held:,} block(s); refused before building the model")
     with torch.device("meta"): model = HyenaLM(cfg)
-    bad = _tensor_mismatch(model, {k: torch.empty(s, device="meta") for k, s in shapes.items()})
+    bad = _tensor_mismatch(model, {k: torch.empty(s, device="meta") for k, s in shapes.items()}, shapes_only)
     if bad: raise ValueError(f"{f} does not fit {cfg_file}: {bad}")
     return cfg
 
@@ -348,7 +349,7 @@ def read_config(folder: str | Path, cls=HyenaConfig):
     try: return cls(**cfg)
     except (TypeError, ValueError) as e: raise ValueError(f"{f}: {e}") from None
 
-def _tensor_mismatch(model: torch.nn.Module, weights: dict) -> str:
+def _tensor_mismatch(model: torch.nn.Module, weights: dict, shapes_only: bool = False) -> str:
     "What keeps `weights` from filling `model` exactly (missing, unexpected, misshapen tensors), or ''."
     groups: dict[int, list[str]] = {}
     for name, p in model.named_parameters(remove_duplicate=False): groups.setdefault(id(p), []).append(name)
@@ -362,7 +363,7 @@ def _tensor_mismatch(model: torch.nn.Module, weights: dict) -> str:
     parts = [f"{len(missing)} missing ({', '.join(missing[:4])}{', ...' if len(missing) > 4 else ''})" if missing else "",
              f"{len(unexpected)} unexpected ({', '.join(unexpected[:4])}{', ...' if len(unexpected) > 4 else ''})" if unexpected else "",
              f"{len(shapes)} of another shape ({'; '.join(shapes[:2])})" if shapes else ""]
-    return "; ".join(p for p in parts if p)
+    return "; ".join(p for p in (parts[2:] if shapes_only else parts) if p)
 
 def load_pretrained(path_or_id: str | Path) -> HyenaLM:
     """A `save_pretrained` folder (or hub id) as a HyenaLM in eval mode, strictly: every tensor present, none

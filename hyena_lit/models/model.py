@@ -316,7 +316,8 @@ def from_pretrained(cls: HyenaLM, pretrained_model_name_or_path, *, strict: bool
     is refused (with `strict=False`, what is missing keeps its random initialization)."""
     import os
     from hyena_lit.inference.pretrained import check_model_folder
-    if os.path.isdir(pretrained_model_name_or_path): check_model_folder(pretrained_model_name_or_path)  # bounds first
+    if os.path.isdir(pretrained_model_name_or_path):  # bounds first; a missing tensor is the strict load's to name
+        check_model_folder(pretrained_model_name_or_path, shapes_only=True)
     return PyTorchModelHubMixin.from_pretrained.__func__(cls, pretrained_model_name_or_path, strict=strict, **kwargs)
 
 
