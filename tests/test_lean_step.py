@@ -30,7 +30,7 @@ def test_a_hyena_block_launches_no_more_ops_than_committed():
     import step_profile as sp
     t = pd.read_csv(PROXY / "after" / "aten_ops.csv").set_index("block")
     r = t.loc["hyena"]
-    events, _ = sp.block_events("hyena", int(r.d_model), int(r.L), int(r.batch), r.dtype)
+    events, _ = sp.block_events("hyena", int(r.d_model), int(r.L), int(r.batch), r["dtype"])  # r.dtype is the row's own
     n, names = sp.count_aten(events)
     assert n <= r.aten_ops, (n, r.aten_ops, list(names.items())[:10])
 
