@@ -83,7 +83,7 @@ class FFTConvFn(torch.autograd.Function):
         half = ft != u.dtype
         ctx.save_for_backward(None if half else w_f, w if half or D is not None else None, k_f, D,
                               None if pre is None else u, pre, None if post is None else s, post)
-        ctx.n, ctx.k_dtype = n, k.dtype
+        ctx.n, ctx.k_dtype, ctx.u_dtype = n, k.dtype, u.dtype  # u itself is kept only with a pregate
         return s if post is None else s * post
 
     @staticmethod
@@ -110,7 +110,7 @@ class FFTConvFn(torch.autograd.Function):
         if need_u or need_pre:
             dw = torch.fft.irfft(g_f.mul_(k_f.conj()), n=n)[..., :L]
             if D is not None: dw = torch.addcmul(dw, gs_t, D.to(ft)[:, None])
-            dw = dw.to(u.dtype)
+            dw = dw.to(ctx.u_dtype)
             if need_u: du = dw if pre is None else dw * pre
             if need_pre: dpre = dw * u
         return du, dk, dD, dpre, dpost
