@@ -11,10 +11,9 @@ from torch import Tensor
 from ..models.model import HyenaConfig, HyenaLM
 
 # %% auto #0
-__all__ = ['WEIGHT_FILES', 'MAX_HEADER', 'HYENADNA_CHARS', 'run_config', 'export_run', 'our_key', 'filter_channel_order',
-           'map_state', 'config_from_lightning', 'from_lightning', 'config_from_hf', 'from_hf', 'load_official',
-           'memory_budget', 'safetensors_shapes', 'config_elements', 'check_size', 'check_model_folder', 'read_config',
-           'load_pretrained', 'hyenadna_encode']
+__all__ = ['WEIGHT_FILES', 'HYENADNA_CHARS', 'run_config', 'export_run', 'our_key', 'filter_channel_order', 'map_state',
+           'config_from_lightning', 'from_lightning', 'config_from_hf', 'from_hf', 'load_official', 'load_pretrained',
+           'hyenadna_encode']
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #c007
 def run_config(params: dict) -> HyenaConfig:
@@ -243,128 +242,14 @@ def load_official(path_or_id: str | Path, config: dict | None = None, **override
     return (from_hf if hf else from_lightning)(state, config, **overrides)
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #bounds1
-import os, struct
+import dataclasses, difflib, os, struct
 from dataclasses import replace
 from ..core.paths import regular_file
+from ..models.model import (MAX_HEADER, memory_budget, safetensors_shapes, config_elements, check_size,
+                                     check_model_folder, read_config, _tensor_mismatch)  # the checks live beside the model
 
-MAX_HEADER = 100 << 20  # bytes of a safetensors header: the names and shapes of its tensors
-
-def memory_budget() -> int:
-    "Bytes a loaded model may take: half of this machine's physical memory."
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
-
-def safetensors_shapes(f: str | Path) -> dict[str, tuple[int, ...]]:
-    """{name: shape} from the header of the safetensors file `f`, no tensor read; a ValueError naming `f` when it
-    is not a regular file or its header is not safetensors."""
-    f = regular_file(f, "weights file")
-    size = f.stat().st_size
-    bad = lambda why: ValueError(f"{f} cannot be read as safetensors ({why})")
-    with open(f, "rb") as h:
-        head = h.read(8)
-        if len(head) < 8: raise bad("shorter than its 8-byte header length")
-        n = struct.unpack("<Q", head)[0]
-        if n > min(MAX_HEADER, size - 8): raise bad(f"a header of {n:,} bytes in a file of {size:,}")
-        try: meta = json.loads(h.read(n))
-        except (ValueError, UnicodeDecodeError): raise bad("its header is not JSON") from None
-    if not isinstance(meta, dict): raise bad("its header is not a JSON object")
-    out = {}
-    for k, v in meta.items():
-        if k == "__metadata__": continue
-        ok = isinstance(v, dict) and isinstance(v.get("shape"), list) and all(
-            isinstance(d, int) and d >= 0 for d in v["shape"]) and isinstance(v.get("data_offsets"), list)
-        if not ok or max(v["data_offsets"], default=0) > size - 8 - n: raise bad(f"the entry {k!r} is malformed")
-        out[k] = tuple(v["shape"])
-    return out
-
-def _elements(model: torch.nn.Module) -> int:
-    "Elements of the weights a model saves: each parameter once (tied ones too) and its persistent buffers."
-    names = {n for n, _ in model.named_parameters(remove_duplicate=False)}
-    return sum(p.numel() for p in model.parameters()) + sum(
-        v.numel() for k, v in model.state_dict().items() if k not in names)
-
-def config_elements(cfg: HyenaConfig) -> int:
-    "The elements of `HyenaLM(cfg)`'s weights, counted on the meta device from its 1-block model: the rest, then blocks."
-    with torch.device("meta"): one = HyenaLM(replace(cfg, n_layer=1))
-    block = _elements(one.blocks[0])
-    return _elements(one) + (cfg.n_layer - 1) * block
-
-def _fields(cfg: HyenaConfig) -> str:
-    return ", ".join(f"{k}={getattr(cfg, k):,}" for k in ("n_layer", "d_model", "d_inner", "vocab_size", "l_max"))
-
-def check_size(cfg: HyenaConfig, where: str | Path, budget: int | None = None) -> int:
-    """The element count of the model `cfg` describes (read from `where`), or a ValueError before any allocation
-    when its float32 weights exceed the memory budget."""
-    try: n = config_elements(cfg)
-    except (ValueError, TypeError, RuntimeError) as e: raise ValueError(f"{where}: {e}") from None
-    budget = memory_budget() if budget is None else budget
-    if 4 * n > budget:
-        raise ValueError(f"{where} describes a model of {n:,} parameters ({4 * n / 2**30:,.1f} GiB in float32; "
-                         f"{_fields(cfg)}), beyond the memory budget of {budget / 2**30:,.1f} GiB (half of this "
-                         "machine's memory): refused before allocating it")
-    return n
-
-def check_model_folder(folder: str | Path, budget: int | None = None, shapes_only: bool = False) -> HyenaConfig:
-    """The checked config of a `save_pretrained` folder, compared with its weights' header and the memory budget
-    before anything is allocated (see above); a ValueError naming the file otherwise. `shapes_only`: refuse only
-    tensors of another shape (a non-strict load leaves missing and unexpected ones to its caller)."""
-    folder = Path(folder)
-    cfg_file, f = folder / "config.json", folder / "model.safetensors"
-    if cfg_file.exists(): regular_file(cfg_file, "config file")
-    cfg = read_config(folder)
-    if f.exists(): regular_file(f, "weights file")
-    shapes = safetensors_shapes(f) if f.is_file() else None
-    where = f"{cfg_file}" + (f" (beside {f}, which holds {sum(math.prod(s) for s in shapes.values()):,} elements)"
-                             if shapes is not None else "")
-    n = check_size(cfg, where, budget)
-    if shapes is None: return cfg
-    blocks = {int(m.group(1)) for k in shapes for m in [re.match(r"blocks\.(\d+)\.", k)] if m}
-    held = max(blocks) + 1 if blocks else 0
-    if cfg.n_layer > held and sum(math.prod(s) for s in shapes.values()) != n:
-        raise ValueError(f"{f} does not fit {cfg_file}: the config says n_layer={cfg.n_layer:,} ({n:,} parameters), the "
-                         f"weights hold {held:,} block(s); refused before building the model")
-    with torch.device("meta"): model = HyenaLM(cfg)
-    bad = _tensor_mismatch(model, {k: torch.empty(s, device="meta") for k, s in shapes.items()}, shapes_only)
-    if bad: raise ValueError(f"{f} does not fit {cfg_file}: {bad}")
-    return cfg
 
 # %% ../../nbs/inference/13b_pretrained.ipynb #strict1
-import dataclasses, difflib
-
-def read_config(folder: str | Path, cls=HyenaConfig):
-    "The `config.json` of a model folder as a `cls`, checked field by field; a ValueError naming the file otherwise."
-    from hyena_lit.train.parameters import _kind_ok
-    f = Path(folder) / "config.json"
-    if not f.exists(): raise FileNotFoundError(f"{f} is missing: a model folder holds config.json and model.safetensors")
-    regular_file(f, "config file")
-    try: cfg = json.loads(f.read_text())
-    except (ValueError, UnicodeDecodeError) as e: raise ValueError(f"{f} is not JSON ({e})") from None
-    if not isinstance(cfg, dict): raise ValueError(f"{f} must hold an object of {cls.__name__} fields, got {type(cfg).__name__}")
-    fields = {x.name: x.default for x in dataclasses.fields(cls)}
-    for k, v in cfg.items():
-        if k not in fields:
-            close = difflib.get_close_matches(k, list(fields), n=1)
-            raise ValueError(f"{f}: {k!r} is not a {cls.__name__} field" + (f" (did you mean {close[0]!r}?)" if close else ""))
-        if not _kind_ok(fields[k], v) and fields[k] is not dataclasses.MISSING:
-            raise ValueError(f"{f}: {k} must be a {type(fields[k]).__name__} like its default {fields[k]!r}, got {v!r}")
-    try: return cls(**cfg)
-    except (TypeError, ValueError) as e: raise ValueError(f"{f}: {e}") from None
-
-def _tensor_mismatch(model: torch.nn.Module, weights: dict, shapes_only: bool = False) -> str:
-    "What keeps `weights` from filling `model` exactly (missing, unexpected, misshapen tensors), or ''."
-    groups: dict[int, list[str]] = {}
-    for name, p in model.named_parameters(remove_duplicate=False): groups.setdefault(id(p), []).append(name)
-    sd = model.state_dict()
-    known = set(sd) | {x for g in groups.values() for x in g}
-    missing = [g[0] for g in groups.values() if not any(x in weights for x in g)]
-    missing += [b for b, _ in model.named_buffers() if b in sd and b not in weights]
-    unexpected = sorted(set(weights) - known)
-    shapes = [f"{k} {tuple(v.shape)} (the config makes {tuple(sd[k].shape)})" for k, v in weights.items()
-              if k in sd and tuple(v.shape) != tuple(sd[k].shape)]
-    parts = [f"{len(missing)} missing ({', '.join(missing[:4])}{', ...' if len(missing) > 4 else ''})" if missing else "",
-             f"{len(unexpected)} unexpected ({', '.join(unexpected[:4])}{', ...' if len(unexpected) > 4 else ''})" if unexpected else "",
-             f"{len(shapes)} of another shape ({'; '.join(shapes[:2])})" if shapes else ""]
-    return "; ".join(p for p in (parts[2:] if shapes_only else parts) if p)
-
 def load_pretrained(path_or_id: str | Path) -> HyenaLM:
     """A `save_pretrained` folder (or hub id) as a HyenaLM in eval mode, strictly: every tensor present, none
     unexpected, each of its shape (see above)."""
