@@ -35,7 +35,7 @@ def test_bad_image_parameters_are_named():
     for bad, word in ((dict(model="resnet"), "resnet"), (dict(recipe="nope"), "nope"), (dict(dataset="imagenet"), "data_dir"),
                       (dict(patch=0), "patch"), (dict(device="cuda:9"), "cuda:9"), (dict(augment="mixup"), "augment")):
         with pytest.raises(ValueError, match=word): check_image_params(**(OK | bad))
-    with pytest.raises(FileNotFoundError, match="cifar-10-python.tar.gz"): load_cifar10("/nonexistent")
+    with pytest.raises(FileNotFoundError, match="cifar-10-binary.tar.gz"): load_cifar10("/nonexistent")
 
 
 @pytest.mark.parametrize("L", [17, 64])
