@@ -2,7 +2,7 @@
 Figure 4.3 in bf16 against SDPA's FlashAttention, the kernels' benchmark; within a deadline, keeping what finished.
 
 usage: python scripts/gpu_check.py [--out runs/gpu] [--deadline-min 9] [--parts notebooks,profile,steps,figure43,kernels]
-                                   [--notebooks 40_pile,...] [--dry]
+                                   [--notebooks 40_pile,...] [--jobs N] [--dry]
 
 Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-dry/):
 - params.json: the GPU, torch, Triton and CUDA versions, the start, the deadline and the parts asked for;
@@ -18,7 +18,10 @@ Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-d
   with `compile`;
 - figure43/b<B>-bf16.csv (Figure 4.3 under bf16 autocast, SDPA restricted to its FlashAttention backend) and
   figure43/b<B>.csv (float32), and figure43/backend.json: the SDPA kernel that ran, read from the profiler;
-- kernels/: scripts/triton_gpu.py's kernel stage, if that script is present.
+- kernels/monarch/: the Monarch kernel against torch.fft from 1K to 64K (scripts/monarch_bench.py);
+  kernels/ncu_monarch.csv: Nsight Compute's details of its kernels (where ncu is installed); then kernels/:
+  scripts/triton_gpu.py's kernel stage (the first kernel) with what is left.
+The notebooks run `--jobs` at once; the step table runs its eager rows before the compiled ones.
 Each part runs in its own process group with a share of what is left before the deadline; a part that runs over is
 stopped, and the rows it wrote stay. A second call into the same folder redoes only what is missing: a notebook
 whose last status is not ok, a profile, step or Figure 4.3 point without its row. `--dry` runs the whole flow on the CPU at toy sizes (profiler on the CPU, papermill with the notebooks'
@@ -33,7 +36,7 @@ os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ
 # the notebooks never run on a GPU first (issue 69's list), then the others
 NOTEBOOKS = ["40_pile", "41_wikitext103", "42_pg19", "44_lm_training", "51_generation", "60_downstream", "72_images",
              "82_dna", "35_mqar", "19_quickstart", "31_associative_recall", "33_mechanistic", "50_runtime"]
-SHARES = {"notebooks": 0.4, "profile": 0.1, "steps": 0.2, "figure43": 0.2, "kernels": 0.1}  # of the deadline
+SHARES = {"notebooks": 0.25, "profile": 0.1, "steps": 0.25, "figure43": 0.2, "kernels": 0.2}  # of the deadline
 SKIP_FLAGS = ("#| slow", "#| eval: false", "#|eval: false")
 
 def notebook_path(name: str) -> pathlib.Path:
@@ -91,18 +94,19 @@ def _finished(path: pathlib.Path) -> set:
     with path.open() as f: last = {r["notebook"]: r["status"] for r in csv.DictReader(f)}
     return {k for k, v in last.items() if v == "ok"}
 
-def part_notebooks(out: pathlib.Path, deadline: float, dry: bool, names: list[str]):
+def part_notebooks(out: pathlib.Path, deadline: float, dry: bool, names: list[str], jobs: int = 1):
+    "The notebooks not yet ok, `jobs` at once (each its own papermill process), none started after the deadline."
+    from concurrent.futures import ThreadPoolExecutor
     out.mkdir(parents=True, exist_ok=True)
     status, done = out / "status.csv", _finished(out / "status.csv")
-    for name in names:
-        if name in done: continue
+    def one(name):
         left = deadline - time.time()
-        if left < 5:
-            _append(status, dict(notebook=name, status="not run (deadline)", seconds=0, device="", error=""))
-            continue
-        row = run_notebook(name, out, not dry, left)
-        _append(status, row)
-        print(f"notebook {name}: {row['status']} in {row['seconds']} s", flush=True)
+        if left < 5: return dict(notebook=name, status="not run (deadline)", seconds=0, device="", error="")
+        return run_notebook(name, out, not dry, left)
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        for row in pool.map(one, [n for n in names if n not in done]):
+            _append(status, row)
+            print(f"notebook {row['notebook']}: {row['status']} in {row['seconds']} s", flush=True)
 
 def part_profile(out: pathlib.Path, deadline: float, dry: bool):
     import step_profile as sp
@@ -130,9 +134,10 @@ def part_steps(out: pathlib.Path, deadline: float, dry: bool):
     import torch
     from hyena_lit.experiments.runtime import step_bench
     plan = ([("tiny", 64, 2, "off"), ("gpt-tiny", 64, 2, "off")] if dry else
-            [(s, L, B, c) for L, B in ((2048, 8), (8192, 2)) for c in ("off", "default")
-             for s in ("125M", "gpt-125M")] + [(s, 2048, 8, "off") for s in ("355M", "gpt-355M")]
-            + [(s, 16384, 1, "off") for s in ("125M", "gpt-125M", "355M")])
+            [(s, L, B, "off") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]
+            + [(s, 2048, 8, "off") for s in ("355M", "gpt-355M")]
+            + [(s, 16384, 1, "off") for s in ("125M", "gpt-125M", "355M")]
+            + [(s, L, B, "default") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")])  # compile last
     path = out / "steps.csv"
     done = set()
     if path.exists(): done = {(r["size"], int(r["L"]), r["compile"]) for r in csv.DictReader(path.open())}
@@ -186,20 +191,60 @@ def part_figure43(out: pathlib.Path, deadline: float, dry: bool):
             time_points(csv_path, f["ops"], f["lengths"], B, f["d_model"], f["n_heads"], device=dev, reps=f["reps"],
                         memory_budget_gb=f["memory_budget_gb"], deadline=part, dtype=dt, rows=rows)
 
+NCU_PROGRAM = """
+import sys, torch
+sys.path.insert(0, {root!r})
+from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
+for L, backward in {plan!r}:
+    u = torch.randn(64, 768, L, device="cuda", dtype=torch.bfloat16, requires_grad=backward)
+    k = torch.randn(768, L, device="cuda", requires_grad=backward)
+    g = [torch.randn_like(u) for _ in range(2)]
+    y = monarch_fftconv(u, k, torch.randn(768, device="cuda"), g[0], g[1])
+    if backward: y.sum().backward()
+    torch.cuda.synchronize()
+"""
+NCU_PLAN = ((4096, False), (1024, True))  # the Monarch forward at 4K; forward and backward where the backward fits
+
+def find_ncu():
+    "The Nsight Compute command line, on the PATH or in CUDA's usual folders; None where there is none."
+    import glob, shutil
+    return shutil.which("ncu") or next(iter(sorted(glob.glob("/usr/local/cuda*/bin/ncu") +
+                                                  glob.glob("/opt/nvidia/nsight-compute/*/ncu"))), None)
+
 def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
+    """The Monarch kernel against torch.fft from 1K to 64K (`scripts/monarch_bench.py`, most of the share), one
+    Nsight Compute profile of its kernels (`NCU_PLAN`, where ncu is installed), then the first kernel's benchmark
+    (`scripts/triton_gpu.py`'s kernel stage) with whatever is left."""
+    out.mkdir(parents=True, exist_ok=True)
+    def minutes(share): return max(0.2, share * (deadline - time.time()) / 60)
+    bench = [sys.executable, str(ROOT / "scripts" / "monarch_bench.py"), "--out", str(out / "monarch")]
+    subprocess.run(bench + ["--deadline-min", f"{minutes(0.6):.2f}"] + (["--dry"] if dry else []), check=False)
+    ncu = None if dry else find_ncu()
+    if ncu and deadline - time.time() > 60:
+        prog = NCU_PROGRAM.format(root=str(ROOT), plan=NCU_PLAN)
+        cmd = [ncu, "--clock-control", "none", "-k", "regex:_monarch", "--section", "SpeedOfLight", "--section",
+               "MemoryWorkloadAnalysis", "--section", "Occupancy", "--section", "LaunchStats", "--csv", "--page",
+               "details", sys.executable, "-c", prog]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=max(10, 0.6 * (deadline - time.time())))
+            (out / "ncu_monarch.csv").write_text(r.stdout)
+            if r.returncode: (out / "ncu_monarch.err").write_text(r.stderr[-4000:])
+        except subprocess.TimeoutExpired:
+            (out / "ncu_monarch.err").write_text("stopped at its share of the deadline")
+    elif not dry:
+        print("kernels: no ncu found", flush=True)
     script = ROOT / "scripts" / "triton_gpu.py"
-    if not script.is_file(): print("kernels: scripts/triton_gpu.py not present", flush=True); return
-    minutes = max(0.2, (deadline - time.time()) / 60)
-    cmd = [sys.executable, str(script), "--out", str(out), "--minutes", f"{minutes:.2f}", "--stages", "kernels"]
-    subprocess.run(cmd + (["--smoke"] if dry else []), check=False)
+    if deadline - time.time() > 20 and script.is_file():
+        cmd = [sys.executable, str(script), "--out", str(out), "--minutes", f"{minutes(0.9):.2f}", "--stages", "kernels"]
+        subprocess.run(cmd + (["--smoke"] if dry else []), check=False)
 
 PARTS = {"notebooks": part_notebooks, "profile": part_profile, "steps": part_steps, "figure43": part_figure43,
          "kernels": part_kernels}
 
-def _run(part, out, deadline, dry, names):
+def _run(part, out, deadline, dry, names, jobs=1):
     os.setsid()  # one process group with whatever it starts: the parent stops them all at the deadline
     if dry: os.environ["TRITON_INTERPRET"] = "1"
-    args = (out, deadline, dry) + ((names,) if part == "notebooks" else ())
+    args = (out, deadline, dry) + ((names, jobs) if part == "notebooks" else ())
     PARTS[part](*args)
 
 def main(argv=None):
@@ -208,6 +253,8 @@ def main(argv=None):
     p.add_argument("--deadline-min", type=float, default=9.0, help="stop cleanly before this many minutes")
     p.add_argument("--parts", default=",".join(PARTS))
     p.add_argument("--notebooks", default="", help="comma-separated names (default: all; --dry: 19_quickstart)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="notebooks run at once (default: 1 with --dry, else half the CPUs, at most 7)")
     p.add_argument("--dry", action="store_true", help="the whole flow on the CPU at toy sizes")
     a = p.parse_args(argv)
     parts = [s for s in a.parts.split(",") if s]
@@ -216,6 +263,8 @@ def main(argv=None):
     if not a.deadline_min > 0: raise SystemExit(f"error: --deadline-min must be positive, got {a.deadline_min}")
     names = [s for s in a.notebooks.split(",") if s] or (["19_quickstart"] if a.dry else NOTEBOOKS)
     for n in names: notebook_path(n)
+    jobs = a.jobs if a.jobs is not None else (1 if a.dry else max(1, min(7, (os.cpu_count() or 2) // 2)))
+    if jobs < 1: raise SystemExit(f"error: --jobs must be at least 1, got {a.jobs}")
     t0 = time.time()
     end = t0 + 60 * a.deadline_min - 15  # 15 s to spare for the last writes
     import torch
@@ -238,7 +287,7 @@ def main(argv=None):
         later = sum(SHARES[s] for s in parts[i + 1:]) / total * (end - t0)
         budget = end - time.time() - later  # its share plus whatever the parts before it left
         if budget < 5: print(f"{part}: no time left", flush=True); continue
-        proc = mp.get_context("spawn").Process(target=_run, args=(part, dirs[part], time.time() + 0.9 * budget, a.dry, names))
+        proc = mp.get_context("spawn").Process(target=_run, args=(part, dirs[part], time.time() + 0.9 * budget, a.dry, names, jobs))
         proc.start(); proc.join(budget)
         if proc.is_alive():
             os.killpg(proc.pid, signal.SIGKILL); proc.join(10)
