@@ -226,7 +226,8 @@ def rung_flops(grid: dict, family: str, size: str) -> float:
 
 def rung_prediction(best: pd.DataFrame, grid: dict, rung: str | None = None) -> pd.DataFrame:
     """Per family: validation bpb at `rung` (the grid's RUNG) predicted by the power law of its smaller sizes, with
-    a 95% prediction interval (t on n-2 degrees of freedom); the measurement once that run has finished."""
+    a 95% prediction interval (t on n-2 degrees of freedom); the measurement once that run has finished; the fit
+    itself (log10 bpb = intercept + slope log10 FLOPs, fitted from `fit_from` FLOPs on) for drawing it."""
     rung = rung or grid["RUNG"]
     rows = []
     for fam in FAMILIES:
@@ -241,7 +242,8 @@ def rung_prediction(best: pd.DataFrame, grid: dict, rung: str | None = None) -> 
         lo, hi = 10 ** (y0 - t * se), 10 ** (y0 + t * se)
         rows.append(dict(family=fam, flops=10 ** x0, predicted=round(10 ** y0, 3), low=round(lo, 3),
                          high=round(hi, 3), measured=measured and round(measured, 3),
-                         holds=None if measured is None else bool(lo <= measured <= hi)))
+                         holds=None if measured is None else bool(lo <= measured <= hi),
+                         intercept=float(beta[0]), slope=float(beta[1]), fit_from=float(10 ** x.min())))
     return pd.DataFrame(rows)
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #r1m005
