@@ -48,7 +48,7 @@ def load_paper(path: str | Path | None = None) -> pd.DataFrame:
 # %% ../../nbs/eval/88_scoreboard_fields.ipynb #s011
 def load_index(root: str | Path | None = None) -> pd.DataFrame:
     """`<root>/index.csv` (default runs/index.csv), with '' for a missing sweep, recipe, note, defect, kind, short
-    filter, stop on the test set or budget raised after a result."""
+    filter, stop on the test set, budget raised after a result or ablation step."""
     root = Path(root) if root is not None else project_root() / "runs"
     idx = pd.read_csv(root / "index.csv")
     missing = set(COLUMNS) - set(idx.columns)
@@ -57,7 +57,8 @@ def load_index(root: str | Path | None = None) -> pd.DataFrame:
             f"{root / 'index.csv'} lacks the columns {sorted(missing)}: rebuild it with"
             " hyena_lit.eval.run_index.write_index() (make index)"
         )
-    for c in ("sweep", "recipe", "notes", "defect", "kind", "stopped_on_test", "budget_after_result"):
+    for c in ("sweep", "recipe", "notes", "defect", "kind", "stopped_on_test", "budget_after_result",
+              "ablation_step"):
         idx[c] = idx[c].fillna("").astype(str)
     idx["short_filter"] = [str(int(v)) if pd.notna(v) else "" for v in idx.short_filter]
     return idx
@@ -232,8 +233,7 @@ def our_scale(run: pd.Series, root: str | Path) -> str:
             f" {m.get('d_model', '?')}"
         )
         dev = ""
-    notes = run["notes"]
-    if "ablation step" in notes: s += f", {notes.split(';')[0]}"
+    if run["ablation_step"]: s += f", ablation step {run['ablation_step']}"
     return (
         s
         + (f", {dev}" if dev else "")

@@ -16,7 +16,7 @@ __all__ = ['COLUMNS', 'DEFECT_NOTES', 'READERS', 'early_stop_of', 'stopped_on_te
 COLUMNS = ["experiment", "sweep", "run", "task", "mixer", "seq_len", "vocab_size", "n_layer", "d_model",
            "seed", "recipe", "epochs_run", "epochs_planned", "metric", "best", "final", "tokens", "seconds",
            "tokens_per_second", "params", "notes", "defect", "kind", "short_filter", "stopped_on_test",
-           "budget_after_result"]
+           "budget_after_result", "ablation_step"]
 
 # the budget and the size-dependent numbers: the rest names the recipe
 _BUDGET = ("name", "epochs", "warmup_epochs", "steps", "warmup_steps", "warmup_frac", "eval_every",
@@ -48,7 +48,8 @@ def _recall_row(p: dict, m: dict) -> dict:
     if model.get("longconv_short_filter") is not None:
         notes = "; ".join(
             n for n in (notes, f"short filters {model['longconv_short_filter']} (ablation)") if n)
-    return dict(task="associative_recall", mixer=mixer, short_filter=model.get("longconv_short_filter"), seq_len=L,
+    return dict(task="associative_recall", mixer=mixer, short_filter=model.get("longconv_short_filter"),
+                ablation_step=p.get("ablation_step") or "", seq_len=L,
                 vocab_size=m["vocab_size"],
                 n_layer=p.get("n_layer"), d_model=p.get("d_model"), seed=m["seed"],
                 recipe=_recipe_name(p, "paper-synthetics"), epochs_run=m["epochs_run"],
