@@ -300,17 +300,28 @@ def load_figures(root: Path = FIGURES) -> list[tuple[str, dict]]:
     return sorted(found, key=lambda kf: kf[1]["order"])
 
 
+FIGURE_FOLDERS = load_figures()
 SECTIONS = [Section(key, f["title"], *RENDER.get(key, (None, None)), list(f["notebooks"]), list(f["sweeps"]),
-                    list(f["tables"]), headline=f["headline"], grids=list(f["grids"])) for key, f in load_figures()]
+                    list(f["tables"]), headline=f["headline"], grids=list(f["grids"])) for key, f in FIGURE_FOLDERS]
 SYNTHETICS_REPORTS = ["nbs/eval/34_synthetics_results.ipynb"] + [f"nbs/eval/34{k}.ipynb" for k in (  # the overview, one report per section
     "a_figure_4_1", "b_table_c1", "c_table_4_2", "d_figure_c1", "e_table_11", "f_selective_copying", "g_table_4_1_tasks", "h_mqar")]
 REPORTS = {"runs/synthetics": SYNTHETICS_REPORTS, "runs/dna/results": ["nbs/eval/83_dna_results.ipynb"], "runs/scaling": ["nbs/eval/46_scaling_results.ipynb"],  # folder -> the notebooks that write it
            "runs/scoreboard/status_by_table.png": ["nbs/eval/90_scoreboard.ipynb"]}
-NOTEBOOK = {"associative_recall": "nbs/experiments/31_associative_recall.ipynb", "mechanistic": "nbs/experiments/33_mechanistic.ipynb",
-            "mqar": "nbs/experiments/35_mqar.ipynb", "pile": "nbs/experiments/40_pile.ipynb", "wikitext103": "nbs/experiments/41_wikitext103.ipynb",
-            "pg19": "nbs/experiments/42_pg19.ipynb", "runtime": "nbs/experiments/50_runtime.ipynb", "downstream": "nbs/eval/60_downstream.ipynb",
-            "images": "nbs/experiments/72_images.ipynb", "dna": "nbs/experiments/82_dna.ipynb", "quickstart": "nbs/experiments/19_quickstart.ipynb",
-            "scaling": "nbs/eval/46_scaling_results.ipynb"}
+
+
+def experiment_notebooks(figures: list[tuple[str, dict]]) -> dict[str, str]:
+    """Experiment folder under runs/ -> the notebook that explains its runs: of the notebooks of the figure folders that
+    name a run folder in it, the one most of those folders name (the first named on a tie). A run folder that no figure
+    folder names is listed under "Other runs" with this notebook."""
+    votes: dict[str, dict[str, int]] = {}
+    for _, f in figures:
+        for exp in dict.fromkeys(sw.split("/")[0] for sw in f["sweeps"]):
+            n = votes.setdefault(exp, {})
+            for nb in f["notebooks"]: n[nb] = n.get(nb, 0) + 1
+    return {exp: max(n, key=n.get) for exp, n in votes.items()}
+
+
+NOTEBOOK = experiment_notebooks(FIGURE_FOLDERS)
 
 
 # ---------------------------------------------------------------------------------------------- rendering

@@ -67,3 +67,20 @@ def test_a_figure_names_the_grids_that_make_its_runs():
     for k, f in FIGURES.items():
         for sw in f["sweeps"]:
             if sw in made: assert made[sw] & set(f["grids"]), (k, sw, sorted(made[sw]))
+
+
+def test_the_notebook_of_a_run_folder_comes_from_the_figure_folders():
+    "The results page points a run folder no figure names to its experiment's notebook, read from the figure folders."
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import results_page
+    nb = results_page.experiment_notebooks(results_page.load_figures())
+    assert results_page.NOTEBOOK == nb
+    index = list(csv.DictReader(open(ROOT / "runs" / "index.csv", newline="")))
+    experiments = {r["experiment"] for r in index}
+    assert experiments <= set(nb), sorted(experiments - set(nb))  # none falls back to the front page
+    for exp in experiments: assert (ROOT / nb[exp]).is_file(), (exp, nb[exp])
+    # a figure folder's own experiment: the notebook most of the folders naming its runs name
+    assert nb["mechanistic"] == "nbs/experiments/33_mechanistic.ipynb", nb["mechanistic"]
+    assert nb["scaling"] == "nbs/eval/46_scaling_results.ipynb", nb["scaling"]
+    figures = [("a", dict(sweeps=["x/1"], notebooks=["n1", "n2"])), ("b", dict(sweeps=["x/2", "y/1"], notebooks=["n2"]))]
+    assert results_page.experiment_notebooks(figures) == {"x": "n2", "y": "n2"}
