@@ -1,0 +1,466 @@
+"""The exact values of the committed runs that the report notebooks quote, checked over runs/ in one place.
+
+A report (nbs/eval/34*) shows a figure, a table beside the paper's and its claims with their margins; the numbers its
+prose and tables quote to the decimal are pinned here. Two checks, each failing (never skipping) with what it concerns
+named:
+
+- every run of the committed runs/index.csv has its finished folder, and what the folder says (best, final, epochs,
+  tokens, parameters, ...) is what the index recorded: a missing run or a moved value names the run;
+- each report runs on the committed runs/ (its tables written to a temporary folder) with its pinned asserts put back
+  where they stood (`PINS`: report -> cell id -> after which line of the cell, and the assert); every pin must run (a
+  guard that skips it, because a run it reads is missing, fails) and hold.
+"""
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from hyena_lit.core.paths import is_finished, project_root
+from hyena_lit.eval.run_index import COLUMNS, run_row
+
+ROOT = project_root()
+RUNS = ROOT / "runs"
+TEXT = ("experiment", "sweep", "run", "task", "mixer", "recipe", "metric", "kind", "defect", "ablation_step")
+NUMBERS = ("seq_len", "vocab_size", "n_layer", "d_model", "seed", "epochs_run", "epochs_planned", "best", "final",
+           "tokens", "seconds", "params")
+
+
+def _empty(v) -> bool: return v is None or v == "" or (isinstance(v, float) and math.isnan(v))
+
+
+def _same(now, then: str) -> bool:
+    "A run's value now against the index's text: both empty, equal as numbers (to 1e-9 relative), or equal as text."
+    if _empty(now) or _empty(then): return _empty(now) and _empty(then)
+    try: return math.isclose(float(now), float(then), rel_tol=1e-9)
+    except (TypeError, ValueError): return str(now) == then
+
+
+def test_every_indexed_run_is_there_with_its_values():
+    committed = pd.read_csv(RUNS / "index.csv", keep_default_na=False, dtype=str)
+    assert set(COLUMNS) <= set(committed.columns) and len(committed) >= 400, len(committed)
+    missing, moved = [], []
+    for r in committed.to_dict("records"):
+        rel = "/".join(x for x in (r["experiment"], r["sweep"], r["run"]) if x)
+        if not is_finished(RUNS / rel):
+            missing.append(f"runs/{rel}")
+            continue
+        now = run_row(RUNS / rel, RUNS)
+        moved += [f"runs/{rel}: {c} {r[c]!r} in runs/index.csv, {now[c]!r} in its folder"
+                  for c in (*TEXT, *NUMBERS) if not _same(now[c], r[c])]
+    assert not missing, f"{len(missing)} run folders of runs/index.csv are missing or unfinished: {missing[:10]}"
+    assert not moved, f"{len(moved)} values moved: {moved[:10]}"
+
+
+# report -> cell id -> [(the line of the cell the assert follows, which occurrence of it, indentation, the assert)]
+PINS = {
+    "34_synthetics_results": {
+        "c008s1": [
+            ('t11 = paper_table_11()', 1, 0,
+             '''assert t11.loc[512, "hyena"] == 44.1 and t11.loc[64, "attention"] == 100.0 and pd.isna(t11.loc[2 ** 20, "hyena"])'''),
+        ],
+        "c017g17": [
+            ('print("a lookup locked to the pairs\' phase:  ", locked)', 1, 0,
+             '''assert set(exact.values()) == {100.0}  # every ending is answered by the same value'''),
+            ('print("a lookup locked to the pairs\' phase:  ", locked)', 1, 0,
+             '''assert (
+    locked["context"] == locked["nosep_on"] == locked["sep_on"] == 100.0
+    and locked["sep_off"] == locked["nosep_off"] == 0.0
+)'''),
+        ],
+    },
+    "34a_figure_4_1": {
+        "c017g": [
+            ('print("Hyena, L = 128, vocabulary 40: the last 40 epochs gained", gains, "points")', 1, 4,
+             '''assert gains == [0.4, 0.8]  # both flatten'''),
+            ('assert four.max() - four.min() < 3.7 and four.max() < 22 and v40["ckconv"] > 2 * four.max(), v40', 1, 4,
+             '''assert (
+    round(v40[["transferfunc", "h3"]].min() - v40[["conv1d", "fno"]].max(), 1) == 1.8
+    and round(100 * (s40.max() - s40.min()), 1) == 6.4
+)'''),
+            ('assert round(h.test_loss.iloc[-1], 2) == end and h.train_loss.iloc[-1] < h.train_loss.iloc[60], p', 1, 4,
+             '''assert (round(v30["h3"], 1), int(h30["h3"].epoch[h30["h3"].test_acc.idxmax()])) == (81.8, 376) and round(
+    last_epochs_gain("fig4.1-official", "h3_L128_V30_s0"), 1) == 0.5'''),
+            ('pilot = pd.read_csv(root / "associative_recall" / "gpu-pilot-20261124" / "pilot.csv").set_index("run")', 1, 4,
+             '''assert (
+    round(100 * pilot.best_test_acc["transferfunc_L128_V30_s0"], 1) == 53.0
+    and pilot.epochs["transferfunc_L128_V30_s0"] == 400
+)  # the same cell on the GPU pilot'''),
+        ],
+        "c017g2": [
+            ('first90 = {p: int(h.epoch[h.test_acc >= 0.9].iloc[0]) for p, h in h10.items()}', 1, 4,
+             '''assert (len(h10["hyena"]), len(h10["ckconv"])) == (21, 83) and first90 == {
+    "hyena": 13, "ckconv": 21, "transferfunc": 28, "h3": 82, "conv1d": 69, "fno": 64}, first90'''),
+            ('), p', 2, 4,
+             '''assert round(v10["h3"], 1) == 96.4 and int(h10["h3"].epoch[h10["h3"].test_acc.idxmax()]) == 218'''),
+            ('"fno")]]).round(1).tolist()', 1, 4,
+             '''# the GPU pilot's runs of the same cells (not of record)
+assert pv10 == [92.0, 93.4, 100.0, 100.0, 75.4], pv10'''),
+        ],
+        "c017g4": [
+            ('assert (hy >= 90).all().all() and (hy[256] >= hy[128]).all(), hy', 1, 4,
+             '''assert hy.round(1).to_dict() == {128: {10: 100.0, 20: 99.6, 30: 99.2, 40: 91.0},
+                                 256: {10: 100.0, 20: 100.0, 30: 99.8, 40: 99.0}}, hy'''),
+            ('(L, V): len(history("fig4.1-official", f"hyena_L{L}_V{V}_s0")) for L in (128, 256) for V in (10, 20)}', 1, 4,
+             '''assert epochs == {(128, 10): 21, (128, 20): 400, (256, 10): 12, (256, 20): 267}, epochs'''),
+        ],
+        "c017g6": [
+            ('len(h)) for p, h in h20.items()}', 1, 4,
+             '''assert got == {"hyena": (99.6, 213, 98.8, 400), "ckconv": (84.6, 141, 79.6, 400),
+               "fno": (67.4, 274, 64.4, 400), "conv1d": (52.0, 228, 50.4, 400)}, got'''),
+            ('round(h.test_loss.iloc[-1], 2)) for p, h in h20.items() if p != "hyena"}', 1, 4,
+             '''assert low == {"ckconv": (97, 0.42, 0.96), "fno": (255, 1.06, 1.31), "conv1d": (76, 1.45, 2.84)}, low'''),
+            ('half = {p: int(h.epoch[h.test_acc >= 0.5].iloc[0]) for p, h in h20.items() if p in ("ckconv", "fno")}', 1, 4,
+             '''assert half == {"ckconv": 26, "fno": 134}, half'''),
+            ('"ckconv", "conv1d", "fno")}', 1, 4,
+             '''assert (
+    pv20 == {"ckconv": 86.2, "conv1d": 68.0, "fno": 33.0} and round(v20["fno"] - pv20["fno"], 1) == 34.4
+), pv20  # the GPU pilot (not of record)'''),
+        ],
+        "c017g8": [
+            ('round(100 * h.test_acc.iloc[-1], 1), len(h))', 1, 4,
+             '''assert got == (98.6, 166, 95.6, 400), got'''),
+            ('round(100 * h.test_acc.iloc[-1], 1), len(h))', 1, 4,
+             '''assert (int(h.epoch[h.test_acc >= 0.5].iloc[0]), int(h.epoch[h.test_acc >= 0.9].iloc[0])) == (48, 118)'''),
+            ('round(100 * h.test_acc.iloc[-1], 1), len(h))', 1, 4,
+             '''assert (int(h.epoch[h.test_loss.idxmin()]), round(h.test_loss.min(), 3),
+        round(h.test_loss.iloc[-1], 2)) == (168, 0.051, 0.17)'''),
+            ('pilot = pd.read_csv(root / "associative_recall" / "gpu-pilot-20261124" / "pilot.csv").set_index("run")', 1, 4,
+             '''assert round(100 * pilot.best_test_acc["transferfunc_L128_V20_s0"], 1) == 60.0'''),
+        ],
+        "c017g10": [
+            ('print("the paper\'s ranking, tier by tier:", holds)', 1, 4,
+             '''assert (round(100 * h.test_acc.max(), 1), int(h.epoch[h.test_acc.idxmax()]),
+        round(100 * h.test_acc.iloc[-1], 1), first(0.5), len(h)) == (79.2, 281, 76.0, 83, 400)'''),
+            ('print("the paper\'s ranking, tier by tier:", holds)', 1, 4,
+             '''assert (int(h.epoch[h.test_loss.idxmin()]), round(h.test_loss.min(), 2),
+        round(h.test_loss.iloc[-1], 2)) == (284, 0.61, 0.72)'''),
+        ],
+        "c017g12": [
+            ('round(m["seconds"] / 60, 1))', 1, 4,
+             '''assert got == (18.2, 351, 17.2, 400) and low == (36, 2.55, 2.62, 2.75, 2.28) and ctx == 45.8, (
+    got, low, ctx)'''),
+            (')  # fails at both lengths, far below Hyena', 1, 4,
+             '''assert (round(m["tokens_per_second"], -3), round(m["seconds"] / 60, 1), m["params"]) == (
+    73000, 99.6, 110976), m'''),
+        ],
+        "c017g14": [
+            ('print("best test accuracy (%) of the H200\'s cells:", got)', 1, 4,
+             '''assert got == {"ckconv_L256_V10_s0": 100.0, "ckconv_L256_V20_s0": 89.6, "ckconv_L256_V30_s0": 70.4,
+               "ckconv_L256_V40_s0": 20.2, "conv1d_L256_V10_s0": 93.2, "conv1d_L256_V20_s0": 78.4,
+               "conv1d_L256_V30_s0": 20.0, "fno_L256_V10_s0": 99.6, "fno_L256_V20_s0": 41.8,
+               "fno_L256_V30_s0": 19.8, "h3_L256_V10_s0": 100.0, "h3_L256_V20_s0": 95.8,
+               "h3_L256_V30_s0": 64.4, "h3_L256_V40_s0": 17.4, "transferfunc_L256_V10_s0": 100.0,
+               "transferfunc_L256_V20_s0": 40.8, "transferfunc_L256_V30_s0": 22.6,
+               "transferfunc_L256_V40_s0": 24.2}, got'''),
+            ('"hyena", "ckconv", "h3", "transferfunc")}', 1, 4,
+             '''# vocabulary 10: solved, early stop
+assert solved == {"hyena": 12, "ckconv": 34, "h3": 49, "transferfunc": 105}, solved'''),
+            ('{L: g.to_dict() for L, g in gap.items()}, "(over the cells trained so far)")', 1, 4,
+             '''# widens with the vocabulary
+assert gap[128].to_dict() == {10: 2.7, 20: 23.2, 30: 51.5, 40: 66.7} and gap[128].is_monotonic_increasing'''),
+            ('{L: g.to_dict() for L, g in gap.items()}, "(over the cells trained so far)")', 1, 4,
+             '''assert (
+    gap[256][30] == 60.4
+    and gap[256][30] > gap[128][30]
+    and gap[256][40] > gap[128][40] + 10
+    and round(gap[256][10], 1) == 1.4
+)  # and with the length'''),
+            ('v40 = row256.loc[40].drop("hyena").dropna()', 1, 4,
+             '''# every other parametrization fails vocabulary 40 at L = 256
+assert row256.loc[40, "hyena"] == 99.0 and v40.between(17, 25).all(), v40'''),
+            ('ck = og_best.xs("ckconv", level="parametrization").round(1)', 1, 4,
+             '''assert (
+    (ck.loc[40, 128], ck.loc[40, 256]) == (44.6, 20.2)
+    and ck.loc[20, 256] > ck.loc[20, 128]
+    and ck.loc[30, 256] > ck.loc[30, 128]
+)  # CKConv falls at 40 alone'''),
+            ('print("in-context lookups (%), L = 256:", ctx)', 1, 4,
+             '''assert (ctx["conv1d", 30], ctx["transferfunc", 30], ctx["conv1d", 40], ctx["transferfunc", 40],
+        ctx["ckconv", 40], ctx["h3", 40]) == (73.0, 70.9, 45.8, 64.9, 16.1, 15.4), ctx'''),
+            ('tf = history("fig4.1-official", "transferfunc_L256_V20_s0")  # part H200 (173 epochs), part CPU', 1, 4,
+             '''assert (len(tf), int(tf.epoch[tf.test_acc.idxmax()]), round(100 * tf.test_acc.iloc[-1], 1),
+        round(float(last_epochs_gain("fig4.1-official", "transferfunc_L256_V20_s0")), 1),
+        round(100 * tf.test_acc_context.max(), 1)) == (400, 368, 40.0, 0.6, 89.4)'''),
+            ('round(100 * fno.test_acc_context.max(), 1))', 1, 4,
+             '''assert got == (18.4, 32, 14.4, 85, 2.48, 2.78, 15.8), got'''),
+            ('round(100 * fno.test_acc_context.max(), 1))', 1, 4,
+             '''# the row complete: widens with the vocabulary at L = 256 too
+assert round(gap[256][40], 1) == 79.3 and gap[256][20] == 30.7 and gap[256].is_monotonic_increasing, gap'''),
+            ('h3 = history("fig4.1-official", "h3_L256_V20_s0")  # part H200 (153 epochs), part CPU', 1, 4,
+             '''assert (len(h3), int(h3.epoch[h3.test_acc.idxmax()])) == (400, 243), (len(h3), h3.test_acc.idxmax())'''),
+            ('gpu = pd.read_csv(root / "associative_recall" / "gpu-h200-20261126" / "runs.csv")', 1, 4,
+             '''assert len(gpu) == 16 and gpu.finished_on_h200.all() and round(gpu.tokens_per_second_median.sum() / 1e6,
+                                                               1) == 12.9'''),
+        ],
+        "c017g18": [
+            (').all()  # with the separator kept, the phase alone recovers most of it', 1, 4,
+             '''# one run needs both: on phase and no separator
+assert gap.loc["transferfunc_L256_V40_s0", ["sep_on", "nosep_on"]].tolist() == [20.4, 60.0]'''),
+        ],
+        "c017i": [
+            ('"; the last 40 epochs gained", gain, "points")', 1, 8,
+             '''assert (
+    250 <= h.index[h.test_acc >= 0.25][0] <= 260
+    and gain == 8.5
+    and t[("conv1d", "3")] > 3 * og_best.loc[(40, "conv1d"), 128]
+)'''),
+            ('if ssm == ["h3", "transferfunc"]:  # the numbers in the text below', 1, 8,
+             '''assert [at("fig4.1-official-short-filters", f"{p}_L128_V40_s0", 100) for p in ssm] == [
+    21.6, 20.0] and [first90(f"{p}_L128_V40_s0") for p in ssm] == [201, 248]'''),
+        ],
+        "c017n": [
+            ('if (512, 20) in got:', 1, 4,
+             '''assert got[(512, 10)][0] == 100.0 and got[(512, 10)][2] == 14, got'''),
+            ('if (512, 20) in got:', 1, 4,
+             '''assert got[(512, 20)][:2] == (98.0, 99.8) and pd.isna(got[(512, 20)][2]) and got[(512, 20)][3] == 200, got'''),
+            ('if (512, 20) in got:', 1, 4,
+             '''assert got[(512, 30)][2] == 99 and got[(1024, 30)][2] == 87, got'''),
+            ('if (512, 20) in got:', 1, 4,
+             '''assert got[(1024, 10)][2] == 11 and got[(1024, 20)][2] == 43, got  # sooner at 1024 than at 512'''),
+            ('if (512, 40) in got:  # vocabulary 40 at L = 512: out of schedule, not on a plateau', 1, 4,
+             '''assert got[(512, 40)][:2] == (71.6, 72.4) and pd.isna(got[(512, 40)][2]) and got[(512, 40)][3] == 200, got'''),
+            ('h40 = pd.read_csv(root / "mechanistic" / "fig4.1-a1" / "associative_recall_hyena_L512_V40_n2_s0" / "history.csv")', 1, 4,
+             '''assert [round(100 * h40.test_acc[e - 1], 1) for e in (50, 100, 150)] == [12.8, 35.4, 67.2]'''),
+            ('h40 = pd.read_csv(root / "mechanistic" / "fig4.1-a1" / "associative_recall_hyena_L512_V40_n2_s0" / "history.csv")', 1, 4,
+             '''assert h40.test_acc.idxmax() + 1 == 175'''),
+        ],
+        "c017e3": [
+            ('].tokens_per_second  # the L = 256 runs of the CPU campaign', 1, 4,
+             '''assert (
+    round(now_256, -3) == 22000
+    and now_256 < 0.5 * rec256.median()
+    and round(rec256.median(), -3) == 57000
+)'''),
+            ('].tokens_per_second  # the L = 256 runs of the CPU campaign', 1, 4,
+             '''assert (round(rec256.min(), -3), round(rec256.max(), -3)) == (34000, 65000), rec256.tolist()'''),
+            ('].tokens_per_second.sum()  # two one-thread runs', 1, 4,
+             '''assert (round(two_threads, -3), round(side_by_side, -3)) == (46000, 45000)'''),
+            ('hours = [round(tokens_256 / v / 3600, 1) for v in (now_256, two_threads, rec256.median())]', 1, 4,
+             '''# one thread, two, the recorded median
+assert round(tokens_256 / 1e6) == 413 and round(hours[0]) == 5 and hours[1:] == [2.5, 2.0], hours'''),
+        ],
+    },
+    "34b_table_c1": {
+        "c019": [
+            (').rename_axis("vocabulary")', 1, 4,
+             '''assert (
+    table_c1.loc[10, ["ours (%)", "epochs", "sweep"]].tolist() == [100.0, 23, "tableC1-official"]
+    and (table_c1.loc[[20, 30, 40], "sweep"] == "tableC1-cpu").all()
+)'''),
+        ],
+        "c019b": [
+            ('print("epochs to 100%:", {L: len(x) for L, x in v10.items()})', 1, 4,
+             '''# the claims below, on the committed runs
+assert {L: len(x) for L, x in v10.items()} == {128: 21, 256: 12, 2048: 23} and (
+    h.test_acc.iloc[-1], h.stop.iloc[-1]) == (1.0, "solved")'''),
+            ('print("epochs to 100%:", {L: len(x) for L, x in v10.items()})', 1, 4,
+             '''assert zero == [2, 3, 4, 5, 6] and (round(h.test_loss[0], 2), round(h.test_loss[5], 2),
+                                    round(h.train_loss[0], 2),
+                                    round(h.train_loss[5], 2)) == (2.24, 3.51, 2.29, 1.28)'''),
+            ('print("epochs to 100%:", {L: len(x) for L, x in v10.items()})', 1, 4,
+             '''assert [round(100 * v10[L].test_acc[1]) for L in (128, 256)] == [25, 29] and (
+    round(100 * h.test_acc[6]), round(100 * h.test_acc[8])) == (27, 96)'''),
+        ],
+        "c021b": [
+            ('o, v = s.loc[("single-layer-official", 40)], s.loc[("single-layer-official-val", 40)]', 1, 4,
+             '''assert 70 < o["1 layer (%)"] < o["2 layers (%)"] and o["2 layers (%)"] >= 90 and o["2 layers seeds"] == 2'''),
+            ('hv = history("single-layer-official-val", "hyena_L128_V40_s0")', 1, 4,
+             '''assert m["selected_epoch"] == 345 and round(100 * m["selected_test_acc"], 1) == v["1 layer (%)"]'''),
+            ('h = history("single-layer-official-800ep", "hyena_L128_V40_s0")', 1, 4,
+             '''assert (
+    h.epoch[h.test_acc >= 0.95].iloc[0] == 533
+    and round(100 * h.test_acc[h.epoch <= 400].max(), 1) == 83.6
+    and round(100 * history("single-layer-official", "12-official_L128_V40_s0").test_acc.iloc[-1], 1) == 74.6
+)  # the prose's epoch, mid-run score and the 400-epoch run's end'''),
+        ],
+    },
+    "34c_table_4_2": {
+        "c023c2": [
+            ('att = a1[(a1.operator == "attention") & (a1.seq_len == 1024)]', 1, 0,
+             '''assert att.empty or round(100 * att.final.iloc[0], 1) == 99.0  # attention at twice the length, where it fits'''),
+            ('if set(rw) == {512, 1024}:  # twice the length costs RWKV a few points, not the lookup', 1, 4,
+             '''assert (round(100 * rw[512], 1), round(100 * rw[1024], 1)) == (91.6, 87.0), rw'''),
+            ('half = {L: int(g.epoch[g.test_acc >= 0.5].iloc[0]) for L, g in rh.groupby("seq_len")}', 1, 4,
+             '''assert half == {512: 54, 1024: 53}, half  # first epoch at 50% or more'''),
+            ('half = {L: int(g.epoch[g.test_acc >= 0.5].iloc[0]) for L, g in rh.groupby("seq_len")}', 1, 4,
+             '''assert round(100 * rwkv[rwkv.seq_len == 1024].best.iloc[0], 1) == 88.4'''),
+            ('half = {L: int(g.epoch[g.test_acc >= 0.5].iloc[0]) for L, g in rh.groupby("seq_len")}', 1, 4,
+             '''assert round(200 * math.sqrt(rw[1024] * (1 - rw[1024]) / 500), 1) == 3.0  # two binomial SE, 500 tests'''),
+            ('half = {L: int(g.epoch[g.test_acc >= 0.5].iloc[0]) for L, g in rh.groupby("seq_len")}', 1, 4,
+             '''assert round(100 * math.exp(-0.0067 * 512)) == 3 and round(100 * math.exp(-0.0067 * 1024), 1) == 0.1  # % of a key kept'''),
+        ],
+    },
+    "34e_table_11": {
+        "c027n": [
+            ('assert acc.loc[:128, "mamba"].min() >= 98.5 and (acc.loc[256:16384, "mamba"] == 100).all()', 1, 4,
+             '''assert acc.loc[4096:, ["hyena", "h3"]].max().max() <= 15 and solved["mamba"] == 157_696'''),
+            ('fell = {int(L): round(100 * v, 1) for L, v in early.test_len_acc.items()}', 1, 4,
+             '''assert round(early.solved_epoch * 8192) == 20_480 and [fell[L] for L in (4096, 8192, 16384)] == [70.5, 55.0, 38.5]'''),
+        ],
+    },
+    "34f_selective_copying": {
+        "c027z": [
+            ('f" curriculum at 256: {100 * best[256].test_acc:.1f}% after {int(best[256].total)} steps in all")', 1, 4,
+             '''assert best[128].test_acc > 0.95 and best[256].test_acc > 0.9 and int(best[256].step) == 1024'''),
+            ("assert curves[128].test_acc.iloc[-1] < 0.5  # the weights that start 256: the 128 run's last, after a spike", 1, 4,
+             '''assert curves[512].test_acc.iloc[0] > 0.95 and int(curves[512].step.iloc[0]) == 512'''),
+            ("assert curves[128].test_acc.iloc[-1] < 0.5  # the weights that start 256: the 128 run's last, after a spike", 1, 4,
+             '''assert round(100 * curves[512].test_acc.iloc[-1], 1) == 97.8'''),
+        ],
+    },
+    "34h_mqar": {
+        "c033": [
+            ('h = pd.read_csv(root / "mqar" / "cpu-10k" / "mqar_attention_L64_kv4_d64_lr2.15e-03_s0" / "history.csv")', 1, 4,
+             '''assert (fast.acc, fast.train_loss, fast.test_loss) == (26.2, 0.06, 9.21) and (
+    int(h.epoch[h.test_loss.idxmin()]), round(h.test_loss.min(), 2)) == (7, 6.97)'''),
+            ('h = pd.read_csv(root / "mqar" / "cpu-10k" / "mqar_attention_L64_kv4_d64_lr4.64e-04_s0" / "history.csv")', 1, 4,
+             '''assert (slow.acc, slow.train_loss, slow.test_loss) == (74.7, 1.19, 2.93) and h.test_loss.idxmin() == len(
+    h) - 1  # still falling at the end'''),
+            ('root / "mqar" / "cpu-100k" / "mqar_attention_L64_kv4_d64_lr4.64e-04_s0" / "history.csv")', 1, 8,
+             '''assert r.stop == "solved" and (r.epochs_run, r.epochs_planned, r.acc, r.minutes) == (
+    6, 12, 99.8, 10.5) and round(100 * h.test_acc.iloc[4], 1) == 98.6'''),
+            ('r = g.iloc[0]', 2, 8,
+             '''assert r.stop == "solved" and (r.epochs_run, r.epochs_planned, r.acc) == (6, 11, 99.2), r'''),
+        ],
+        "c033b": [
+            ('got = {f"{r.lr:.2e}": (r.acc, r.epochs_run, r.train_loss, r.test_loss) for r in h.itertuples()}', 1, 8,
+             '''assert got == {"4.64e-04": (21.4, 10, 4.59, 4.81), "2.15e-03": (10.5, 11, 4.23, 5.3),
+               "1.00e-02": (14.8, 5, 4.16, 4.75)}, got'''),
+        ],
+        "c033d": [
+            (')', 2, 4,
+             '''assert (a.mixer, a.seq_len, a.d_model, round(a.lr, 6), a.epochs_run, a.stop) == (
+    "hyena", 64, 64, 0.000464, 30, "schedule done")'''),
+            (')', 2, 4,
+             '''assert (round(100 * a.final_test_acc, 1), round(100 * a.best_test_acc, 1), a.best_epoch) == (
+    22.4, 23.0, 14), a'''),
+            (')', 2, 4,
+             '''assert (
+    round(100 * h.test_acc[8], 1) == 22.9
+    and 100 * (h.test_acc[8:].max() - h.test_acc[8]) < 1
+    and 100 * (h.test_acc[8] - h.test_acc[8:].min()) < 1
+)'''),
+            (')', 2, 4,
+             '''assert (
+    round(h.train_loss[8], 2) == 3.46
+    and round(h.train_loss.iloc[-1], 2) == 2.58
+    and 3.5 < h.test_loss[8:].min()
+    and h.test_loss[8:].max() < 3.8
+)'''),
+            ('].final_test_acc.iloc[0]', 1, 4,
+             '''assert round(100 * (a.final_test_acc - capped), 1) == 1.0 and zoo.set_index([
+    "mixer", "seq_len", "d_model"]).zoology["hyena", 64, 64] - 100 * a.best_test_acc > 25'''),
+            ('got = {f"{r.lr:.2e}": (r.acc, r.epochs_run) for r in mb.itertuples()}', 1, 8,
+             '''assert got == {"4.64e-04": (13.4, 4), "2.15e-03": (7.8, 2), "1.00e-02": (80.2, 3)}, got'''),
+            ('h = pd.read_csv(root / "mqar" / "cpu-100k" / "mqar_mamba_L64_kv4_d64_lr1.00e-02_s0" / "history.csv")', 1, 8,
+             '''# still rising at the end
+assert round(100 * h.test_acc[0], 1) == 44.8 and h.test_acc.is_monotonic_increasing'''),
+            ('k = lambda m: ("cpu-100k", m, 64, 64, 0.0004641588833612782)', 1, 8,
+             '''assert (tps[k("mamba")], tps[k("hyena")], tps[k("attention")]) == (22000, 57000, 63000), tps'''),
+            ('got = {f"{r.lr:.2e}": (r.acc, r.epochs_run, r.stop) for r in h3.itertuples()}', 1, 8,
+             '''assert got == {"4.64e-04": (20.3, 7, "schedule done"), "2.15e-03": (27.4, 7, "schedule done"),
+               "1.00e-02": (20.3, 7, "schedule done")}, got'''),
+            ('b3 = h3[h3.kept].iloc[0]', 1, 8,
+             '''assert (b3.train_loss, b3.test_loss) == (2.73, 3.53), b3'''),
+            ('z = zoo.set_index(["mixer", "seq_len", "d_model"]).zoology', 1, 8,
+             '''assert z["h3", 64, 64] - b3.acc > 60 and round(h3.tokens_per_second.mean(), -3) == 42000'''),
+        ],
+        "c033f": [
+            ('got = {(r.sweep, r.lr): (r.final, r.best, r.best_epoch, r.epochs) for r in mq_walk.itertuples()}', 1, 8,
+             '''assert (
+    got[("cpu-100k-nomlp", "4.6e-4")] == (21.3, 21.3, 10, 10)
+    and got[("cpu-100k", "4.6e-4")][0] == 21.4
+), got'''),
+            ('got = {(r.sweep, r.lr): (r.final, r.best, r.best_epoch, r.epochs) for r in mq_walk.itertuples()}', 1, 8,
+             '''assert got[("cpu-100k-onegroup", "1e-2")] == (29.5, 29.6, 8, 10) and got[(
+    "cpu-100k-zoology", "1e-2")] == (29.0, 29.0, 10, 10), got'''),
+            ('zm64, zh64 = walk[("cpu-100k-zoology2023", "1e-2")]', 1, 12,
+             '''assert (round(100 * zm64["final_test_acc"], 1), round(100 * zm64["best_test_acc"], 1),
+        zm64["best_epoch"], zm64["epochs_run"], zm64["stop"]) == (49.2, 49.2, 59, 64, "schedule done")'''),
+            ('zm64, zh64 = walk[("cpu-100k-zoology2023", "1e-2")]', 1, 12,
+             '''assert 52 - 100 * zm64["final_test_acc"] < 5 and len(zh64) == 64'''),
+            ('zm64, zh64 = walk[("cpu-100k-zoology2023", "1e-2")]', 1, 12,
+             '''assert [round(100 * zh64.test_acc[e - 1], 1) for e in (10, 20, 30, 40, 50)] == [3.4, 28.6, 43.2, 46.7, 49.1]'''),
+            ('assert 100 * (zh64.test_acc.iloc[-1] - zh64.test_acc[49]) < 0.2  # a tenth of a point over the last 14', 1, 12,
+             '''assert (round(zh64.train_loss[34], 2), round(zh64.train_loss.iloc[-1], 2)) == (1.34, 0.87)'''),
+            ('s64 = zh64.seconds.diff().fillna(zh64.seconds)', 1, 12,
+             '''assert round(zh64.seconds.iloc[-1] / 3600, 1) == 3.9 and round(s64.mean()) == 218'''),
+            ('zo = walk[("cpu-100k-zoology", "1e-2")][1]', 1, 12,
+             '''assert round(100 * zm["final_test_acc"], 1) == 1.5 and round(zh.train_loss.iloc[-1], 2) == 6.39'''),
+            ('assert zh.train_loss.iloc[-1] > zo.train_loss[4]  # 980 steps of batch 1024 against 980 of 512', 1, 12,
+             '''assert round(zh.seconds.diff().fillna(zh.seconds).mean()) == 228  # seconds an epoch, for its 64-epoch cost'''),
+            ('og = walk[("cpu-100k-onegroup", "1e-2")][1]', 1, 8,
+             '''assert (
+    round(100 * og.test_acc[5], 1) == 20.9
+    and round(og.train_loss.iloc[-1], 2) == 2.51
+    and round(og.test_loss.iloc[-1], 2) == 3.73
+)'''),
+        ],
+        "c033f2": [
+            (')', 1, 4,
+             '''assert (cm["param_hints"], cm["d_inner"], cm["emb_dim"], cm["epochs_run"], cm["stop"]) == (
+    True, 128, 5, 10, "schedule done")'''),
+            (')', 1, 4,
+             '''assert (
+    round(100 * cm["final_test_acc"], 1) == 6.5
+    and round(ch.test_loss.iloc[-1], 2) == 5.82
+    and round(oh.test_loss.iloc[-1], 2) == 3.73
+)'''),
+            (')', 1, 4,
+             '''assert (
+    oh.test_acc[1] > cm["final_test_acc"]
+    and round(100 * (om["final_test_acc"] - cm["final_test_acc"])) == 23
+)  # passed by epoch 2; 23 points'''),
+            (')', 1, 4,
+             '''assert [round(100 * a, 1) for a in oh.test_acc[6:]] == [27.4, 29.6, 29.5, 29.5] and (
+    oh.test_acc.diff()[1:8] > 0.015).all()  # +1.7 to 6.5 points an epoch, then level'''),
+            (')', 1, 4,
+             '''assert (round(oh.train_loss[7], 2), round(oh.train_loss.iloc[-1], 2)) == (2.76, 2.51) and oh.test_loss[
+    7:].max() - oh.test_loss[7:].min() < 0.01'''),
+            ('capped = walk[("cpu-100k", "1e-2")][0]', 1, 4,
+             '''assert (capped["epochs_run"], round(100 * capped["final_test_acc"], 1)) == (5, 14.8) and capped[
+    "final_test_acc"] > cm["final_test_acc"]'''),
+        ],
+    },
+}
+
+
+def with_pins(src: str, cid: str, pins: list[tuple]) -> str:
+    """The cell `src` with its pins put back after their lines, each recording that it ran (`_pins_ran`) and what it
+    raised (`_pins_failed`) so that one moved value does not hide the next."""
+    lines = src.split("\n")
+    at = []
+    for k, (after, n, _, pin) in enumerate(pins):
+        hits = [i for i, l in enumerate(lines) if l.strip() == after] if after else [-1]
+        if len(hits) < max(n, 1):
+            raise LookupError(f"cell {cid}: the line {after!r} that pin {k} follows is gone; re-anchor: {pin[:120]}")
+        at.append(hits[max(n, 1) - 1])
+    for i, k in sorted(((i, k) for k, i in enumerate(at)), key=lambda x: (-x[0], -x[1])):
+        pad, pin = " " * pins[k][2], pins[k][3]
+        lines[i + 1:i + 1] = [f"{pad}_pins_ran.add(({cid!r}, {k}))", f"{pad}try:",
+                              *(f"{pad}    {l}" for l in pin.split("\n")),
+                              f"{pad}except Exception as _e:", f"{pad}    _pins_failed.append((({cid!r}, {k}), _e))"]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("report", sorted(PINS))
+def test_report_values(report, monkeypatch):
+    nb = json.loads((ROOT / "nbs" / "eval" / f"{report}.ipynb").read_text())
+    cells = [(c["id"], "".join(c["source"])) for c in nb["cells"] if c["cell_type"] == "code"]
+    assert set(PINS[report]) <= {cid for cid, _ in cells}, f"{report}: no cell {sorted(set(PINS[report]) - {c for c, _ in cells})}"
+    monkeypatch.setenv("IN_TEST", "1")  # the report writes its tables to a temporary folder, as under nbdev_test
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.chdir(ROOT)
+    names = {"__name__": f"report_{report}", "_pins_ran": set(), "_pins_failed": []}
+    for cid, src in cells:
+        exec(compile(with_pins(src, cid, PINS[report].get(cid, [])), f"{report}.ipynb#{cid}", "exec"), names)
+    import matplotlib.pyplot as plt
+    plt.close("all")
+    pin = lambda key: f"{report}.ipynb#{key[0]}: {PINS[report][key[0]][key[1]][3][:300]}"
+    every = {(cid, k) for cid, ps in PINS[report].items() for k in range(len(ps))}
+    skipped = sorted(every - names["_pins_ran"])
+    assert not skipped, f"{len(skipped)} pinned values not checked (a guard skipped them: a run they read is missing?):\n" + \
+        "\n".join(pin(k) for k in skipped)
+    failed = [f"{pin(key)}\n  -> {type(e).__name__}: {str(e)[:500]}" for key, e in names["_pins_failed"]]
+    assert not failed, f"{len(failed)} of {len(every)} values moved:\n" + "\n".join(failed)
