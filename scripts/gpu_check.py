@@ -5,8 +5,9 @@ usage: python scripts/gpu_check.py [--out runs/gpu] [--deadline-min 9] [--parts 
                                    [--notebooks 40_pile,...] [--jobs N] [--bundle DIR] [--dry]
 
 On a machine without the package registries, `--bundle DIR` (made by scripts/gpu_bundle.py where they are) first
-installs DIR/wheels/ into a temporary folder put on the PYTHONPATH of everything this check starts, and copies
-DIR/data/<cache>/ into the project's data/ folder where that cache is empty (where 43_lm_data's fetchers look first).
+installs DIR/wheels/ into a temporary folder put on the PYTHONPATH of everything this check starts, and unpacks
+DIR/data.tar.xz's caches into the project's data/ folder where that cache is empty (where 43_lm_data's fetchers look
+first).
 
 Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-dry/):
 - params.json: the GPU, torch, Triton and CUDA versions, the start, the deadline and the parts asked for;
@@ -32,7 +33,7 @@ Each part runs in its own process group with a share of what is left before the 
 stopped, and the rows it wrote stay. A second call into the same folder redoes only what is missing: a notebook
 whose last status is not ok, a profile, step or Figure 4.3 point without its row. `--dry` runs the whole flow on the CPU at toy sizes (profiler on the CPU, papermill with the notebooks'
 smoke settings) to test the script; its notebooks are those of `--notebooks` (default: 19_quickstart)."""
-import argparse, ast, contextlib, csv, json, multiprocessing as mp, os, pathlib, shutil, signal, subprocess, sys
+import argparse, ast, contextlib, csv, json, multiprocessing as mp, os, pathlib, signal, subprocess, sys
 import tempfile, time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -322,13 +323,14 @@ def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
         cmd = [sys.executable, str(script), "--out", str(out), "--minutes", f"{minutes(0.9):.2f}", "--stages", "kernels"]
         subprocess.run(cmd + (["--smoke"] if dry else []), check=False)
 
-def use_bundle(bundle: pathlib.Path) -> dict:
+def use_bundle(bundle: pathlib.Path, data_root: pathlib.Path = ROOT / "data") -> dict:
     """Install bundle/wheels/*.whl (no index, no dependency resolution: the bundle is the closure) into a temporary
-    folder put on this process's and its children's path, and copy bundle/data/<cache> into the project's data/
-    where that cache is empty. Returns what it did, for params.json."""
+    folder put on this process's and its children's path, and unpack bundle/data.tar.xz's <cache>/ folders into the
+    project's data/ (`data_root`) where that cache is empty. Returns what it did, for params.json."""
+    import tarfile
     wheels = sorted((bundle / "wheels").glob("*.whl"))
     site = pathlib.Path(tempfile.mkdtemp(prefix="gpu-check-site-"))
-    done = dict(bundle=str(bundle), wheels=len(wheels), site=str(site), data_copied=[], error=None)
+    done = dict(bundle=str(bundle), wheels=len(wheels), site=str(site), data_unpacked=[], error=None)
     if wheels:
         r = subprocess.run([sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--quiet",
                             "--disable-pip-version-check", "--target", str(site), *map(str, wheels)],
@@ -337,13 +339,18 @@ def use_bundle(bundle: pathlib.Path) -> dict:
     parts = os.environ["PYTHONPATH"].split(os.pathsep)
     os.environ["PYTHONPATH"] = os.pathsep.join(parts[:1] + [str(site)] + parts[1:])  # the checkout first
     sys.path.insert(1, str(site))
-    for item, pattern in DATA.items():
-        src, dst = bundle / "data" / item, ROOT / "data" / item
-        if any(src.glob(pattern)) and not any(dst.glob(pattern)):
-            shutil.copytree(src, dst, dirs_exist_ok=True)
-            done["data_copied"].append(item)
+    packed = bundle / "data.tar.xz"
+    if packed.is_file():
+        with tarfile.open(packed) as tar:
+            members = tar.getmembers()
+            for item, pattern in DATA.items():
+                if any((data_root / item).glob(pattern)): continue
+                mine = [m for m in members if m.name == item or m.name.startswith(item + "/")]
+                if mine:
+                    tar.extractall(data_root, members=mine, filter="data")  # no links out, no absolute paths
+                    done["data_unpacked"].append(item)
     print(f"bundle: {len(wheels)} wheels into {site}" + (f" (pip failed: {done['error']})" if done["error"] else "")
-          + f"; data copied: {', '.join(done['data_copied']) or 'none (the caches were filled)'}", flush=True)
+          + f"; data unpacked: {', '.join(done['data_unpacked']) or 'none (the caches were filled)'}", flush=True)
     return done
 
 PARTS = {"notebooks": part_notebooks, "profile": part_profile, "steps": part_steps, "figure43": part_figure43,
@@ -367,8 +374,9 @@ def main(argv=None):
     p.add_argument("--dry", action="store_true", help="the whole flow on the CPU at toy sizes")
     a = p.parse_args(argv)
     bundle = pathlib.Path(a.bundle) if a.bundle else None
-    if bundle and not ((bundle / "wheels").is_dir() or (bundle / "data").is_dir()):
-        raise SystemExit(f"error: --bundle: {a.bundle} has no wheels/ or data/ folder (scripts/gpu_bundle.py makes one)")
+    if bundle and not ((bundle / "wheels").is_dir() or (bundle / "data.tar.xz").is_file()):
+        raise SystemExit(f"error: --bundle: {a.bundle} has no wheels/ folder or data.tar.xz (scripts/gpu_bundle.py "
+                         "makes them)")
     parts = [s for s in a.parts.split(",") if s]
     if not parts or any(s not in PARTS for s in parts):
         raise SystemExit(f"error: --parts takes names from {list(PARTS)}, got {a.parts!r}")

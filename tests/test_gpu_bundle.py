@@ -44,6 +44,17 @@ def test_extras_are_followed_and_present_names_left_out():
     assert all(r["spec"] == f"{r['name']}=={r['version']}" for r in full if r["version"])  # pinned to this venv
 
 
+def test_a_wheel_built_here_must_suit_the_target():
+    t = ("3.12", "manylinux_2_28_x86_64")
+    assert gb.suits("sqlitedict-2.1.0-py3-none-any.whl", *t)
+    assert gb.suits("hf_xet-1.8.0-cp38-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", *t)  # abi3, older glibc
+    assert not gb.suits("x-1.0-cp311-cp311-manylinux_2_17_x86_64.whl", *t)  # another interpreter
+    assert not gb.suits("x-1.0-cp312-cp312-manylinux_2_34_x86_64.whl", *t)  # a newer glibc
+    assert not gb.suits("x-1.0-cp312-cp312-linux_x86_64.whl", *t)  # built for this machine only
+    assert not gb.suits("x-1.0-cp38-abi3-manylinux2014_aarch64.whl", *t)
+    assert gb.target_platforms("manylinux_2_17_x86_64")[:2] == ["manylinux_2_17_x86_64", "manylinux2014_x86_64"]
+
+
 def test_present_file_takes_freeze_lines(tmp_path):
     f = tmp_path / "present.txt"
     f.write_text("# the image\nNumPy==2.1.0\npyarrow >= 20\ntyping_extensions\n-e git+x#egg=y\n\n")
@@ -61,7 +72,8 @@ def test_dry_prints_the_plan_and_writes_nothing(tmp_path):
     assert "papermill==" + gb.installed_version("papermill") in specs and "biopython==" + gb.installed_version(
         "biopython") in specs
     assert not any(s.startswith(("pandas", "scipy")) for s in specs)
-    assert "data/shakespeare/texts/*.txt" in r.stdout and "data/tokenizer/gpt2.tiktoken" in r.stdout
+    assert "data.tar.xz" in r.stdout and "data/shakespeare/texts/*.txt" in r.stdout
+    assert "data/tokenizer/gpt2.tiktoken" in r.stdout
     assert not (tmp_path / "b").exists()
 
 
@@ -69,7 +81,8 @@ def test_dry_prints_the_plan_and_writes_nothing(tmp_path):
                                        (("--platform", "Linux x86"), "--platform"),
                                        (("--present", "no-such-file.txt"), "--present"),
                                        (("--roots", "papermill,not-a-distribution"), "--roots"),
-                                       (("--max-mb", "0"), "--max-mb")])
+                                       (("--max-mb", "0"), "--max-mb"),
+                                       (("--build-python", "no-such-python3"), "--build-python")])
 def test_bad_arguments_are_refused_before_any_work(tmp_path, args, word):
     r = run("--out", tmp_path / "b", *args)
     assert r.returncode != 0 and r.stderr.startswith("error: ") and word in r.stderr

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -112,14 +113,25 @@ def probe_wheel(folder: Path) -> Path:
     return whl
 
 
-def test_a_bundle_puts_its_wheels_on_the_childrens_path(tmp_path, monkeypatch):
+def test_a_bundle_puts_its_wheels_on_the_childrens_path_and_fills_empty_caches(tmp_path, monkeypatch):
     (tmp_path / "b" / "wheels").mkdir(parents=True)
     probe_wheel(tmp_path / "b" / "wheels")
+    src = tmp_path / "src"
+    for rel, text in (("shakespeare/texts/hamlet.txt", "To be"), ("tokenizer/gpt2.tiktoken", "bundled")):
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text)
+    with tarfile.open(tmp_path / "b" / "data.tar.xz", "w:xz") as tar:
+        for name in ("shakespeare", "tokenizer"): tar.add(src / name, arcname=name)
+    data = tmp_path / "data"
+    (data / "tokenizer").mkdir(parents=True)
+    (data / "tokenizer" / "gpt2.tiktoken").write_text("already here")
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     monkeypatch.syspath_prepend(str(ROOT / "scripts"))
     import gpu_check
-    done = gpu_check.use_bundle(tmp_path / "b")
-    assert done["wheels"] == 1 and done["error"] is None and done["data_copied"] == []
+    done = gpu_check.use_bundle(tmp_path / "b", data_root=data)
+    assert done["wheels"] == 1 and done["error"] is None and done["data_unpacked"] == ["shakespeare"]
+    assert (data / "shakespeare" / "texts" / "hamlet.txt").read_text() == "To be"
+    assert (data / "tokenizer" / "gpt2.tiktoken").read_text() == "already here"  # a filled cache is left alone
     assert os.environ["PYTHONPATH"].split(os.pathsep)[:2] == [str(ROOT), done["site"]]  # the checkout first
     r = subprocess.run([sys.executable, "-c", "import gpu_check_probe; print(gpu_check_probe.VALUE)"],
                        capture_output=True, text=True, env=dict(os.environ))
