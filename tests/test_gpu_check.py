@@ -136,3 +136,14 @@ def test_a_bundle_puts_its_wheels_on_the_childrens_path_and_fills_empty_caches(t
     r = subprocess.run([sys.executable, "-c", "import gpu_check_probe; print(gpu_check_probe.VALUE)"],
                        capture_output=True, text=True, env=dict(os.environ))
     assert r.stdout.strip() == "42", r.stderr
+
+
+def test_data_needs_name_every_notebook_that_reads_a_play(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import gpu_check
+    assert set(gpu_check.DATA_NEEDS) <= set(gpu_check.NOTEBOOKS)
+    assert {d for ds in gpu_check.DATA_NEEDS.values() for d in ds} <= set(gpu_check.DATA) == set(gpu_check.FETCHERS)
+    for n in gpu_check.NOTEBOOKS:
+        cells = gpu_check.kept_cells(gpu_check.notebook_path(n), gpu=True)
+        reads = any("shakespeare" in "".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        assert reads == ("shakespeare" in gpu_check.DATA_NEEDS.get(n, ())), n
