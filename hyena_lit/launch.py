@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
 from .train.engine import STOP_AT_ENV
-from .core.paths import project_root, is_finished, relative, run_folders, path_component
+from .core.paths import project_root, is_finished, relative, run_folders, path_component, open_no_link, refuse_link
 from .train.runs import params_conflicts, conflicts_text
 # the runners: the top of the library imports the experiments it runs
 from .models.model import HyenaConfig
@@ -268,12 +268,13 @@ def run_cell(c: dict, device: str = "cpu", threads: int = 1, stop_at: float | No
     started), log."""
     out = dict(key=c["key"], status="not started", seconds=0.0, error="", log="")
     if stop_at is not None and time.time() >= stop_at: return out
-    log = c["dir"].parents[len(Path(c["key"]).parts) - 1] / ".logs" / f"{c['key']}.log"
+    root = c["dir"].parents[len(Path(c["key"]).parts) - 1]
+    log = refuse_link(root / ".logs" / f"{c['key']}.log", within=root)  # a planted link: refused, never followed
     log.parent.mkdir(parents=True, exist_ok=True)
     if stop_at is not None: os.environ[STOP_AT_ENV] = str(stop_at)
     else: os.environ.pop(STOP_AT_ENV, None)
     t0 = time.time()
-    with open(log, "a") as f, contextlib.redirect_stdout(f), contextlib.redirect_stderr(f):
+    with open_no_link(log, "a", within=root) as f, contextlib.redirect_stdout(f), contextlib.redirect_stderr(f):
         try: _runner(c["experiment"])(c["params"], c["dir"], device, threads)
         except Exception as e:
             traceback.print_exc()
@@ -324,8 +325,11 @@ def _parallel(
     import ray
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address, num_cpus=None if address else workers * threads, include_dashboard=False,
-                 log_to_driver=False, configure_logging=False)
+        try: ray.init(address=address, num_cpus=None if address else workers * threads, include_dashboard=False,
+                      log_to_driver=False, configure_logging=False)
+        except ConnectionError:  # before any cell started
+            raise ValueError(f"--address {address}: no running Ray cluster answers (start one with `ray start --head`, "
+                             "or leave --address out to run here)") from None
     gpu = device.startswith("cuda")
     have = ray.cluster_resources().get("GPU" if gpu else "CPU", 1)
     # a fractional task stays on one GPU: ceil(workers / GPUs) cells to a GPU
@@ -378,18 +382,19 @@ def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop
     # what others start from, first
     todo.sort(key=lambda c: "init_from" in c["params"] and bool(c["params"]["init_from"]))
     bar = tqdm(total=len(todo), desc="cells", disable=not progress)
-    if not todo: results = []  # nothing to run: no Ray to start (a busy machine can fail to start one)
-    elif workers == 1 and address is None:
-        results = []
-        for c in todo:
-            results.append(run_cell(c, device, threads, stop_at) if waits_for(c) is None else
-                           dict(key=c["key"], status="not started", error=_blocked(c)))
-            bar.update(1)
-    elif address is None and not _has_ray():
-        results = _pool(todo, workers, device, threads, stop_at, bar)
-    else:
-        results = _parallel(todo, workers, address, device, threads, stop_at, bar)
-    bar.close()
+    try:
+        if not todo: results = []  # nothing to run: no Ray to start (a busy machine can fail to start one)
+        elif workers == 1 and address is None:
+            results = []
+            for c in todo:
+                results.append(run_cell(c, device, threads, stop_at) if waits_for(c) is None else
+                               dict(key=c["key"], status="not started", error=_blocked(c)))
+                bar.update(1)
+        elif address is None and not _has_ray():
+            results = _pool(todo, workers, device, threads, stop_at, bar)
+        else:
+            results = _parallel(todo, workers, address, device, threads, stop_at, bar)
+    finally: bar.close()  # also on Ctrl-C: the command's last line is its own
     return pd.DataFrame(results, columns=["key", "status", "seconds", "error", "log"])
 
 # %% ../nbs/launch/18b_launch.ipynb #lc12
@@ -491,6 +496,12 @@ def _check_address(address: str, timeout: float = 5.0):
         raise ValueError(f"--address {address}: nothing answers there ({type(e).__name__}: {e}); is the Ray cluster "
                          "up?") from None
 
+def _check_gpu(device: str):
+    "Refuse `--device cuda` where torch sees no such GPU (each cell would fail alone, after the plan)."
+    import torch
+    if not torch.cuda.is_available() or int(device.partition(":")[2] or 0) >= torch.cuda.device_count():
+        raise ValueError(f"--device {device}: torch sees {torch.cuda.device_count()} GPU(s) here; use --device cpu")
+
 def main(argv: list[str] | None = None) -> int:
     ap = _arg_parser()
     a = ap.parse_args(argv)
@@ -500,6 +511,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if a.address is None: _check_cpus(a.workers, 1 if a.device.startswith("cuda") else a.threads)
         elif a.address != "auto" and not a.dry_run: _check_address(a.address)
+        if a.device.startswith("cuda") and not a.dry_run: _check_gpu(a.device)
         stop_at = parse_stop_at(a.stop_at)
         cells, p = _planned(a)
     except (ValueError, OSError) as e:
@@ -508,9 +520,15 @@ def main(argv: list[str] | None = None) -> int:
     if a.dry_run:
         _print_plan(p)
         return 0
-    res = launch(cells, a.workers, a.address, stop_at, a.device, a.threads, p=p)
+    try: res = launch(cells, a.workers, a.address, stop_at, a.device, a.threads, p=p)
+    except ValueError as e: ap.error(str(e))  # a cell's log a link, no Ray cluster: before that cell's work
     print(res.status.value_counts().to_string() if len(res) else "every cell is finished")
     for r in res[res.status == "failed"].itertuples(): print(f"failed: {r.key}: {r.error} (log: {r.log})")
     return int((res.status == "failed").any())
 
-if __name__ == "__main__" and "__file__" in globals(): sys.exit(main())
+if __name__ == "__main__" and "__file__" in globals():
+    try: sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C: a run keeps its last checkpoint, and the same command resumes it
+        print("\ninterrupted: finished runs are kept, unfinished ones resume from their last checkpoint with the same "
+              "command", file=sys.stderr)
+        sys.exit(130)

@@ -974,6 +974,194 @@ def _issue73_cli_probes():
     ]
 
 
+# issue 73, the items left: writes through links (the engine's history, the launcher's logs, export), a history cut
+# mid-row, parameters (a name with path characters, a final lr above the peak, a test split that cannot exist, a
+# number that is not finite), bounds (evaluation windows, a corpus file's size, free disk space), the launcher's flags
+def _tiny_fit(run_dir: Path):
+    "Two epochs of an embedding on random tokens into `run_dir`: what the engine writes in a run folder."
+    from hyena_lit.train.engine import fit
+    from hyena_lit.train.recipes import get_recipe
+    x, y = torch.randint(0, 4, (8, 5)), torch.randint(0, 4, (8, 5))
+    r = get_recipe("paper-synthetics", epochs=2, warmup_epochs=0, batch_size=8)
+    return fit(torch.nn.Embedding(4, 4), (x, y), r, run_dir, progress=False)
+
+
+def _engine_link(name: str):
+    f = _outside()
+    d = _tmp() / "run"; d.mkdir(); (d / name).symlink_to(f)
+    _untouched(f, lambda: _tiny_fit(d))
+
+
+def _cell_with_log_link(folder: bool):
+    "The grid's cell run by the launcher with its log (or the .logs folder) a link to a file (a folder) outside."
+    from hyena_lit.launch import load_cells, run_cell
+    root = _tmp() / "runs"; root.mkdir()
+    (c,) = load_cells(_grid(), root)
+    f, away = _outside(), _tmp()
+    if folder: (root / ".logs").symlink_to(away)
+    else:
+        log = root / ".logs" / f"{c['key']}.log"; log.parent.mkdir(parents=True); log.symlink_to(f)
+    try: _untouched(f, lambda: run_cell(c))
+    finally:
+        if any(away.iterdir()): raise Unnoticed(f"the log was written into {away}, through .logs")
+    raise Unnoticed("the cell ran")
+
+
+CUT_HISTORY = "step,tokens,loss,lr,tokens_per_second,val_loss\n1,10,2.0,0.1,5.0,\n2,20,1.9,0.1,5.0,1.8\n3,30,1.8,0.1,5.0,\n4,40,1."
+
+
+def _cut_history() -> Path:
+    d = _tmp() / "run"; d.mkdir()
+    (d / "params.json").write_text("{}")
+    (d / "history.csv").write_text(CUT_HISTORY)
+    return d
+
+
+def _accept_cut_history_repaired_on_resume():
+    "A run resumed over a history.csv cut mid-row: the cut row is dropped, and a line says so, naming the file."
+    import contextlib, io
+    from hyena_lit.train.runs import RunFolder
+    d = _cut_history(); out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), RunFolder(d, {}): pass
+    said = out.getvalue()
+    assert "history.csv" in said and "cut" in said, f"nothing said: {said!r}"
+    assert (d / "history.csv").read_text() == CUT_HISTORY.rsplit("\n", 1)[0] + "\n", (d / "history.csv").read_text()
+
+
+def _exportable_run() -> Path:
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
+    from hyena_lit.train.checkpoints import save_checkpoint
+    cfg = HyenaConfig(vocab_size=10, d_model=16, n_layer=1, d_inner=32, l_max=16, emb_dim=3)
+    m = HyenaLM(cfg); run = _tmp() / "run"
+    save_checkpoint(run / "checkpoint", m, torch.optim.AdamW(m.parameters()), step=1)
+    (run / "params.json").write_text(json.dumps({"model": cfg.to_dict()})); (run / "metrics.json").write_text("{}")
+    return run
+
+
+def _export_over(where: str):
+    from hyena_lit.inference.export import main
+    run = _exportable_run()
+    out = run / "model" if where == "inside" else run.parent / "model"
+    if where == "existing": out.mkdir(); (out / "config.json").write_text('{"mine": 1}')
+    before = _tree_of(run.parent)
+    try: _said(main, [run, out])
+    finally:
+        if _tree_of(run.parent) != before: raise Unnoticed(f"export wrote {out}")
+
+
+def _tree_of(d: Path) -> dict: return {p: p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+class _HugeValidation:
+    "800,000 validation windows of 3 tokens (none stored): what a huge corpus gives the final evaluation."
+    def __len__(self): return 800_000
+    def __getitem__(self, rows): return torch.zeros(len(rows), 3, dtype=torch.long)
+
+
+class _Uniform(torch.nn.Module):
+    def __init__(self): super().__init__(); self.calls = 0
+    def forward(self, x): self.calls += 1; return torch.zeros(*x.shape, 2)
+
+
+def _accept_final_eval_capped():
+    "final_eval_windows 0 (all) on 800,000 windows: evaluated up to the cap, and a line says so."
+    import contextlib, io
+    from hyena_lit.experiments.lm_training import TrainConfig, final_eval_loss, EVAL_WINDOWS_CAP
+    m, out = _Uniform(), io.StringIO()
+    cfg = TrainConfig(final_eval_windows=0, micro_batch=4096, global_batch=4096, seq_len=2, tokens=8192)
+    with contextlib.redirect_stdout(out): _, n = final_eval_loss(m, _HugeValidation(), cfg, "cpu")
+    assert n == EVAL_WINDOWS_CAP and "800,000" in out.getvalue() and f"{EVAL_WINDOWS_CAP:,}" in out.getvalue(), (n, out.getvalue())
+
+
+def _sparse(name: str, gib: int) -> Path:
+    "A file of `gib` GiB that takes no disk (sparse): a corpus too large to read whole."
+    p = _tmp() / name
+    with open(p, "wb") as f: f.truncate(gib << 30)
+    return p
+
+
+def _short_disk(call, free: int = 1 << 20):
+    "`call` with the free-space probe answering `free` bytes."
+    from unittest import mock
+    import hyena_lit.core.paths as paths
+    with mock.patch.object(paths, "free_bytes", lambda folder: free, create=True): return call()
+
+
+def _checkpoint_on_a_full_disk():
+    from hyena_lit.train.checkpoints import save_checkpoint
+    d = _tmp(); m = torch.nn.Linear(64, 64)
+    try: _short_disk(lambda: save_checkpoint(d / "checkpoint", m, torch.optim.AdamW(m.parameters()), step=1))
+    finally:
+        if any(d.iterdir()): raise Unnoticed(f"written on a full disk: {sorted(p.name for p in d.iterdir())}")
+
+
+def _unpack_on_a_full_disk():
+    from hyena_lit.train.archive import unpack_runs
+    archive, runs = _tar([("runs/x/s/r/params.json", b"{}"), ("runs/x/s/r/big.bin", _rand(1 << 16))])
+    try: _short_disk(lambda: unpack_runs(archive, root=runs))
+    finally:
+        if (runs / "x").exists(): raise Unnoticed("extracted on a full disk")
+
+
+def _issue73_open_probes():
+    TrainConfig = _late("hyena_lit.experiments.lm_training.TrainConfig")
+    get_recipe, check_parameters = _late("hyena_lit.train.recipes.get_recipe"), _late("hyena_lit.train.parameters.check_parameters")
+    compact_file, load_corpus = _late("hyena_lit.train.histories.compact_file"), _late("hyena_lit.data.lm_data.load_corpus")
+    tiny = json.dumps(dict(d_model=16, n_layer=1, d_inner=32, l_max=64, emb_dim=3))
+    inf = float("inf")
+    return [
+        # every write in a run folder refuses links: the engine's history, the launcher's logs, export
+        ("engine: history.tmp a link", lambda: _engine_link("history.tmp"), ["history.tmp", "link"]),
+        ("engine: history.csv a link", lambda: _engine_link("history.csv"), ["history.csv", "link"]),
+        ("launcher: a cell's log a link", lambda: _cell_with_log_link(False), ["hyena_L32_V8_s0.log", "link"]),
+        ("launcher: .logs a link to a folder", lambda: _cell_with_log_link(True), [".logs", "link"]),
+        ("export: over an existing folder", lambda: _export_over("existing"), ["model", "exists"]),
+        ("export: into the run folder", lambda: _export_over("inside"), ["model", "inside the run folder"]),
+        # a history cut mid-row
+        ("history.csv cut mid-row (compact)", lambda: compact_file(_cut_history() / "history.csv"), ["history.csv", "cut"]),
+        ("history.csv cut mid-row, resumed", _accept_cut_history_repaired_on_resume, None),
+        # parameters
+        ("lm --size with path characters and --model", lambda: TrainConfig(size="../../../x", model=tiny), ["size", "../../../x"]),
+        ("lm --size with a newline and --model", lambda: TrainConfig(size="a\nb", model=tiny), ["size", "'a\\nb'"]),
+        ("lm final lr above the peak", lambda: TrainConfig(lr=1e-4, min_lr=1e-3), ["final_lr", "0.001", "peak"]),
+        ("recipe final_lr above lr", lambda: get_recipe("paper-lm", final_lr=1.0), ["final_lr", "1.0", "peak"]),
+        ("recipe init_lr above lr", lambda: get_recipe("paper-lm", init_lr=1.0), ["init_lr", "1.0", "peak"]),
+        ("lm test_split = val_split", lambda: TrainConfig(val_split="validation", test_split="validation"), ["test_split", "val_split"]),
+        ("lm test_split of one stream", lambda: TrainConfig(dataset="shakespeare", test_split="test"), ["test_split", "shakespeare"]),
+        ("lm test_split train", lambda: TrainConfig(test_split="train"), ["test_split", "'train'"]),
+        ("papermill -p tokens inf (a text)", lambda: check_parameters({"tokens": "auto"}, {"tokens": inf}), ["tokens", "inf"]),
+        ("papermill -p max_seconds inf", lambda: check_parameters({"max_seconds": 60.0}, {"max_seconds": inf}), ["max_seconds", "inf"]),
+        ("papermill -p lr nan", lambda: check_parameters({"lr": 1e-3}, {"lr": float("nan")}), ["lr", "nan"]),
+        # bounds
+        ("lm eval_batches x micro_batch 800,000 windows", lambda: TrainConfig(eval_batches=100_000), ["eval_batches", "800,000"]),
+        ("lm final_eval_windows 10^7", lambda: TrainConfig(final_eval_windows=10**7), ["final_eval_windows", "10000000"]),
+        ("lm final evaluation of all 800,000 windows", _accept_final_eval_capped, None),
+        ("corpus: a 9 GiB file", lambda: load_corpus(str(_sparse("c.txt", 9))), ["c.txt", "9.0 GiB", "MAX_FILE_BYTES"]),
+        ("checkpoint: a full disk", _checkpoint_on_a_full_disk, ["checkpoint", "free"]),
+        ("archive: a full disk", _unpack_on_a_full_disk, ["a.tar.gz", "free", "nothing extracted"]),
+        # the launcher's flags
+        ("launch --device cuda without a GPU", lambda: _launch(_grid(), "--device", "cuda", "--root", _tmp() / "runs")
+         if not torch.cuda.is_available() else (_ for _ in ()).throw(ValueError("error: --device cuda: a GPU is here")),
+         ["error:", "--device", "cuda"]),
+        ("launch --address auto without a cluster", lambda: _launch(_grid(), "--address", "auto", "--root", _tmp() / "runs"),
+         ["error:", "--address", "Ray"]),
+    ]
+
+
+def _quickstart_paper_size():
+    "The quickstart at Table A.4's 355M on a CPU, with time enough for a step: refused by its size, nothing written."
+    out = _tmp()
+    try: _papermill("experiments/19_quickstart.ipynb", ("size", "355M"), ("max_seconds", 100_000), ("out_root", out), timeout=240)
+    finally:
+        if any(out.iterdir()): raise Unnoticed(f"the quickstart wrote {sorted(p.name for p in out.iterdir())} before refusing")
+
+
+def _issue73_open_cli_probes():
+    return [("quickstart: a paper size on a CPU", _quickstart_paper_size, ["beyond this CPU", "force"]),
+            ("papermill 42_pg19 -p contexts 0", lambda: _papermill("experiments/42_pg19.ipynb", ("contexts", 0), ("out_root", _tmp()),
+                                                                   timeout=240), ["contexts", "'0'"])]
+
+
 def classify(call, words, timeout: float = 60.0) -> tuple[str, str]:
     "('clear' | 'raw' | 'silent' | 'hang', what happened). `words` None: the input must be accepted (the call asserts the result)."
     box = {}
@@ -995,8 +1183,8 @@ def classify(call, words, timeout: float = 60.0) -> tuple[str, str]:
 
 def _catalogue() -> list[tuple[str, object, list | None, bool]]:
     "(name, call, words, lead's) of every probe."
-    mine = _probes() + _file_probes() + _edge_probes() + _issue63_probes() + _issue73_probes()
-    return [(n, c, w, False) for n, c, w in mine] + [(n, c, w, True) for n, c, w in _lead_probes() + _issue63_cli_probes() + _issue73_cli_probes()]
+    mine = _probes() + _file_probes() + _edge_probes() + _issue63_probes() + _issue73_probes() + _issue73_open_probes()
+    return [(n, c, w, False) for n, c, w in mine] + [(n, c, w, True) for n, c, w in _lead_probes() + _issue63_cli_probes() + _issue73_cli_probes() + _issue73_open_cli_probes()]
 
 
 @functools.lru_cache(maxsize=None)

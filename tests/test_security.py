@@ -278,14 +278,20 @@ def test_unpack_takes_an_archive_made_with_tar_from_the_checkout(site):
     assert (site / "runs/exp/s2/r/params.json").read_text() == "{}"
 
 
-def test_lm_training_refuses_to_resume_on_a_rewritten_corpus(tmp_path):
-    "A run trained in slices records its tokens' SHA-1; a corpus rewritten between slices is refused by name."
+def _first_lm_slice(tmp_path) -> tuple[tuple, Path, Path]:
+    "(the command, its corpus, its run folder) after a first slice of 2 steps of a tiny language model."
     text, run = tmp_path / "play.txt", tmp_path / "run"
     text.write_text("To be, or not to be, that is the question.\n" * 200)
     args = ("-m", "hyena_lit.experiments.lm_training", "--size", "tiny", "--dataset", str(text), "--seq_len", "64",
             "--global_batch", "8", "--tokens", "8192", "--max_steps", "2", "--out_dir", str(run))
     first = _cli(*args, timeout=300)
     assert first.returncode == 0, first.stderr[-2000:]
+    return args, text, run
+
+
+def test_lm_training_refuses_to_resume_on_a_rewritten_corpus(tmp_path):
+    "A run trained in slices records its tokens' SHA-1; a corpus rewritten between slices is refused by name."
+    args, text, run = _first_lm_slice(tmp_path)
     assert len(json.loads((run / "params.json").read_text())["data_sha1"]) == 40
     text.write_text("Whether 'tis nobler in the mind to suffer the slings and arrows.\n" * 200)
     r = _cli(*args, timeout=300)
@@ -391,3 +397,43 @@ def test_a_link_in_a_corpus_folder_that_leaves_it_is_refused(tmp_path):
 def test_the_readme_says_a_grid_file_is_a_program():
     text = " ".join((ROOT / "README.md").read_text().split())
     assert "grid file is a program" in text and "Makefile" in text
+
+
+def test_a_resume_without_data_sha1_is_refused_and_nothing_written(tmp_path):
+    "A hand-edited params.json without data_sha1 cannot show the resume reads the same tokens: refused, the folder as it was."
+    args, _, run = _first_lm_slice(tmp_path)
+    p = json.loads((run / "params.json").read_text()); del p["data_sha1"]
+    (run / "params.json").write_text(json.dumps(p))
+    before = _tree(run)
+    r = _cli(*args, timeout=300)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert "params.json records no data_sha1" in r.stderr.splitlines()[-1], r.stderr[-2000:]
+    assert _tree(run) == before  # no failed.txt, no resume recorded
+
+
+TINY_GRID = """def cells():
+    return [dict(experiment="associative_recall", run="runs/t/g/hyena_L32_V8_s0",
+                 params=dict(parametrization="hyena", seq_len=32, vocab_size=8, seed=0, num_train=256, num_test=16, n_layer=1,
+                             d_model=16, d_inner=32, emb_dim=3, recipe="paper-synthetics", epochs=2000, warmup_epochs=1,
+                             batch_size=32))]
+"""
+
+
+def test_ctrl_c_in_the_launcher_exits_130_with_one_line_and_no_half_written_file(tmp_path):
+    import signal, time
+    grid, root = tmp_path / "grid.py", tmp_path / "runs"
+    grid.write_text(TINY_GRID)
+    env = {k: v for k, v in os.environ.items() if k != "IN_TEST"} | {"PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, "-m", "hyena_lit.launch", str(grid), "--root", str(root)], cwd=ROOT, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run = root / "t/g/hyena_L32_V8_s0"
+    deadline = time.time() + 240
+    while not (run / "checkpoint").exists() and p.poll() is None and time.time() < deadline: time.sleep(0.2)
+    assert p.poll() is None, p.communicate()[1][-2000:]  # still training: the grid's 2000 epochs take minutes
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130 and "Traceback" not in err, err[-2000:]
+    assert err.strip().splitlines()[-1].startswith("interrupted: "), err[-2000:]
+    left = [q.name for q in root.rglob("*") if q.name.endswith((".tmp", "~")) or ".tmp-" in q.name]
+    assert not left and (run / "params.json").is_file(), left
+    assert not (run / "metrics.json").exists()  # unfinished: the same command resumes it

@@ -8,9 +8,10 @@ import errno, json, os, re, stat
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['TEXT_SUFFIXES', 'IGNORE', 'project_root', 'save_json', 'is_finished', 'finished_in', 'relative', 'run_folders',
-           'path_component', 'inside', 'LinkRefused', 'file_kind', 'regular_file', 'refuse_link', 'open_no_link',
-           'save_text', 'read_json', 'portable_text', 'absolute_paths', 'make_portable']
+__all__ = ['FREE_MARGIN', 'TEXT_SUFFIXES', 'IGNORE', 'project_root', 'save_json', 'is_finished', 'finished_in', 'relative',
+           'run_folders', 'path_component', 'inside', 'LinkRefused', 'file_kind', 'regular_file', 'refuse_link',
+           'open_no_link', 'save_text', 'read_json', 'free_bytes', 'size_text', 'check_free_space', 'portable_text',
+           'absolute_paths', 'make_portable']
 
 # %% ../../nbs/core/02_paths.ipynb #c004
 def project_root(start: Path | None = None) -> Path:
@@ -122,8 +123,12 @@ def save_text(text: str, path: str | Path, within: str | Path | None = None):
     tmp = path.with_suffix(".tmp") if path.suffix != ".tmp" else path.with_name(path.name + "~")
     refuse_link(tmp)
     tmp.unlink(missing_ok=True)  # a regular file left by a crash
-    with open_no_link(tmp, "w", new=True) as f: f.write(text)
-    os.replace(tmp, path)
+    try:
+        with open_no_link(tmp, "w", new=True) as f: f.write(text)
+        os.replace(tmp, path)
+    except BaseException:  # a full disk, Ctrl-C: no half-written file stays behind
+        tmp.unlink(missing_ok=True)
+        raise
 
 def read_json(path: str | Path, what: str = ""):
     """The JSON in `path`, read in place (a link refused) from a regular file; a ValueError naming the file when it
@@ -135,6 +140,31 @@ def read_json(path: str | Path, what: str = ""):
     except json.JSONDecodeError as e:
         raise ValueError(f"{p} is not valid JSON ({e.msg} at line {e.lineno}, column {e.colno}): it was cut short or "
                          "edited by hand; restore it, or move the folder away") from None
+
+# %% ../../nbs/core/02_paths.ipynb #space1
+import shutil
+
+FREE_MARGIN = 64 << 20  # bytes left free beside what a writer asks for
+
+def free_bytes(folder: str | Path) -> int:
+    "Bytes free on the disk that holds `folder` (the nearest existing folder at or above it)."
+    p = Path(folder)
+    while not p.exists() and p != p.parent: p = p.parent
+    return shutil.disk_usage(p).free
+
+def size_text(n: float) -> str:
+    "A byte count for reading: GiB, MiB, KiB or B, one decimal."
+    return next(f"{n / 2**p:,.1f} {u}" for p, u in ((30, "GiB"), (20, "MiB"), (10, "KiB"), (0, "B")) if n >= 2**p or not p)
+
+def check_free_space(folder: str | Path, need: int, what: str) -> int:
+    """Raise an OSError (ENOSPC) naming `what` and `folder` unless the disk under `folder` has `need` bytes free and
+    FREE_MARGIN beside; returns the bytes free."""
+    free = free_bytes(folder)
+    if need + FREE_MARGIN > free:
+        raise OSError(errno.ENOSPC, f"{what}: {size_text(need)} to write (and {size_text(FREE_MARGIN)} to spare), "
+                      f"{size_text(free)} free on the disk under {folder}")
+    return free
+
 
 # %% ../../nbs/core/02_paths.ipynb #c018
 _ABS = re.compile(r"(?:^|(?<=[\s\"'=(\[]))/(?:[A-Za-z0-9._+-]+/)+[A-Za-z0-9._+-]*")

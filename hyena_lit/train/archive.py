@@ -6,7 +6,7 @@
 from __future__ import annotations
 import os, shutil, tempfile
 from pathlib import Path
-from ..core.paths import project_root, relative, inside, is_finished
+from ..core.paths import project_root, relative, inside, is_finished, size_text, check_free_space
 from .histories import compact_histories
 
 # %% auto #0
@@ -84,9 +84,6 @@ def _write_member(tar: tarfile.TarFile, m: tarfile.TarInfo, target: Path):
 
 MAX_MEMBERS, MAX_BYTES, MAX_RATIO, RATIO_FLOOR = 10_000, 64 << 30, 100, 16 << 20
 
-def _size(n: float) -> str:
-    return next(f"{n / 2**p:,.1f} {u}" for p, u in ((30, "GiB"), (20, "MiB"), (10, "KiB"), (0, "B")) if n >= 2**p or not p)
-
 def _headers(tar: tarfile.TarFile, archive, max_members: int, max_bytes: int, max_ratio: float) -> list:
     "The archive's members, read one header at a time; a ValueError at the first bound crossed (see above)."
     packed, members, total = max(1, Path(archive).stat().st_size), [], 0
@@ -96,10 +93,10 @@ def _headers(tar: tarfile.TarFile, archive, max_members: int, max_bytes: int, ma
             total += m.size if m.isfile() else 0
             if len(members) > 10 * max_members: break  # enough to say how far over it is
             if total > max_bytes:
-                raise ValueError(f"{archive}: its files hold more than {_size(total)}, over max_bytes "
-                                 f"({_size(max_bytes)}); nothing extracted")
+                raise ValueError(f"{archive}: its files hold more than {size_text(total)}, over max_bytes "
+                                 f"({size_text(max_bytes)}); nothing extracted")
             if total > RATIO_FLOOR and total > max_ratio * packed:
-                raise ValueError(f"{archive}: its files hold more than {_size(total)} from {_size(packed)} compressed, a "
+                raise ValueError(f"{archive}: its files hold more than {size_text(total)} from {size_text(packed)} compressed, a "
                                  f"ratio over {max_ratio:g} (max_ratio); nothing extracted")
     except (EOFError, tarfile.TarError, OSError, ValueError) as e:
         if isinstance(e, ValueError) and str(e).startswith(str(archive)): raise
@@ -150,11 +147,10 @@ def unpack_runs(archive: str | Path, root: str | Path | None = None, max_members
         dest = base / top
         made = not dest.exists()
         dest.mkdir(parents=True, exist_ok=True)
-        free = shutil.disk_usage(dest).free
-        if need + (64 << 20) > free:
+        try: check_free_space(dest, need, str(archive))
+        except OSError as e:
             if made: dest.rmdir()
-            raise ValueError(f"{archive}: its files need {_size(need)}, and the disk under {relative(dest)} has "
-                             f"{_size(free)} free; nothing extracted")
+            raise ValueError(f"{e.strerror}; nothing extracted") from None
         staging, moved = Path(tempfile.mkdtemp(prefix=".unpack-", dir=dest)), []
         try:
             for m in sorted(members, key=lambda m: (not m.isdir(), m.name)):

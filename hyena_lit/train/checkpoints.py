@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 import torch
 from torch import nn, Tensor
-from ..core.paths import refuse_link
+from ..core.paths import refuse_link, check_free_space
 
 # %% auto #0
 __all__ = ['save_checkpoint', 'CheckpointError', 'load_checkpoint', 'load_weights', 'recover_checkpoint']
@@ -48,10 +48,17 @@ def _plain(v, where: str = "state"):
         raise TypeError(f"checkpoint state {where} is a {type(v).__name__}: only tensors and plain values are saved")
     return v
 
+def _tensor_bytes(v) -> int:
+    "The bytes of the tensors in `v` (dicts, lists and tuples walked): what writing it takes on disk, near enough."
+    if isinstance(v, Tensor): return v.numel() * v.element_size()
+    if isinstance(v, dict): v = list(v.values())
+    return sum(_tensor_bytes(x) for x in v) if isinstance(v, (list, tuple)) else 0
+
 def save_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimizer, **state):
     """Write weights and `state` (plus the optimizer's) to the folder `path`, atomically.
 
     Collective under FSDP."""
+    from safetensors import SafetensorError
     from safetensors.torch import save_file
     from torch.distributed.checkpoint.state_dict import get_state_dict, StateDictOptions
     path = Path(path)
@@ -59,10 +66,20 @@ def save_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimiz
     if _dist()[0] != 0: return
     tmp, old = path.with_name(path.name + ".tmp"), path.with_name(path.name + ".old")
     for p in (path, tmp, old): refuse_link(p)  # a planted link is never renamed into place or written through
+    weights, st = _canonical(model, msd), _plain(dict(state, opt=osd, rng=torch.get_rng_state()))
     shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    save_file({k: v.contiguous() for k, v in _canonical(model, msd).items()}, str(tmp / "model.safetensors"))
-    torch.save(_plain(dict(state, opt=osd, rng=torch.get_rng_state())), tmp / "state.pt")
+    try:  # the disk asked first; a write that fails anyway leaves the previous checkpoint, and no half of this one
+        check_free_space(path.parent, _tensor_bytes(weights) + _tensor_bytes(st), f"checkpoint {path}")
+        tmp.mkdir(parents=True)
+        save_file({k: v.contiguous() for k, v in weights.items()}, str(tmp / "model.safetensors"))
+        torch.save(st, tmp / "state.pt")
+    except (OSError, SafetensorError) as e:  # a disk that fills meanwhile: safetensors says so in its own error
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise CheckpointError(f"{getattr(e, 'strerror', None) or f'checkpoint {path}: {e}'}: not written" + ("; the previous checkpoint is kept" if path.exists()
+                              else "")) from None
+    except BaseException:  # Ctrl-C while writing: no half-written folder stays behind
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     if path.exists(): path.rename(old)
     tmp.rename(path)
     shutil.rmtree(old, ignore_errors=True)

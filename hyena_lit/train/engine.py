@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch import nn, Tensor
 from torch.utils.data import DataLoader, Dataset, Sampler
 from tqdm.auto import tqdm
-from ..core.paths import IGNORE
+from ..core.paths import IGNORE, save_text
 from .recipes import Recipe, budget, lr_multiplier, make_schedule, make_optimizer
 from .checkpoints import _dist, save_checkpoint, load_checkpoint
 
@@ -255,10 +255,9 @@ def _fit_epochs(model, train, r: Recipe, run_dir, *, evaluate, loss_fn, resample
 
 # %% ../../nbs/train/18_engine.ipynb #c022s2
 def _write_history(history: list[dict], run_dir: Path):
+    "history.csv replaced whole (a new temporary file, then a rename; a link at either name refused)."
     import pandas as pd
-    tmp = run_dir / "history.csv.tmp"
-    pd.DataFrame(history).to_csv(tmp, index=False)
-    tmp.replace(run_dir / "history.csv")
+    save_text(pd.DataFrame(history).to_csv(index=False), run_dir / "history.csv")
 
 # %% ../../nbs/train/18_engine.ipynb #c024
 def _fit_steps(model, batch_at, r: Recipe, run_dir, *, evaluate, loss_fn, device, stop_after, progress,

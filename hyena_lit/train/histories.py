@@ -9,8 +9,8 @@ import pandas as pd
 from ..core.paths import project_root, relative
 
 # %% auto #0
-__all__ = ['TRAINING_COLUMNS', 'INTERVAL_MEAN', 'KEEP_PER_STEP', 'is_stepwise', 'evaluation_rows', 'compact_history',
-           'compact_file', 'compact_histories']
+__all__ = ['TRAINING_COLUMNS', 'INTERVAL_MEAN', 'KEEP_PER_STEP', 'is_stepwise', 'evaluation_rows', 'compact_history', 'cut_row',
+           'repair_history', 'compact_file', 'compact_histories']
 
 # %% ../../nbs/train/18c_histories.ipynb #histc02
 import fnmatch
@@ -61,6 +61,29 @@ def compact_history(history: pd.DataFrame | list[dict]) -> pd.DataFrame:
                                             out["tokens_per_second"])
     return out
 
+# %% ../../nbs/train/18c_histories.ipynb #histcut1
+import csv, io
+from ..core.paths import refuse_link, regular_file, save_text, open_no_link
+
+def cut_row(path: str | Path) -> str:
+    "Why the CSV file `path` ends in a row cut short (no final newline, or fewer fields than its header); '' if it does not."
+    text = regular_file(refuse_link(path), Path(path).name).read_text(encoding="utf-8", errors="replace")
+    if not text: return ""
+    rows = list(csv.reader(io.StringIO(text)))
+    if len(rows) > 1 and len(rows[-1]) != len(rows[0]):
+        return f"its last row has {len(rows[-1])} of the header's {len(rows[0])} fields"
+    return "" if text.endswith("\n") else "its last line has no final newline"
+
+def repair_history(path: str | Path) -> str:
+    "Drop the cut last row of the history `path` (`cut_row`), rewriting it whole; the sentence that says so, or ''."
+    why = cut_row(path) if Path(path).exists() else ""
+    if not why: return ""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    save_text(text[:text.rstrip("\n").rfind("\n") + 1], Path(path))
+    return (f"{relative(path)}: its last row was cut short ({why}), as a run stopped while writing it leaves it: dropped "
+            "(the checkpoint's history writes it again)")
+
+
 # %% ../../nbs/train/18c_histories.ipynb #histc02s2
 def _check_compact(old_csv: Path, new_csv: Path):
     """Raise unless `new_csv` is `old_csv` compacted: evaluation rows equal to the character, the interval
@@ -87,11 +110,15 @@ def compact_file(path: str | Path) -> bool:
 
     False if it is so already."""
     path = Path(path)
+    why = cut_row(path)
+    if why: raise ValueError(f"{relative(path)}: {why}: cut short while it was written; not compacted (a resumed run "
+                             "writes it again from its checkpoint)")
     old = pd.read_csv(path)
     new = compact_history(old)
     if len(new) == len(old): return False   # per-epoch, or compact already: left as it is
-    tmp = path.with_name(path.name + ".tmp")
-    new.to_csv(tmp, index=False)
+    tmp = refuse_link(path.with_name(path.name + ".tmp"))
+    tmp.unlink(missing_ok=True)  # a regular file a crash left
+    with open_no_link(tmp, "w", new=True) as f: new.to_csv(f, index=False)
     try: _check_compact(path, tmp)
     except AssertionError as e: tmp.unlink(); raise ValueError(f"{relative(path)}: compaction check failed ({e}); left as it was")
     tmp.replace(path)

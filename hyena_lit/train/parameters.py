@@ -101,6 +101,8 @@ def check_parameters(declared: dict, now: dict):
                          f"; the parameters are: {', '.join(names)}")
     for k in names:
         if k not in now or now[k] is declared[k]: continue
+        if isinstance(now[k], float) and not math.isfinite(now[k]):  # papermill reads `-p tokens inf` as a float
+            raise ValueError(f"parameter {k} must be finite (like its default {declared[k]!r}), got {now[k]!r}")
         if isinstance(declared[k], str) and isinstance(now[k], _NUMBER) and not isinstance(now[k], bool):
             now[k] = str(now[k])  # papermill reads `-p contexts 16384` as a number
         if not _kind_ok(declared[k], now[k]):

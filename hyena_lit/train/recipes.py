@@ -64,6 +64,10 @@ def _check_fields(r: Recipe):
         if not _num(v) or v < 0:
             raise ValueError(f"recipe {r.name!r}: {f} must be a finite number >= 0, got {v!r}")
     if r.lr <= 0: raise ValueError(f"recipe {r.name!r}: lr must be > 0, got {r.lr!r}")
+    for f in ("init_lr", "final_lr"):  # where the warmup starts and the decay ends: at most the peak
+        if getattr(r, f) > r.lr:
+            raise ValueError(f"recipe {r.name!r}: {f} {getattr(r, f)!r} is above the peak lr {r.lr!r}: the schedule "
+                             "would rise where it should fall; lower it, or raise lr")
     if len(r.betas) != 2 or not all(_num(b) and 0 <= b < 1 for b in r.betas):
         raise ValueError(f"recipe {r.name!r}: betas must be two numbers in [0, 1), got {r.betas!r}")
     if r.schedule not in SCHEDULES:

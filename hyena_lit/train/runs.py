@@ -10,11 +10,11 @@ from datetime import datetime, timezone
 from fastcore.basics import patch_to
 from ..core.paths import (project_root, save_json, save_text, read_json, open_no_link, relative,
                                   path_component, is_finished)
-from .histories import compact_history
+from .histories import compact_history, repair_history
 
 # %% auto #0
 __all__ = ['NOT_COMPARED', 'EXTENDABLE', 'new_run_dir', 'params_conflicts', 'conflicts_text', 'check_run', 'check_sweep',
-           'extend_run', 'RunInUse', 'provenance', 'RunFolder']
+           'extend_run', 'RunInUse', 'Refused', 'provenance', 'RunFolder']
 
 # %% ../../nbs/train/18a_runs.ipynb #c004b
 def new_run_dir(experiment: str, name: str = "", root: str | Path = "", sweep: str = "cpu") -> Path:
@@ -153,6 +153,9 @@ from .checkpoints import recover_checkpoint
 class RunInUse(RuntimeError):
     "Another process holds the run folder's lock."
 
+class Refused(ValueError):
+    "A resume refused before any work (another corpus, a record missing): the run folder is left as it was, no failed.txt."
+
 def provenance(device: str = "cpu") -> dict:
     """When and where a run started, as `params.json` records it, with the machine's load average (1, 5, 15 min):
     a throughput is read beside it."""
@@ -218,6 +221,8 @@ def __enter__(self) -> "RunFolder":
         raise ValueError(f"run folder {self.dir} cannot be made or written ({e.strerror or e})") from None
     try:
         recover_checkpoint(self.dir / "checkpoint")  # a swap cut short: the newer complete checkpoint, named
+        said = repair_history(self.dir / "history.csv")  # a row cut short: dropped, named
+        if said: print(said)
         saved = self.saved
         bad = params_conflicts(saved.get(self.key, {}) if self.key else saved, self.settings) if saved else {}
         if bad:
@@ -279,7 +284,7 @@ def _release(self, failed: bool = False):
 # %% ../../nbs/train/18a_runs.ipynb #c013js1
 @patch_to(RunFolder)
 def __exit__(self, typ, exc, tb) -> bool:
-    failed = typ is not None and typ is not Interrupted and not self.finished
+    failed = typ is not None and typ is not Interrupted and not issubclass(typ, Refused) and not self.finished
     if failed and (self.dir / "checkpoint").exists():
         try: save_text(f"{typ.__name__}: {exc}\n", self.dir / "failed.txt")
         except ValueError as e: print(f"failed.txt not written: {e}", file=sys.stderr)  # a link: the run's own error follows
