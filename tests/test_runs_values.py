@@ -78,6 +78,8 @@ PINS = {
     round(v40[["transferfunc", "h3"]].min() - v40[["conv1d", "fno"]].max(), 1) == 1.8
     and round(100 * (s40.max() - s40.min()), 1) == 6.4
 )'''),
+        ],
+        "c017g-2": [
             ('assert round(h.test_loss.iloc[-1], 2) == end and h.train_loss.iloc[-1] < h.train_loss.iloc[60], p', 1, 4,
              '''assert (round(v30["h3"], 1), int(h30["h3"].epoch[h30["h3"].test_acc.idxmax()])) == (81.8, 376) and round(
     last_epochs_gain("fig4.1-official", "h3_L128_V30_s0"), 1) == 0.5'''),
@@ -198,7 +200,7 @@ assert round(gap[256][40], 1) == 79.3 and gap[256][20] == 30.7 and gap[256].is_m
              '''# one run needs both: on phase and no separator
 assert gap.loc["transferfunc_L256_V40_s0", ["sep_on", "nosep_on"]].tolist() == [20.4, 60.0]'''),
         ],
-        "c017i": [
+        "c017i-2": [
             ('"; the last 40 epochs gained", gain, "points")', 1, 8,
              '''assert (
     250 <= h.index[h.test_acc >= 0.25][0] <= 260
@@ -225,7 +227,7 @@ assert gap.loc["transferfunc_L256_V40_s0", ["sep_on", "nosep_on"]].tolist() == [
             ('h40 = pd.read_csv(root / "mechanistic" / "fig4.1-a1" / "associative_recall_hyena_L512_V40_n2_s0" / "history.csv")', 1, 4,
              '''assert h40.test_acc.idxmax() + 1 == 175'''),
         ],
-        "c017e3": [
+        "c017e3-2": [
             ('].tokens_per_second  # the L = 256 runs of the CPU campaign', 1, 4,
              '''assert (
     round(now_256, -3) == 22000
@@ -366,7 +368,7 @@ assert round(100 * h.test_acc[0], 1) == 44.8 and h.test_acc.is_monotonic_increas
             ('z = zoo.set_index(["mixer", "seq_len", "d_model"]).zoology', 1, 8,
              '''assert z["h3", 64, 64] - b3.acc > 60 and round(h3.tokens_per_second.mean(), -3) == 42000'''),
         ],
-        "c033f": [
+        "c033f-2": [
             ('got = {(r.sweep, r.lr): (r.final, r.best, r.best_epoch, r.epochs) for r in mq_walk.itertuples()}', 1, 8,
              '''assert (
     got[("cpu-100k-nomlp", "4.6e-4")] == (21.3, 21.3, 10, 10)

@@ -135,6 +135,7 @@ def fixed_reason(row: pd.Series, a: pd.Series) -> str:
     f = row["fixed"]
     return "" if f and STOPS_ON_TEST in f and not a.get("on_test", "") else f
 
+# %% ../../nbs/eval/89_scoreboard_rules.ipynb #s015d-2
 def number_status(row: pd.Series, a: pd.Series, spread: float = math.nan) -> tuple[str, str, str]:
     "(status, why, noise) for the chosen attempt `a` of a number row: see the rule above."
     v, lo_hi, chance = a.value, accept_interval(row["accept"]), float(row["chance"]) if row["chance"] else None
