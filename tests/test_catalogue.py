@@ -1103,6 +1103,21 @@ def _unpack_on_a_full_disk():
         if (runs / "x").exists(): raise Unnoticed("extracted on a full disk")
 
 
+def _text_corpus(index: str = '{"splits": {}}', train: str | None = '{"text": "a"}\n{"text": "b"}\n') -> Path:
+    "A folder shaped as a text_corpus build: index.json and train.jsonl (None: a FIFO in its place)."
+    d = _tmp() / "corpus"; d.mkdir()
+    (d / "index.json").write_text(index)
+    if train is None: os.mkfifo(d / "train.jsonl")
+    else: (d / "train.jsonl").write_text(train)
+    return d
+
+
+def _corpus_train_link() -> Path:
+    d = _text_corpus(); (d / "train.jsonl").unlink()
+    (d / "train.jsonl").symlink_to(_file("secret.jsonl", '{"text": "a private line"}\n'))
+    return d
+
+
 def _issue73_open_probes():
     TrainConfig = _late("hyena_lit.experiments.lm_training.TrainConfig")
     get_recipe, check_parameters = _late("hyena_lit.train.recipes.get_recipe"), _late("hyena_lit.train.parameters.check_parameters")
@@ -1139,6 +1154,15 @@ def _issue73_open_probes():
         ("corpus: a 9 GiB file", lambda: load_corpus(str(_sparse("c.txt", 9))), ["c.txt", "9.0 GiB", "MAX_FILE_BYTES"]),
         ("checkpoint: a full disk", _checkpoint_on_a_full_disk, ["checkpoint", "free"]),
         ("archive: a full disk", _unpack_on_a_full_disk, ["a.tar.gz", "free", "nothing extracted"]),
+        # a text_corpus build's files, read as a user's
+        ("text corpus: index.json cut", lambda: _late("hyena_lit.data.text_corpus.read_index")(_text_corpus('{"splits": {"tr')),
+         ["index.json", "not valid JSON"]),
+        ("text corpus: train.jsonl a FIFO", lambda: list(_late("hyena_lit.data.text_corpus.iter_documents")(_text_corpus(train=None))),
+         ["train.jsonl", "FIFO"]),
+        ("text corpus: train.jsonl cut mid-line", lambda: list(_late("hyena_lit.data.text_corpus.iter_documents")(
+            _text_corpus(train='{"text": "a"}\n{"text": "b'))), ["train.jsonl", "line 2"]),
+        ("text corpus: train.jsonl a link outside", lambda: list(_late("hyena_lit.data.text_corpus.iter_documents")(
+            _corpus_train_link())), ["train.jsonl", "link"]),
         # the launcher's flags
         ("launch --device cuda without a GPU", lambda: _launch(_grid(), "--device", "cuda", "--root", _tmp() / "runs")
          if not torch.cuda.is_available() else (_ for _ in ()).throw(ValueError("error: --device cuda: a GPU is here")),

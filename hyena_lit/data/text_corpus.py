@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib, json, math, os, re, shutil, subprocess, tempfile
 from pathlib import Path
 import numpy as np
-from ..core.paths import project_root, relative
+from ..core.paths import project_root, relative, read_json, refuse_link, regular_file, size_text
 
 # %% auto #0
 __all__ = ['PACKAGE', 'SPLITS', 'HELD_OUT', 'INDEX', 'DROP_TAGS', 'DROP_CLASSES', 'TOKENIZERS', 'BYTE_EOT', 'CorpusError',
@@ -144,10 +144,11 @@ def build_corpus(package: str = PACKAGE, dest: str | Path | None = None, work: s
 def read_index(folder: str | Path) -> dict:
     "The index of a finished corpus build; CorpusError naming the folder otherwise."
     folder = Path(folder)
-    if not (folder / INDEX).exists():
+    if not (folder / INDEX).exists() and not (folder / INDEX).is_symlink():
         raise CorpusError(f"error: {relative(folder)} has no {INDEX}: not a finished corpus build "
                           f"(run `make text-data`, i.e. hyena_lit.data.text_corpus.build_corpus)")
-    return json.loads((folder / INDEX).read_text())
+    try: return read_json(folder / INDEX)  # read in place (a link refused), a FIFO refused, cut JSON named
+    except ValueError as e: raise CorpusError(f"error: {e}") from None
 
 def is_corpus(folder: str | Path) -> bool:
     "A folder holding a finished corpus build."
@@ -156,9 +157,21 @@ def is_corpus(folder: str | Path) -> bool:
 def iter_documents(folder: str | Path, split: str = "train"):
     "The texts of one split of a finished build, in the order written."
     if split not in SPLITS: raise CorpusError(f"error: split must be one of {SPLITS}, got {split!r}")
+    from hyena_lit.data.lm_data import MAX_FILE_BYTES
     read_index(folder)
-    with open(Path(folder) / f"{split}.jsonl", encoding="utf-8") as f:
-        for line in f: yield json.loads(line)["text"]
+    p = Path(folder) / f"{split}.jsonl"
+    try: size = regular_file(refuse_link(p), "split file").stat().st_size  # a link, a FIFO: refused before it is opened
+    except (ValueError, FileNotFoundError) as e: raise CorpusError(f"error: {e}") from None
+    if size > MAX_FILE_BYTES:
+        raise CorpusError(f"error: {relative(p)} holds {size_text(size)}, over the bound of {size_text(MAX_FILE_BYTES)} "
+                          "on one input file (lm_data.MAX_FILE_BYTES)")
+    with open(p, encoding="utf-8") as f:
+        for i, line in enumerate(f, 1):
+            try: text = json.loads(line)["text"]
+            except (json.JSONDecodeError, KeyError, TypeError) as e:
+                raise CorpusError(f"error: {relative(p)}, line {i}: not a JSON object with a text ({type(e).__name__}): "
+                                  "the build was cut short or edited; build it again (make text-data)") from None
+            yield text
 
 # %% ../../nbs/data/45_text_corpus.ipynb #t001
 TOKENIZERS = ("bytes", "bpe-1024", "bpe-4096")
