@@ -8,10 +8,10 @@ import errno, json, os, re, stat
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['FREE_MARGIN', 'TEXT_SUFFIXES', 'IGNORE', 'project_root', 'save_json', 'is_finished', 'finished_in', 'relative',
-           'run_folders', 'path_component', 'inside', 'LinkRefused', 'file_kind', 'regular_file', 'refuse_link',
-           'open_no_link', 'save_text', 'read_json', 'free_bytes', 'size_text', 'check_free_space', 'portable_text',
-           'absolute_paths', 'make_portable']
+__all__ = ['relative', 'FREE_MARGIN', 'TEXT_SUFFIXES', 'IGNORE', 'project_root', 'save_json', 'is_finished', 'finished_in',
+           'repo_relative', 'run_folders', 'path_component', 'inside', 'LinkRefused', 'file_kind', 'regular_file',
+           'refuse_link', 'open_no_link', 'save_text', 'read_json', 'free_bytes', 'size_text', 'check_free_space',
+           'portable_text', 'absolute_paths', 'make_portable']
 
 # %% ../../nbs/core/02_paths.ipynb #c004
 def project_root(start: Path | None = None) -> Path:
@@ -36,10 +36,11 @@ def finished_in(sweep_dir: str | Path) -> list[Path]:
     d = Path(sweep_dir)
     return sorted(r for r in d.iterdir() if is_finished(r)) if d.is_dir() else []
 
-def relative(path: str | Path) -> str:
+def repo_relative(path: str | Path) -> str:
     "`path` relative to the repository root when it lies inside it (what run folders store), else as given."
     p, root = Path(path).resolve(), project_root()
     return str(p.relative_to(root)) if p.is_relative_to(root) else str(path)
+relative = repo_relative  # the former name, kept for one release
 
 def run_folders(root: str | Path | None = None) -> list[Path]:
     "Every finished run folder under `root` (default: the project's runs/), sorted."

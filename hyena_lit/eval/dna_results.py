@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..core.paths import project_root, relative, is_finished
+from ..core.paths import project_root, repo_relative, is_finished
 from ..core.paper import paper_table
 from ..experiments.dna import load_dna_sweep
 

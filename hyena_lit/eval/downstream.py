@@ -18,7 +18,7 @@ import hyena_lit
 from ..models.model import HyenaConfig, HyenaLM
 from ..train.checkpoints import load_weights, _canonical
 from ..data.lm_data import gpt2_tokenizer, EOT
-from ..core.paths import project_root, save_json, relative, is_finished
+from ..core.paths import project_root, save_json, repo_relative, is_finished
 from ..train.runs import RunFolder
 from ..core.paper import paper_table
 from .lm_adapter import DTYPES, HyenaEvalLM, load_run, save_run
@@ -269,7 +269,7 @@ def parse_runs(run: str) -> list[Path]:
         if (r / "config.json").exists() and (r / "model.safetensors").exists(): continue
         if (not (r / "params.json").exists() or not (r / "checkpoint" / "model.safetensors").exists()
             or not is_finished(r)):
-            raise ValueError(f"run {relative(r)!r} is not a finished LM run folder (params.json, "
+            raise ValueError(f"run {repo_relative(r)!r} is not a finished LM run folder (params.json, "
                              f"checkpoint/model.safetensors, metrics.json)")
     return runs
 
@@ -288,7 +288,7 @@ def cloze_for_run(run_dir: str | Path, n: int = 500, root: str | Path | None = N
         docs = build_cloze(val.tokens, gpt2_tokenizer(), n)
         if not docs:
             raise ValueError(
-                f"the held-out split of {relative(run_dir)} ({len(val.tokens)} tokens) gave no cloze passages"
+                f"the held-out split of {repo_relative(run_dir)} ({len(val.tokens)} tokens) gave no cloze passages"
             )
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text("".join(json.dumps(d) + "\n" for d in docs))

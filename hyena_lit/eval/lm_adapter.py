@@ -18,7 +18,7 @@ import hyena_lit
 from ..models.model import HyenaConfig, HyenaLM
 from ..train.checkpoints import load_weights, _canonical
 from ..data.lm_data import gpt2_tokenizer, EOT
-from ..core.paths import project_root, save_json, relative, is_finished
+from ..core.paths import project_root, save_json, repo_relative, is_finished
 from ..train.runs import RunFolder
 from ..core.paper import paper_table
 
@@ -72,7 +72,7 @@ def save_run(model: HyenaLM, path: str | Path, metrics: dict | None = None) -> P
     from safetensors.torch import save_file
     with RunFolder(path, {}, keep_checkpoint=True) as run:
         if run.finished:
-            raise FileExistsError(f"{relative(run.dir)} is a finished run: it is never overwritten")
+            raise FileExistsError(f"{repo_relative(run.dir)} is a finished run: it is never overwritten")
         run.start(model=model.cfg.to_dict(), params=model.num_params())
         (run.dir / "checkpoint").mkdir(exist_ok=True)  # the engine's weights file, without a training state
         weights = {k: v.detach().contiguous().cpu() for k, v in _canonical(model, model.state_dict()).items()}
