@@ -13,13 +13,11 @@ from ..kernels.fftconv_checks import gpu_peaks
 from ..experiments.runtime import PAPER_FIGURE_4_3, crossover, runtime_table
 
 # %% auto #0
-__all__ = ['GPU_RUN', 'BEFORE_STEPS', 'RATIO_TARGETS', 'MFU_TARGET', 'KERNEL_CLASSES', 'FIGURE43_STYLE', 'FAILURE_CAUSES',
-           'read_run_csv', 'read_run_json', 'step_mfu', 'step_table', 'kernel_class', 'kernel_label', 'profile_costs',
-           'figure43_table', 'figure43_crossovers', 'flash_kernel', 'plot_figure43', 'failure_cause']
+__all__ = ['RATIO_TARGETS', 'MFU_TARGET', 'KERNEL_CLASSES', 'FIGURE43_STYLE', 'FAILURE_CAUSES', 'read_run_csv', 'read_run_json',
+           'step_mfu', 'step_table', 'kernel_class', 'kernel_label', 'profile_costs', 'figure43_table',
+           'figure43_crossovers', 'flash_kernel', 'plot_figure43', 'failure_cause']
 
 # %% ../../nbs/eval/52_gpu_step.ipynb #s005
-GPU_RUN = "runs/gpu/NVIDIA_H200"                       # scripts/gpu_check.py's folder for the H200
-BEFORE_STEPS = "runs/pile/NVIDIA_H200-step/steps.csv"  # the step table measured before the lean step
 # the lean step's targets: Hyena's tokens/s over GPT's at each context length, and Hyena's MFU at 2K
 RATIO_TARGETS = {2048: 1.0, 8192: 1.5, 16384: 3.0}
 MFU_TARGET = 0.30
@@ -31,7 +29,7 @@ def read_run_csv(rel: str) -> pd.DataFrame:
 def read_run_json(rel: str) -> dict:
     return json.loads((project_root() / rel).read_text())
 
-# %% ../../nbs/eval/52_gpu_step.ipynb #s008
+# %% ../../nbs/eval/52_gpu_step.ipynb #s010
 def step_mfu(rows: pd.DataFrame, gpu: str) -> pd.Series:
     """Model-FLOPs utilization of step-table rows from their tokens/s: forward+backward at 3x `forward_flops`
     (14_flops) per sequence over the GPU's dense half-precision peak, the formula of `step_bench`."""
@@ -61,7 +59,7 @@ def step_table(before: pd.DataFrame, after: pd.DataFrame, gpu: str) -> pd.DataFr
     order = {"before": 0, "after": 1, "eager": 0, "compiled": 1}
     return t.sort_index(key=lambda ix: ix.map(lambda v: order.get(v, v)) if ix.name in ("measured", "mode") else ix)
 
-# %% ../../nbs/eval/52_gpu_step.ipynb #s014
+# %% ../../nbs/eval/52_gpu_step.ipynb #s016
 KERNEL_CLASSES = (  # (what a kernel does, a pattern of its name); the first match names it
     ("optimizer", r"Optimizer|multi_tensor_apply"), ("attention (fused)", r"sdpa|flash|fmha"),
     ("matmul", r"nvjet|gemm|cutlass|xmma"), ("FFT", r"fft"), ("short depthwise conv", r"conv_depthwise"),
@@ -86,7 +84,7 @@ def profile_costs(kernels: pd.DataFrame) -> pd.DataFrame:
                                                               share=("share", "sum"))
     return out.sort_values(["size", "L", "ms"], ascending=[True, True, False], ignore_index=True)
 
-# %% ../../nbs/eval/52_gpu_step.ipynb #s021
+# %% ../../nbs/eval/52_gpu_step.ipynb #s023
 def figure43_table(t: pd.DataFrame) -> pd.DataFrame:
     "Median ms per (pass, L) and op, and Hyena's speed over SDPA (SDPA's ms / Hyena's) at orders 2 and 3."
     wide = runtime_table(t)
@@ -102,7 +100,7 @@ def flash_kernel(backend: dict) -> str | None:
     ran = [n for n in (backend.get("bfloat16", {}).get("ran") or []) if "flash" in n.lower() and "kernel" in n]
     return ran[0] if ran else None
 
-# %% ../../nbs/eval/52_gpu_step.ipynb #s024
+# %% ../../nbs/eval/52_gpu_step.ipynb #s026
 FIGURE43_STYLE = {"hyena": ("tab:green", "-", "Hyena, order 2"), "hyena-o3": ("tab:olive", "-.", "Hyena, order 3"),
                   "sdpa": ("tab:red", "--", "SDPA")}
 
@@ -132,7 +130,7 @@ def plot_figure43(wides: dict, title: str, paper: dict | None = None):
     fig.tight_layout()
     return fig
 
-# %% ../../nbs/eval/52_gpu_step.ipynb #s029
+# %% ../../nbs/eval/52_gpu_step.ipynb #s031
 FAILURE_CAUSES = ((r"No module named '([\w.]+)'", "module {} not installed"),
                   (r"could not fetch (\S+) with pip", "{} not fetched (no package index)"),
                   (r"AssertionError: ([^|]+?):? \|", "assertion: {}"))
