@@ -244,12 +244,13 @@ def summary_md(board: pd.DataFrame) -> str:
 
 # %% ../../nbs/eval/90_scoreboard.ipynb #s028
 def build_scoreboard(root: str | Path | None = None, out: str | Path | None = None, write: bool = False,
-                     paper: str | Path | None = None) -> dict:
-    """Score every row of `paper` (default nbs/paper_numbers.csv) against `<root>/index.csv` (default runs/);
-    with `write`, write the page, summary, CSV and figure to `out` (default runs/scoreboard/)."""
+                     paper: str | Path | None = None, board: pd.DataFrame | None = None) -> dict:
+    """Score every row of `paper` (default nbs/paper_numbers.csv) against `<root>/index.csv` (default runs/), or
+    take `board`, those rows already scored; with `write`, write the page, summary, CSV and figure to `out` (default
+    runs/scoreboard/)."""
     root = Path(root) if root is not None else project_root() / "runs"
     out = Path(out) if out is not None else root / "scoreboard"
-    board = score(load_paper(paper), load_index(root), root)
+    board = score(load_paper(paper), load_index(root), root) if board is None else board
     problems = validate(board, root)
     res = dict(board=board, page=render_page(board), summary=summary_md(board), problems=problems)
     if write:
