@@ -414,6 +414,8 @@ def main(argv=None):
             os.killpg(proc.pid, signal.SIGKILL); proc.join(10)
             print(f"{part}: stopped at its budget ({budget:.0f} s)", flush=True)
         print(f"{part}: {time.time() - t0:.0f} s in; exit code {proc.exitcode}", flush=True)
+    from hyena_lit.core.paths import make_portable
+    make_portable(root)  # tracebacks and warnings name files relative to the repository and <site-packages>/
     print(f"total {time.time() - t0:.0f} s; results under {root}")
 
 if __name__ == "__main__":

@@ -1183,7 +1183,9 @@ def _quickstart_paper_size():
 def _issue73_open_cli_probes():
     return [("quickstart: a paper size on a CPU", _quickstart_paper_size, ["beyond this CPU", "force"]),
             ("papermill 42_pg19 -p contexts 0", lambda: _papermill("experiments/42_pg19.ipynb", ("contexts", 0), ("out_root", _tmp()),
-                                                                   timeout=240), ["contexts", "'0'"])]
+                                                                   timeout=240), ["contexts", "'0'"]),
+            ("papermill 50_runtime -p dtype fp8", lambda: _papermill("experiments/50_runtime.ipynb", ("dtype", "fp8"),
+                                                                     ("out_root", _tmp()), timeout=240), ["dtype", "'fp8'"])]
 
 
 def classify(call, words, timeout: float = 60.0) -> tuple[str, str]:
