@@ -6,7 +6,7 @@ import json, math, os, pathlib, subprocess, sys
 import pandas as pd
 import pytest
 import torch
-from hyena_lit.kernels.monarch_fftconv import (MONARCH_MAX_L, MONARCH_WARPS, monarch_cost, monarch_dft, monarch_plan,
+from hyena_lit.kernels.monarch_fftconv import (MONARCH_MAX_L, MONARCH_STAGES, MONARCH_WARPS, monarch_cost, monarch_dft, monarch_plan,
                                                monarch_tile_fft, monarch_tile_ifft, monarch_transform_flops,
                                                monarch_warps, spectrum_order)
 
@@ -77,17 +77,73 @@ for bad in (dict(u=torch.randn(2, 3)), dict(k=torch.randn(4, 100)), dict(pairs=0
     raise AssertionError(f"no error for {list(bad)}")
 """)
 
+AOT = ROOT / "runs" / "triton" / "aot_monarch.csv"
+
 def test_aot_table_matches_the_plans_and_widths():
-    t = pd.read_csv(ROOT / "runs" / "triton" / "aot_monarch.csv")
+    t = pd.read_csv(AOT)
     assert len(t)
     assert "error" not in t or t.error.isna().all()  # every compile built
     assert (t.factors == ["x".join(map(str, monarch_plan(int(L)))) for L in t.L]).all()
-    assert (t.used == [monarch_warps(monarch_plan(int(r.L)), r.kernel) == r.num_warps for r in t.itertuples()]).all()
+    assert (t.used == [monarch_warps(monarch_plan(int(r.L)), r.kernel) == r.num_warps
+                       and MONARCH_STAGES[r.kernel] == r.num_stages for r in t.itertuples()]).all()
     assert t.occupancy.between(0, 1).all() and (t.registers <= 255).all()
     # the two-factor forward at L = 1024 holds everything in registers on sm_90
     fwd = t[(t.sm == 90) & (t.prec == "bf16") & (t.kernel == "forward") & (t.L == 1024) & t.used]
     assert len(fwd) == 1 and fwd.spill_stack_bytes.item() == 0 and fwd.launches.item()
     assert set(MONARCH_WARPS["forward"]) == set(MONARCH_WARPS["backward"]) == {512, 1024, 2048, 4096, 8192, 16384}
+
+SHARED_LIMIT = {90: 232448, 80: 166912}  # bytes of shared memory a block may use: H100/H200, A100
+
+# compiled for sm_90 at every plan; sm_80's slowest builds are missing where the table lacks them (COMPLETE names those
+# that must hold every plan)
+COMPLETE = {(90, "bf16"), (90, "tf32x3")}
+
+def test_every_length_sent_to_the_backward_fits():
+    """Every plan of L = 1..MONARCH_MAX_L, built as launched, fits the block's shared memory on sm_90; every build in
+    the table, sm_80's included, fits its target."""
+    t = pd.read_csv(AOT, dtype={"triton": str})
+    plans = sorted({"x".join(map(str, monarch_plan(L))) for L in range(1, MONARCH_MAX_L + 1)})
+    groups = t[t.used].groupby(["triton", "sm", "prec", "kernel"])
+    assert {(90, "bf16", "backward"), (80, "bf16", "backward")} <= {g[1:] for g in groups.groups}
+    for (version, sm, prec, kernel), b in groups:
+        if (sm, prec) in COMPLETE:  # every plan a length up to MONARCH_MAX_L takes
+            assert sorted(b.factors) == plans, (version, sm, prec, kernel)
+        assert set(b.factors) <= set(plans) and (b.shared_bytes <= SHARED_LIMIT[sm]).all() and b.launches.all(), b
+
+def test_default_depth_is_what_failed_on_the_h200():
+    """The backward built at Triton's default depth (3) with the H200's Triton asks the very shared memory the H200
+    refused (the bench's error), and the launched depth fits: the AOT table models the launch."""
+    import re
+    bench = pd.read_csv(ROOT / "runs" / "gpu" / "NVIDIA_H200" / "kernels" / "monarch" / "monarch_bench.csv")
+    version = json.loads((ROOT / "runs" / "gpu" / "NVIDIA_H200" / "kernels" / "monarch" / "device.json").read_text())
+    t = pd.read_csv(AOT, dtype={"triton": str})
+    t = t[(t.triton == version["triton"]) & (t.sm == 90) & (t.kernel == "backward")]
+    prec = {"monarch bf16": "bf16", "monarch fp32": "tf32x3"}
+    failed = [(int(r.L), prec[r.impl], int(re.search(r"Required: (\d+)", r.status).group(1)))
+              for r in bench[bench.impl.isin(list(prec))].itertuples()]
+    assert len(failed) >= 4
+    for L, p, need in failed:
+        row = t[(t.L == L) & (t.prec == p) & (t.num_stages == 3)]
+        assert row.shared_bytes.tolist() == [need], (L, p, need, row)
+        assert (t[(t.L == L) & (t.prec == p) & t.used].shared_bytes <= SHARED_LIMIT[90]).all()
+
+def test_backward_falls_back_where_the_build_does_not_fit():
+    "A build that does not fit raises OutOfResources when loaded: the gradients come from torch.fft, named, in bound."
+    _child("""
+import warnings, torch, triton
+import hyena_lit.kernels.monarch_fftconv as M
+class Refused:
+    def __getitem__(self, grid):
+        def launch(*a, **kw): raise triton.runtime.errors.OutOfResources(233472, 232448, "shared memory")
+        return launch
+kernel, M._monarch_bwd_kernel = M._monarch_bwd_kernel, Refused()
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    rows = M.check_monarch(3, 2, 300, torch.float32) + M.check_monarch(3, 2, 300, torch.bfloat16)
+assert all(r["error"] <= r["bound"] for r in rows), rows
+assert any("monarch_backward_torch_fft" in str(x.message) and "L = 300" in str(x.message) for x in w), w
+M._monarch_bwd_kernel = kernel
+""")
 
 def test_roofline_arithmetic():
     # (32, 64): N = 2048; 4 N N1 + 8 N N2 real FLOPs a transform; no twiddles after the last factor
