@@ -4,7 +4,7 @@
 
 # %% ../../nbs/eval/87_run_index.ipynb #i002
 from __future__ import annotations
-import json
+import functools, importlib, importlib.util, json
 from pathlib import Path
 import pandas as pd
 from ..core.paths import project_root, run_folders
@@ -23,16 +23,26 @@ _BUDGET = ("name", "epochs", "warmup_epochs", "steps", "warmup_steps", "warmup_f
            "early_stop", "lr", "init_lr", "final_lr", "batch_size", "micro_batch")
 
 # %% ../../nbs/eval/87_run_index.ipynb #c006s1
+@functools.cache
+def _named_recipes() -> dict[str, dict]:
+    """The recipes 18g_recipes names, as dicts: its own table, read afresh, without those an experiment module adds to
+    RECIPES when it is imported (images, DNA, MQAR), so that a run's row does not depend on what the process imported."""
+    importlib.import_module("hyena_lit.train.recipes")  # its dataclasses resolve their annotations through it
+    spec = importlib.util.find_spec("hyena_lit.train.recipes")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return {n: r.to_dict() for n, r in module.RECIPES.items()}
+
 def _recipe_name(p: dict, default: str) -> str:
     """The named recipe a run used: the one whose every field but the budget equals the run's resolved recipe;
     '<name>*' if none does."""
     r = p.get("recipe")
     if not isinstance(r, dict): return r or default
-    from hyena_lit.train.recipes import RECIPES
-    # an experiment's own recipe, registered by its module
-    if r.get("name") not in RECIPES: return r.get("name", default)
+    named = _named_recipes()
+    # an experiment's own recipe, named by its module
+    if r.get("name") not in named: return r.get("name", default)
     core = lambda d: {k: v for k, v in d.items() if k not in _BUDGET}
-    same = [n for n, named in RECIPES.items() if core(named.to_dict()) == core(r)]
+    same = [n for n, d in named.items() if core(d) == core(r)]
     return r.get("name") if r.get("name") in same else (same[0] if same else f"{r.get('name', default)}*")
 
 # %% ../../nbs/eval/87_run_index.ipynb #c006s2
