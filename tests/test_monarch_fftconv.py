@@ -145,6 +145,76 @@ assert any("monarch_backward_torch_fft" in str(x.message) and "L = 300" in str(x
 M._monarch_bwd_kernel = kernel
 """)
 
+def _bench(rows):
+    cols = ["L", "impl", "dtype", "fwd_ms", "fwd_p20", "fwd_p80", "fwd_bwd_ms", "fwd_bwd_p20", "fwd_bwd_p80"]
+    return pd.DataFrame([dict(zip(cols, r)) for r in rows])
+
+def test_auto_wins_from_tables(tmp_path):
+    "Ranges of consecutive winning lengths; p80 < torch.fft's p20 where held; a win in every table; the faster kernel."
+    from hyena_lit.kernels.monarch_fftconv import auto_wins
+    mon = tmp_path / "runs" / "gpu" / "G" / "kernels" / "monarch"
+    first = tmp_path / "runs" / "gpu" / "G" / "kernels" / "triton" / "G"
+    for d in (mon, first): d.mkdir(parents=True)
+    (mon / "device.json").write_text(json.dumps(dict(gpu="GPU 1")))
+    (mon.parent / "params.json").write_text(json.dumps(dict(gpu_name="GPU 1")))
+    nan = float("nan")
+    t = [(L, "torch.fft", "float32", 10, 9.9, 10.1, 30, 29, 31) for L in (1, 2, 3, 4, 5, 6)]
+    _bench(t + [(1, "monarch bf16", "bfloat16", 5, 4.9, 5.1, 20, 19, 21),
+                (2, "monarch bf16", "bfloat16", 5, 4.9, 5.1, 20, 19, 29.5),      # fwd+bwd p80 over torch's p20
+                (3, "monarch bf16", "bfloat16", 9.8, 9.7, 10.0, nan, nan, nan),  # median wins, p80 not below p20
+                (4, "monarch bf16", "bfloat16", 5, 4.9, 5.1, nan, nan, nan),
+                (5, "monarch bf16", "bfloat16", 8, 7.9, 8.1, nan, nan, nan),
+                (6, "monarch bf16", "bfloat16", 8, 7.9, 8.1, nan, nan, nan),
+                (5, "first kernel bf16", "bfloat16", 4, 3.9, 4.1, 25, 24, 26),
+                (6, "first kernel bf16", "bfloat16", 4, 3.9, 4.1, 25, 24, 26)]).to_csv(mon / "monarch_bench.csv", index=False)
+    # the first kernel's own table: no percentiles, a loss at 6 (it must win in every table that timed it)
+    pd.DataFrame([dict(L=L, impl=i, dtype=d, fwd_ms=f, fwd_bwd_ms=b) for L, i, d, f, b in
+                  ((5, "torch.fft", "float32", 10, 30), (6, "torch.fft", "float32", 10, 30),
+                   (5, "triton bf16", "bfloat16", 5, 29), (6, "triton bf16", "bfloat16", 11, 29))]
+                 ).to_csv(first / "bench.csv", index=False)
+    assert auto_wins(tmp_path) == {
+        ("GPU 1", "bfloat16", "forward"): ((1, 2, "monarch"), (4, 4, "monarch"), (5, 5, "first"), (6, 6, "monarch")),
+        ("GPU 1", "bfloat16", "forward+backward"): ((1, 1, "monarch"), (5, 6, "first"))}
+    assert auto_wins(tmp_path / "nothing") == {}
+
+def test_auto_picks_the_kernel_exactly_where_the_table_says(monkeypatch):
+    """HyenaOperator(fftconv_impl='auto') on a (mocked) H200: the Monarch kernel at the lengths between the committed
+    table's first and last forward win when no gradient is needed, and where forward+backward won when one is."""
+    import types
+    from hyena_lit.core.operator import HyenaOperator
+    from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
+    b = pd.read_csv(ROOT / "runs" / "gpu" / "NVIDIA_H200" / "kernels" / "monarch" / "monarch_bench.csv")
+    ref, mon = (b[b.impl == i].set_index("L") for i in ("torch.fft", "monarch bf16"))
+    expect = {}
+    for grad, col in ((False, "fwd"), (True, "fwd_bwd")):
+        won = [L for L in mon.index if mon.loc[L, f"{col}_ms"] < ref.loc[L, f"{col}_ms"]
+               and mon.loc[L, f"{col}_p80"] < ref.loc[L, f"{col}_p20"]]
+        expect[grad] = (min(won), max(won)) if won else None
+    assert expect[False] is not None  # the table holds forward wins to dispatch on
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "NVIDIA H200")
+    op = HyenaOperator(8, 16)
+    for L in range(1, 2 * MONARCH_MAX_L):
+        v = types.SimpleNamespace(is_cuda=True, device="cuda", dtype=torch.bfloat16, shape=(2, 8, L))
+        for grad in (False, True):
+            kern = op._fused(v, None, grad)
+            inside = expect[grad] is not None and expect[grad][0] <= L <= expect[grad][1]
+            assert kern is (monarch_fftconv if inside else None), (L, grad, kern)
+        v.dtype = torch.float32
+        assert op._fused(v, None, False) is None  # no float32 row won
+    op.fftconv_impl = "torch"
+    assert op._fused(v, None, False) is None
+
+def test_operator_tells_whether_a_gradient_is_needed(monkeypatch):
+    from hyena_lit.core.operator import HyenaOperator
+    seen = []
+    monkeypatch.setattr(HyenaOperator, "_fused", lambda self, v, ci, grad=True: seen.append(grad))
+    op, u = HyenaOperator(8, 16), torch.randn(2, 16, 8)
+    op(u)
+    with torch.no_grad(): op(u)
+    op.requires_grad_(False); op(u)
+    op(u.requires_grad_())
+    assert seen == [True, False, False, True]
+
 def test_roofline_arithmetic():
     # (32, 64): N = 2048; 4 N N1 + 8 N N2 real FLOPs a transform; no twiddles after the last factor
     assert monarch_transform_flops((32, 64)) == dict(tensor=4 * 2048 * 32 + 8 * 2048 * 64, vector=6 * 2048)

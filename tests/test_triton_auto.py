@@ -17,10 +17,13 @@ def test_auto_table_matches_committed_measurements():
     measured = {}
     for dev in sorted((ROOT / "runs" / "triton").glob("*/device.json")):
         measured |= wins_from_bench(pd.read_csv(dev.parent / "bench.csv"), json.loads(dev.read_text())["gpu"])
-    assert AUTO_WINS == measured
+    assert not measured  # the first kernel's own tables: no forward+backward win
+    from hyena_lit.kernels.monarch_fftconv import auto_kernel, auto_wins
+    auto_kernel("no such GPU", torch.float32, 1024)  # fills AUTO_WINS from every committed table
+    assert AUTO_WINS == auto_wins()
 
 def test_auto_uses_triton_inside_ranges_only(monkeypatch):
-    monkeypatch.setitem(AUTO_WINS, ("G", "bfloat16"), ((1024, 4096),))
+    monkeypatch.setitem(AUTO_WINS, ("G", "bfloat16", "forward+backward"), ((1024, 4096, "first"),))
     assert auto_uses_triton("G", torch.bfloat16, 2000) and not auto_uses_triton("G", torch.bfloat16, 8192)
     assert not auto_uses_triton("G", torch.float32, 2000) and not auto_uses_triton("H", torch.bfloat16, 2000)
 

@@ -158,15 +158,19 @@ def _gated_conv(self: HyenaOperator, v, k, D, pre, post):
     return y if post is None else y * post
 
 @patch
-def _fused(self: HyenaOperator, v: Tensor, conv_inputs) -> bool:
-    "Whether mix takes the fused, gated Triton convolution."
+def _fused(self: HyenaOperator, v: Tensor, conv_inputs, grad: bool = True):
+    """The fused, gated Triton convolution mix takes (`fftconv_triton` or `monarch_fftconv`), or None; `grad`:
+    whether a gradient is needed (forward-only wins count only when it is not)."""
     if conv_inputs is not None or (self.training and self.dropout.p > 0):
-        return False  # the unfused path records inputs and applies dropout
-    # the kernels where 20_fftconv_triton's measured table says they win
-    if self.fftconv_impl == "auto" and v.is_cuda:
-        from hyena_lit.kernels.fftconv_triton import auto_uses_triton
-        return auto_uses_triton(torch.cuda.get_device_name(v.device), v.dtype, v.shape[-1])
-    return self.fftconv_impl == "triton"
+        return None  # the unfused path records inputs and applies dropout
+    if self.fftconv_impl == "auto" and v.is_cuda:  # a kernel where the committed GPU benchmarks say it wins
+        from hyena_lit.kernels.fftconv_triton import fftconv_triton
+        from hyena_lit.kernels.monarch_fftconv import auto_kernel, monarch_fftconv
+        kern = auto_kernel(torch.cuda.get_device_name(v.device), v.dtype, v.shape[-1], grad)
+        return {"first": fftconv_triton, "monarch": monarch_fftconv}.get(kern)
+    if self.fftconv_impl != "triton": return None
+    from hyena_lit.kernels.fftconv_triton import fftconv_triton
+    return fftconv_triton
 
 # %% ../../nbs/core/12_operator.ipynb #c005p1s1
 @patch
@@ -175,15 +179,15 @@ def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: 
     """Steps 2 and 4 for C channels: z (B, (N+1)C, L), short filter w, b; long filters k (n_filters, C, L),
     skips (n_filters, C) -> (B, C, L)."""
     *x, v = self._short(z, w, b).split(z.shape[1] // (self.order + 1), dim=1)
-    if self._fused(v, conv_inputs):  # one launch per convolution, gates inside
-        from hyena_lit.kernels.fftconv_triton import fftconv_triton
+    grad = torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in (z, w, b, k, Dskip))
+    if fused := self._fused(v, conv_inputs, grad):  # one launch per convolution, gates inside
         if self.gating == "official":
             gates = list(reversed(x[1:]))
             for o, x_i in enumerate(gates):
-                v = fftconv_triton(v, k[o], Dskip[o], pregate=x_i,
-                                   postgate=x[0] if o == len(gates) - 1 else None)
+                v = fused(v, k[o], Dskip[o], pregate=x_i,
+                          postgate=x[0] if o == len(gates) - 1 else None)
             return v
-        for n in range(self.order): v = fftconv_triton(v, k[n], Dskip[n], postgate=x[n])
+        for n in range(self.order): v = fused(v, k[n], Dskip[n], postgate=x[n])
         return v
     if self.gating == "official":  # y = x0 * (h_{N-2} * ( ... x_{N-2} * (h_0 * (x_{N-1} * v)))) with skips
         gates = list(reversed(x[1:]))

@@ -12,8 +12,8 @@ import triton.language as tl
 
 # %% auto #0
 __all__ = ['ONE_TILE_MAX_L', 'ONE_TILE_MAX_L_HALF', 'MAX_L', 'MAX_L_HALF', 'PREC', 'SHARED_MAX', 'KERNELS', 'STREAM_N2',
-           'STREAM_BK', 'STREAM_WARPS', 'STREAM_STAGES', 'STREAM_BC', 'AUTO_WINS', 'dft_matrix', 'twiddles',
-           'monarch_fft', 'monarch_ifft_real', 'fft_plan', 'filter_spectrum', 'products', 'one_tile_max_l',
+           'STREAM_BK', 'STREAM_WARPS', 'STREAM_STAGES', 'STREAM_BC', 'AUTO_WINS', 'AUTO_WINS_FILLED', 'dft_matrix',
+           'twiddles', 'monarch_fft', 'monarch_ifft_real', 'fft_plan', 'filter_spectrum', 'products', 'one_tile_max_l',
            'FFTConvTriton', 'fftconv_triton', 'gated_fftconv_ref', 'compile_for', 'aot_resources', 'stream_plan',
            'auto_uses_triton']
 
@@ -563,10 +563,14 @@ def _stream_backward(dy, u, k, D, pre, post, prec):
     return du, dk.to(k.dtype), dd.view(B, C).sum(0).to(D.dtype), dpre, dpost
 
 # %% ../../nbs/kernels/20_fftconv_triton.ipynb #w000
-# {(GPU name, input dtype): ((lo, hi), ...)}: lengths where a kernel beat torch.fft forward+backward
+# {(GPU name, input dtype, pass): ((lo, hi, kernel), ...)}: lengths where a kernel ('first': these kernels, 'monarch':
+# 22_monarch_fftconv) beat torch.fft, pass 'forward' or 'forward+backward'; derived from the committed GPU benchmark
+# tables by `auto_wins` of 22_monarch_fftconv, which `auto_kernel` there calls when first asked
 AUTO_WINS: dict = {}
+AUTO_WINS_FILLED = False
 
 def auto_uses_triton(gpu: str, dtype: torch.dtype, L: int) -> bool:
-    """Whether fftconv_impl='auto' takes these kernels: only inside a length range where they measured faster
-    on that GPU and dtype."""
-    return any(lo <= L <= hi for lo, hi in AUTO_WINS.get((gpu, str(dtype).split(".")[1]), ()))
+    """Whether fftconv_impl='auto' takes these kernels for training: only inside a length range where their
+    forward+backward measured faster on that GPU and dtype."""
+    key = (gpu, str(dtype).split(".")[1], "forward+backward")
+    return any(lo <= L <= hi and kern == "first" for lo, hi, kern in AUTO_WINS.get(key, ()))

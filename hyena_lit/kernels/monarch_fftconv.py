@@ -14,10 +14,11 @@ from .fftconv_triton import (dft_matrix, twiddles, _planes, _dot, _check, produc
 import hyena_lit.kernels.fftconv_triton as _ft
 
 # %% auto #0
-__all__ = ['MONARCH_MAX_L', 'MONARCH_WARPS', 'MONARCH_STAGES', 'monarch_dft', 'monarch_plan', 'spectrum_order',
-           'monarch_tile_fft', 'monarch_tile_ifft', 'monarch_conv_model', 'monarch_tables', 'monarch_filter_spectrum',
-           'monarch_warps', 'monarch_backward_torch_fft', 'MonarchFFTConv', 'monarch_fftconv', 'check_monarch',
-           'monarch_compile', 'monarch_aot', 'monarch_transform_flops', 'monarch_cost', 'monarch_roofline']
+__all__ = ['MONARCH_MAX_L', 'MONARCH_WARPS', 'MONARCH_STAGES', 'AUTO_TABLES', 'AUTO_KERNELS', 'AUTO_PASSES', 'monarch_dft',
+           'monarch_plan', 'spectrum_order', 'monarch_tile_fft', 'monarch_tile_ifft', 'monarch_conv_model',
+           'monarch_tables', 'monarch_filter_spectrum', 'monarch_warps', 'monarch_backward_torch_fft', 'MonarchFFTConv',
+           'monarch_fftconv', 'check_monarch', 'monarch_compile', 'monarch_aot', 'monarch_transform_flops',
+           'monarch_cost', 'monarch_roofline', 'bench_gpu', 'auto_wins', 'auto_kernel']
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m005
 def monarch_dft(x: Tensor, factors: tuple[int, ...]) -> Tensor:
@@ -485,3 +486,73 @@ def monarch_roofline(B: int, C: int, L: int, peaks: dict, prec: str = "bf16") ->
         out |= {f"{name}_{k}_ms": v for k, v in t.items()} | {f"{name}_ms": max(t.values()),
                                                                f"{name}_bound": max(t, key=t.get)}
     return out | dict(fwd_bwd_ms=out["fwd_ms"] + out["bwd_ms"])
+
+# %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m046
+AUTO_TABLES = ("runs/gpu/*/kernels/monarch/monarch_bench.csv", "runs/gpu/*/kernels/triton/*/bench.csv",
+               "runs/triton/*/bench.csv")
+# the kernel each benchmark row times: 'monarch' (this chapter) or 'first' (20_fftconv_triton)
+AUTO_KERNELS = {"monarch bf16": "monarch", "monarch fp32": "monarch", "first kernel bf16": "first",
+                "triton bf16": "first", "triton fp32": "first"}
+AUTO_PASSES = {"forward": "fwd", "forward+backward": "fwd_bwd"}
+
+def _repo_root():
+    "The checkout this package lies in (hyena_lit/kernels/ two levels down)."
+    import pathlib
+    return pathlib.Path(_ft.__file__).resolve().parents[2]
+
+def bench_gpu(path, root) -> str | None:
+    "The GPU a table under `root` was measured on: `gpu` of the nearest device.json, else `gpu_name` of params.json."
+    import json
+    for d in path.parents:
+        for name, key in (("device.json", "gpu"), ("params.json", "gpu_name")):
+            if (d / name).is_file() and key in (j := json.loads((d / name).read_text())): return j[key]
+        if d == root: return None
+    return None
+
+def _beats(row, ref, col: str) -> bool:
+    "Whether `row` timed faster than `ref` in column `col` ('fwd' or 'fwd_bwd'): by the median, and p80 < p20 if held."
+    import pandas as pd
+    ms, base = row.get(f"{col}_ms"), ref.get(f"{col}_ms")
+    if pd.isna(ms) or pd.isna(base) or not ms < base: return False
+    p80, p20 = row.get(f"{col}_p80"), ref.get(f"{col}_p20")
+    return True if pd.isna(p80) or pd.isna(p20) else bool(p80 < p20)
+
+def auto_wins(root=None) -> dict:
+    """{(GPU, input dtype, pass): ((lo, hi, kernel), ...)}: the ranges of measured lengths at which a kernel ('monarch'
+    or 'first') beat torch.fft in every committed table of `AUTO_TABLES` that timed it (pass 'forward' or
+    'forward+backward'); where two kernels win at a length, the larger worst-case speed-up takes it."""
+    import pandas as pd
+    root = _repo_root() if root is None else root
+    speed = {}  # (gpu, dtype, pass, L) -> {kernel: [speed-up or 0 per table]}
+    for path in sorted(p for pattern in AUTO_TABLES for p in root.glob(pattern)):
+        gpu, t = bench_gpu(path, root), pd.read_csv(path)
+        if gpu is None: continue
+        ref = {int(r["L"]): r for r in t[t.impl == "torch.fft"].to_dict("records")}
+        for r in t[t.impl.isin(list(AUTO_KERNELS))].to_dict("records"):
+            if int(r["L"]) not in ref: continue
+            for name, col in AUTO_PASSES.items():
+                s = ref[int(r["L"])][f"{col}_ms"] / r[f"{col}_ms"] if _beats(r, ref[int(r["L"])], col) else 0.0
+                key = (gpu, r["dtype"], name, int(r["L"]))
+                speed.setdefault(key, {}).setdefault(AUTO_KERNELS[r["impl"]], []).append(s)
+    out = {}
+    for gpu, dtype, name in sorted({k[:3] for k in speed}):
+        ranges, cur = [], None
+        for L in sorted(k[3] for k in speed if k[:3] == (gpu, dtype, name)):
+            s = {kern: min(v) for kern, v in speed[(gpu, dtype, name, L)].items()}
+            best = max(s, key=s.get) if max(s.values()) > 0 else None
+            if cur and best == cur[2]: cur = (cur[0], L, best)
+            else:
+                ranges += [cur] if cur else []
+                cur = (L, L, best) if best else None
+        ranges += [cur] if cur else []
+        if ranges: out[(gpu, dtype, name)] = tuple(ranges)
+    return out
+
+def auto_kernel(gpu: str, dtype: torch.dtype, L: int, grad: bool = True) -> str | None:
+    """The kernel fftconv_impl='auto' takes on GPU `gpu` for inputs of `dtype` at length L: 'monarch', 'first', or
+    None (torch.fft). Forward+backward wins decide when a gradient is needed (`grad`), forward wins when none is."""
+    if not _ft.AUTO_WINS_FILLED:
+        _ft.AUTO_WINS.update(auto_wins())
+        _ft.AUTO_WINS_FILLED = True
+    key = (gpu, str(dtype).split(".")[1], "forward+backward" if grad else "forward")
+    return next((kern for lo, hi, kern in _ft.AUTO_WINS.get(key, ()) if lo <= L <= hi), None)
