@@ -5,7 +5,7 @@ import torch
 
 from hyena_lit.core.fftconv import fftconv
 from hyena_lit.experiments.generation import attention_prefill, attention_step
-from hyena_lit.inference.modal import (DistilledLM, ModalFilter, distil_filters, distil_lm, fit_residues, hankel_singular_values,
+from hyena_lit.inference.distill import (DistilledLM, ModalFilter, distil_filters, distil_lm, fit_residues, hankel_singular_values,
                              kung_modes, modal_filter, modal_recurrence, modal_state, refine, rel_l2, select_modes)
 from hyena_lit.models.model import HyenaConfig, HyenaLM
 
