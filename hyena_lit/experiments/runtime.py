@@ -161,11 +161,11 @@ def profile_step(run, out, steps: int = 3, threads: int = 1, top: int = 12) -> "
     from dataclasses import fields as dc_fields
     import pandas as pd
     from torch.profiler import ProfilerActivity, profile
-    from hyena_lit.core.paths import relative, save_json
+    from hyena_lit.core.paths import is_finished, relative, save_json
     from hyena_lit.experiments.lm_training import TrainConfig, model_config
     from hyena_lit.models.model import HyenaLM
     run, out = Path(run), Path(out)
-    if not (run / "metrics.json").exists(): raise FileNotFoundError(f"{run} has no metrics.json: not a finished run")
+    if not is_finished(run): raise FileNotFoundError(f"{run} has no metrics.json: not a finished run")
     if out.exists() or out.with_suffix(".json").exists(): raise FileExistsError(f"{out} exists: a profile is not overwritten")
     train = json.loads((run / "params.json").read_text())["train"]
     cfg = TrainConfig(**{f.name: train[f.name] for f in dc_fields(TrainConfig) if f.name in train})

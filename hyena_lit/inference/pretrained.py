@@ -27,10 +27,11 @@ def export_run(run_dir: str | Path, out_dir: str | Path, model: HyenaLM | None =
                unfinished: bool = False) -> Path:
     """Write a run's trained weights (its engine checkpoint) as a save_pretrained folder; returns out_dir. An
     unfinished run's checkpoint holds mid-training weights: refused unless `unfinished`."""
+    from hyena_lit.core.paths import is_finished
     from hyena_lit.train.checkpoints import load_weights
     run_dir, out_dir = Path(run_dir), Path(out_dir)
     if not run_dir.is_dir(): raise FileNotFoundError(f"run folder {run_dir} does not exist: no checkpoint to export")
-    if not (run_dir / "metrics.json").is_file() and not unfinished:
+    if not is_finished(run_dir) and not unfinished:
         raise ValueError(f"{run_dir} is not a finished run (no metrics.json): its checkpoint holds mid-training "
                          "weights; pass --unfinished (unfinished=True) to export them anyway")
     ckpt = run_dir / "checkpoint" / "model.safetensors"
