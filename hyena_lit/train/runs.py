@@ -239,10 +239,11 @@ def __enter__(self) -> "RunFolder":
 def start(self, **derived) -> dict:
     """Write params.json (settings, `derived`, provenance) at the first start; a resumed run keeps what it
     saved and adds where and when it resumed to `provenance["resumed"]` (a run may start on a GPU and end on
-    a CPU)."""
+    a CPU), and the `derived` keys it lacks (a run begun before a key such as `kind` was recorded)."""
     saved = self.saved
     if saved:
         if not self.finished:
+            for k, v in derived.items(): saved.setdefault(k, v)
             here = provenance(self.device)
             saved.setdefault("provenance", {}).setdefault("resumed", []).append(
                 {k: here[k] for k in ("started", "device", "device_name", "torch")})
