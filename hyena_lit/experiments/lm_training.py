@@ -100,6 +100,8 @@ def _model_fields(model: str) -> dict:
 # end (0, "all of them", reads at most this many, and says so)
 EVAL_WINDOWS_CAP = 65_536
 
+def _is_local(name: str) -> bool: return name == "shakespeare" or Path(name).exists()
+
 def _check_split(cfg: TrainConfig):
     "A test split the corpus has, apart from the validation split: refused before training, not after it."
     if not cfg.test_split: return
@@ -194,8 +196,6 @@ def lr_at(cfg: TrainConfig, step: int) -> float:
     return r.lr * lr_multiplier(r, step, *budget(r))
 
 # %% ../../nbs/experiments/44_lm_training.ipynb #c007
-def _is_local(name: str) -> bool: return name == "shakespeare" or Path(name).exists()
-
 def _tokens(cfg: TrainConfig, split: str, max_tokens: int):
     if text_corpus.is_corpus(cfg.dataset) and cfg.tokenizer != "gpt2":  # a data.text_corpus build
         return text_corpus.encode_split(cfg.dataset, split, cfg.tokenizer)
