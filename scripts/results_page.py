@@ -258,16 +258,20 @@ def _runtime(R, col):
     return f"crossover with fused attention at L = {a[col]}, {b[col]}x faster at 8K ({scale})"
 
 def _gpu_step(R, gpu="NVIDIA_H200"):
-    "Tokens/s and model-FLOPs utilization of Hyena and GPT training steps, from the GPU's steps.csv."
-    rows = [r for r in R.csv(f"runs/pile/{gpu}-step/steps.csv") if r["status"] == "ok"]
+    """Tokens/s and model-FLOPs utilization of Hyena and GPT training steps (uncompiled), from the GPU check's
+    steps.csv, with Hyena's tokens/s from the first step table (runs/pile/<gpu>-step) beside it where that has the row."""
+    rows = [r for r in R.csv(f"runs/gpu/{gpu}/steps.csv") if r["status"] == "ok" and r.get("compile", "off") == "off"]
+    first = {(r["size"], int(r["L"])): r for r in R.csv(f"runs/pile/{gpu}-step/steps.csv") if r["status"] == "ok"}
     got = {(r["size"], int(r["L"])): r for r in rows}
+    k = lambda r: f"{float(r['tokens_per_s']) / 1e3:.0f}k"
     out = []
     for size in ("125M", "355M"):
         for L in sorted({int(r["L"]) for r in rows}):
             h, g = got.get((size, L)), got.get((f"gpt-{size}", L))
-            if h and g:
-                f = lambda r: f"{float(r['tokens_per_s']) / 1e3:.0f}k tokens/s (MFU {pct(r['mfu'])}%)"
-                out.append(f"{size} at L = {L}: Hyena {f(h)}, GPT {f(g)}")
+            if not h: continue
+            was = f"{k(first[(size, L)])} → " if (size, L) in first else ""
+            gpt = f", GPT {k(g)} (Hyena/GPT {float(h['tokens_per_s']) / float(g['tokens_per_s']):.2f})" if g else ""
+            out.append(f"{size} at L = {L}: Hyena {was}{k(h)} tokens/s (MFU {pct(h['mfu'])}%){gpt}")
     return f"{gpu.replace('_', ' ')}, bf16 autocast, AdamW: " + "; ".join(out)
 
 # how each figure's headline cells are computed (the paper's side, ours), by figure folder; its title, notebooks, run
