@@ -35,3 +35,12 @@ def test_notebook(nb, monkeypatch, tmp_path):
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton-cache"))
     ok, secs = nbdev_test.test_nb(nb, skip_flags=SKIP_FLAGS, do_print=False)
     assert ok, f"{nb.name} failed (see the traceback above)"
+
+
+def test_report_cells_fit_on_a_screen():
+    "A report (nbs/eval) is a figure, a table and claims a reader takes in: no code cell of one is over 60 lines."
+    import json
+    long = [(p.name, c.get("id"), n) for p in sorted((ROOT / "nbs" / "eval").glob("*.ipynb"))
+            for c in json.loads(p.read_text())["cells"] if c["cell_type"] == "code"
+            for n in [len("".join(c["source"]).split("\n"))] if n > 60]
+    assert not long, long

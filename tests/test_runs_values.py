@@ -80,7 +80,10 @@ PINS = {
 )'''),
         ],
         "c017g-2": [
-            ('assert round(h.test_loss.iloc[-1], 2) == end and h.train_loss.iloc[-1] < h.train_loss.iloc[60], p', 1, 4,
+            ('print("test loss lowest at epoch:", low30, "| at the end:", end30)', 1, 4,
+             '''assert low30 == {"h3": 271, "ckconv": 176, "conv1d": 106, "transferfunc": 35, "fno": 48} and (
+    end30["transferfunc"], end30["fno"]) == (3.98, 3.04), (low30, end30)'''),
+            ('end30 = {p: round(float(h.test_loss.iloc[-1]), 2) for p, h in h30.items()}', 1, 4,
              '''assert (round(v30["h3"], 1), int(h30["h3"].epoch[h30["h3"].test_acc.idxmax()])) == (81.8, 376) and round(
     last_epochs_gain("fig4.1-official", "h3_L128_V30_s0"), 1) == 0.5'''),
             ('pilot = pd.read_csv(root / "associative_recall" / "gpu-pilot-20261124" / "pilot.csv").set_index("run")', 1, 4,
@@ -93,7 +96,10 @@ PINS = {
             ('first90 = {p: int(h.epoch[h.test_acc >= 0.9].iloc[0]) for p, h in h10.items()}', 1, 4,
              '''assert (len(h10["hyena"]), len(h10["ckconv"])) == (21, 83) and first90 == {
     "hyena": 13, "ckconv": 21, "transferfunc": 28, "h3": 82, "conv1d": 69, "fno": 64}, first90'''),
-            ('), p', 2, 4,
+            ('climbs = {p: round(float(h.test_loss.iloc[-1] / h.test_loss.min()), 1) for p, h in short.items()}', 1, 4,
+             '''assert low10 == {"fno": 123, "transferfunc": 69, "h3": 150, "conv1d": 50} and final10 == {
+    "fno": 97.4, "transferfunc": 93.2, "h3": 94.0, "conv1d": 82.0}, (low10, final10)'''),
+            ('climbs = {p: round(float(h.test_loss.iloc[-1] / h.test_loss.min()), 1) for p, h in short.items()}', 1, 4,
              '''assert round(v10["h3"], 1) == 96.4 and int(h10["h3"].epoch[h10["h3"].test_acc.idxmax()]) == 218'''),
             ('"fno")]]).round(1).tolist()', 1, 4,
              '''# the GPU pilot's runs of the same cells (not of record)
