@@ -31,7 +31,7 @@ for i, r in enumerate(runs, 1):
 out.mkdir(parents=True, exist_ok=True)
 pd.DataFrame(rows).to_csv(out / "probe.csv", index=False)
 commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-save_json(dict(command="python scripts/answer_phase_probe.py " + " ".join(sys.argv[1:]), sweep=relative(sweep), runs=[r.name for r in runs],
+save_json(dict(kind="answer_probe", command="python scripts/answer_phase_probe.py " + " ".join(sys.argv[1:]), sweep=relative(sweep), runs=[r.name for r in runs],
                git_commit=commit, torch=torch.__version__, threads=a.threads, date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                test_set="each run's own: generate('associative_recall', num_test, seq_len, vocab_size, seed=10_000 + seed, score='last')",
                variants={"sep_off": "... k v => q (the task)", "nosep_on": "... k v q", "sep_on": "... k v v => q (last value repeated, first pair dropped)", "nosep_off": "... k v v q (last value repeated)"}),

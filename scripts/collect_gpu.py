@@ -70,7 +70,7 @@ def main():
             continue
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dst)
-        if not (dst.parent / "params.json").exists(): save_json(keep, dst.parent / "params.json")
+        if not (dst.parent / "params.json").exists(): save_json({"kind": "gpu_bench"} | keep, dst.parent / "params.json")
         if kind == "copy" and dst.name == "bench.csv" and not (dst.parent / "device.json").exists():
             # what 20_fftconv_triton's AUTO_WINS check reads
             save_json({k: v for k, v in keep.items() if k != "started"} | dict(gpu=name), dst.parent / "device.json")

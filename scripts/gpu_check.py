@@ -396,7 +396,7 @@ def main(argv=None):
     root.mkdir(parents=True, exist_ok=True)
     try: import triton; triton_v = triton.__version__
     except ImportError: triton_v = None
-    info = dict(gpu=gpu_name, torch=torch.__version__, triton=triton_v, cuda=torch.version.cuda, dry=a.dry,
+    info = dict(kind="gpu_check", gpu=gpu_name, torch=torch.__version__, triton=triton_v, cuda=torch.version.cuda, dry=a.dry,
                 deadline_min=a.deadline_min, parts=parts, notebooks=names, bundle=bundled,
                 started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
     name = "params.json" if not (root / "params.json").exists() else f"params-{int(t0)}.json"

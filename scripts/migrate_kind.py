@@ -4,6 +4,9 @@ A run's kind is the launcher's Runner that wrote its folder (hyena_lit.launch.KI
 params.json it writes, and the run index reads it. Folders made earlier are given theirs here, once, from what their files
 hold. Only finished folders (with metrics.json) are touched: a run still training keeps its files as they are.
 
+A few folders under runs/ are measurements that a script writes, not runs of the launcher: their params.json records
+the script's kind (`MEASUREMENTS`), and folders written before that are given it here too, from their files.
+
     python scripts/migrate_kind.py            # record the missing kinds under runs/
     python scripts/migrate_kind.py --check    # list the finished folders without a kind; exit 1 if any
 """
@@ -24,6 +27,21 @@ from hyena_lit.launch import KINDS  # noqa: E402
 _TASK_FOLDERS = {"mqar": "mqar", "dna": "dna", "images": "images"}
 
 
+# kinds of the measurement folders that scripts write (not runs: no metrics.json, no runner) -> the script
+MEASUREMENTS = {"gpu_check": "scripts/gpu_check.py", "gpu_bench": "scripts/triton_gpu.py",
+                "answer_probe": "scripts/answer_phase_probe.py"}
+
+
+def measurement_kind(folder: Path) -> str:
+    "The kind of a measurement folder written before kinds were recorded, from what its script writes there."
+    p = json.loads((folder / "params.json").read_text())
+    if "parts" in p and "deadline_min" in p: return "gpu_check"
+    if (folder / "probe.csv").is_file(): return "answer_probe"
+    if "minutes" in p and "smoke" in p or any((folder / f).is_file() for f in ("steps.csv", "bench.csv")):
+        return "gpu_bench"  # scripts/triton_gpu.py's folder, or the one scripts/collect_gpu.py filled from it
+    raise ValueError(f"no measurement kind fits {folder}: params {sorted(p)[:8]}")
+
+
 def kind_from_files(p: dict, m: dict, experiment: str) -> str:
     """The kind of a run made before kinds were recorded, from its params.json `p`, metrics.json `m` and experiment
     folder: what each runner's files, and only its, hold."""
@@ -41,7 +59,8 @@ def kind_from_files(p: dict, m: dict, experiment: str) -> str:
 
 def stamp_kind(run_dir: Path, kind: str):
     "Record `kind` first in `run_dir`/params.json, the rest as it was."
-    if kind not in KINDS: raise ValueError(f"kind must be one of {sorted(KINDS)}, got {kind!r}")
+    if kind not in KINDS and kind not in MEASUREMENTS:
+        raise ValueError(f"kind must be one of {sorted(KINDS) + sorted(MEASUREMENTS)}, got {kind!r}")
     p = run_dir / "params.json"
     save_json({"kind": kind, **json.loads(p.read_text())}, p)
 
@@ -52,6 +71,19 @@ def missing(root: Path) -> list[Path]:
             and "kind" not in json.loads((d / "params.json").read_text())]
 
 
+def _is_measurement(folder: Path) -> bool:
+    try: return bool(measurement_kind(folder))
+    except ValueError: return False  # a run still training, say: left as it is
+
+
+def measurements_missing(root: Path) -> list[Path]:
+    """The measurement folders under `root` (a params.json, no metrics.json, files that one of `MEASUREMENTS`' scripts
+    writes) whose params.json records no kind."""
+    return sorted(f.parent for f in root.rglob("params.json") if f.is_file() and not f.is_symlink()
+                  and not (f.parent / "metrics.json").exists() and "kind" not in json.loads(f.read_text())
+                  and _is_measurement(f.parent))
+
+
 def migrate(root: Path) -> dict[str, str]:
     "Record the kind of every finished folder under `root` that has none; returns {folder below root: kind}."
     done = {}
@@ -59,6 +91,9 @@ def migrate(root: Path) -> dict[str, str]:
         p, m = (json.loads((d / f).read_text()) for f in ("params.json", "metrics.json"))
         kind = kind_from_files(p, m, d.relative_to(root).parts[0])
         stamp_kind(d, kind)
+        done[d.relative_to(root).as_posix()] = kind
+    for d in measurements_missing(root):
+        stamp_kind(d, kind := measurement_kind(d))
         done[d.relative_to(root).as_posix()] = kind
     return done
 
@@ -73,9 +108,9 @@ def main(argv=None) -> int:
         print(f"error: --root {a.root} is not a folder", file=sys.stderr)
         return 2
     if a.check:
-        left = missing(root)
+        left = missing(root) + measurements_missing(root)
         for d in left: print(d.relative_to(root).as_posix())
-        print(f"{len(left)} finished run folder(s) without a kind")
+        print(f"{len(left)} finished run or measurement folder(s) without a kind")
         return 1 if left else 0
     done = migrate(root)
     counts = {}

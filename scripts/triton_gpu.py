@@ -99,7 +99,7 @@ def main():
     dirs = {"figure43": root / "runtime" / gpu, "step": root / "pile" / f"{gpu}-step", "kernels": root / "triton" / gpu}
     root.mkdir(parents=True, exist_ok=True)
     import triton
-    (root / "params.json").write_text(json.dumps(dict(minutes=a.minutes, smoke=a.smoke, gpu=gpu,
+    (root / "params.json").write_text(json.dumps(dict(kind="gpu_bench", minutes=a.minutes, smoke=a.smoke, gpu=gpu,
                                                       gpu_name="cpu" if a.smoke else torch.cuda.get_device_name(), torch=torch.__version__,
                                                       triton=triton.__version__, cuda=torch.version.cuda,
                                                       figure43=figure43_settings(a.smoke),

@@ -58,10 +58,15 @@ def test_migration_records_each_kind_once_and_leaves_unfinished_runs_alone(tmp_p
     training = runs / "mechanistic" / "sweep" / "still_training"  # no metrics.json: not to be touched
     training.mkdir(parents=True)
     (training / "params.json").write_text('{"seed": 0}')
+    bench = runs / "gpu" / "SOME_GPU"  # a measurement folder scripts/gpu_check.py wrote before kinds were recorded
+    bench.mkdir(parents=True)
+    p = json.loads((ROOT / "runs" / "gpu" / "NVIDIA_H200" / "params.json").read_text())
+    (bench / "params.json").write_text(json.dumps({n: v for n, v in p.items() if n != "kind"}))
     check = migrate("--check", "--root", runs)
-    assert check.returncode == 1 and f"{len(KINDS)} finished run folder(s) without a kind" in check.stdout
+    assert check.returncode == 1 and f"{len(KINDS) + 1} finished run or measurement folder(s) without a kind" in check.stdout
     first = migrate("--root", runs)
-    assert first.returncode == 0 and f"recorded the kind of {len(KINDS)} run folder(s)" in first.stdout, first.stderr
+    assert first.returncode == 0 and f"recorded the kind of {len(KINDS) + 1} run folder(s)" in first.stdout, first.stderr
+    assert kind(bench) == "gpu_check"
     for k, d in one_of_each.items():
         dest = runs / d.relative_to(ROOT / "runs")
         assert kind(dest) == k
@@ -84,3 +89,14 @@ def test_a_run_without_a_kind_is_named_by_the_index(tmp_path):
     try: run_row(d, tmp_path / "runs"); raise AssertionError("no error")
     except ValueError as e: assert "params.json records kind None" in str(e) and "migrate_kind.py" in str(e)
     assert len(run_folders(tmp_path / "runs")) == 1
+
+
+def test_every_committed_params_json_records_a_kind():
+    "Runs record their runner's kind; the measurement folders scripts write record the script's (MEASUREMENTS)."
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from migrate_kind import MEASUREMENTS
+    ls = subprocess.run(["git", "ls-files", "runs"], capture_output=True, text=True, cwd=ROOT).stdout.split()
+    files = [ROOT / f for f in ls if f.endswith("/params.json")]
+    assert len(files) > 400
+    assert [str(f.relative_to(ROOT)) for f in files if kind(f.parent) not in {*KINDS, *MEASUREMENTS}] == []
+    for script in MEASUREMENTS.values(): assert (ROOT / script).is_file(), script
