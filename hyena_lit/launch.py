@@ -183,10 +183,20 @@ def _measured(d: Path, saved: dict) -> dict:
     return dict(seconds=seconds, tps=tps, device=str(dev).split(":")[0])
 
 def _tokens(p: dict) -> float | None:
-    "The tokens an epoch-budget cell trains (epochs x examples x length), when its settings say."
+    """The tokens a cell trains, when its settings say: a token budget (`tokens`, a language model's), or epochs x
+    examples x length."""
+    if isinstance(p.get("tokens"), int) and not isinstance(p.get("tokens"), bool): return float(p["tokens"])
     if all(isinstance(p.get(k), int) for k in ("epochs", "num_train", "seq_len")):
         return float(p["epochs"] * p["num_train"] * p["seq_len"])
     return None
+
+def _size(name) -> tuple[str, float] | None:
+    "A model size named family-count ('hyenap-0.5M', '125M') -> (family, parameters); None for other names."
+    name = str(name or "")
+    scale = {"K": 1e3, "M": 1e6, "B": 1e9}.get(name[-1:])
+    family, _, count = name[:-1].rpartition("-") if "-" in name else ("", "", name[:-1])
+    try: return (family, float(count) * scale) if scale else None
+    except ValueError: return None
 
 # %% ../nbs/launch/18b_launch.ipynb #lc7s2
 def _rows(cells: list[dict]) -> tuple[list[dict], list[str]]:
@@ -201,7 +211,7 @@ def _rows(cells: list[dict]) -> tuple[list[dict], list[str]]:
         got = _measured(d, saved) if status == "finished" else dict(seconds=None, tps=None, device=None)
         rows.append(
             dict(key=c["key"], experiment=c["experiment"], seq_len=c["params"].get("seq_len"), status=status,
-                 tokens=_tokens(c["params"]), cap=60 * (c["params"].get("max_minutes_per_run") or 0), **got)
+                 model=c["params"].get("size"), tokens=_tokens(c["params"]), cap=60 * (c["params"].get("max_minutes_per_run") or 0), **got)
         )
     return rows, bad
 
@@ -216,12 +226,12 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = ()) -> 
             f"{len(bad)} run folder(s) hold other settings than their cells: " + "; ".join(bad[:5]))
     mine = {r["key"] for r in rows}
     peers = [r for r in _rows([c for c in reference if c["key"] not in mine])[0] if r["status"] == "finished"]
-    cols = ["key", "experiment", "seq_len", "status", "tokens", "cap", "seconds", "tps", "device"]
+    cols = ["key", "experiment", "seq_len", "status", "model", "tokens", "cap", "seconds", "tps", "device"]
     df = pd.DataFrame(rows + peers, columns=cols)
     for i in df.index[df.status != "finished"]:  # a time cap (max_minutes_per_run) bounds a cell
         e = _expected(df, i, str(device).split(":")[0])
         df.at[i, "seconds"] = min(e, df.at[i, "cap"]) if e is not None and df.at[i, "cap"] > 0 else e
-    df = df.iloc[:len(rows)].drop(columns=["tps", "cap"])
+    df = df.iloc[:len(rows)].drop(columns=["tps", "cap", "model"])
     df["seconds"] = pd.to_numeric(df.seconds, errors="coerce")
     return df
 
@@ -232,7 +242,14 @@ def _expected(df: pd.DataFrame, i, kind: str) -> float | None:
     done = df[(df.status == "finished") & (df.device == kind) & (df.experiment == df.at[i, "experiment"])]
     same = done[done.seq_len == df.at[i, "seq_len"]]
     same = same if len(same) else done
-    rates = same.tps.dropna()
+    rates, model = same.tps.dropna(), df.at[i, "model"]
+    if model is not None and model == model and same.tps.notna().any():
+        mine, size = same[same.model == model].tps.dropna(), _size(model)
+        kin = [(s, t) for m, t in zip(same.model, same.tps) if t == t and (s := _size(m)) and size and s[0] == size[0]]
+        if len(mine): rates = mine
+        elif kin:  # the nearest size of the family, its rate scaled by the ratio of the sizes
+            near = min(abs(math.log(s[1] / size[1])) for s, _ in kin)
+            rates = pd.Series([t * s[1] / size[1] for s, t in kin if abs(math.log(s[1] / size[1])) == near])
     if df.at[i, "tokens"] == df.at[i, "tokens"] and df.at[i, "tokens"] is not None and len(rates):
         return float(df.at[i, "tokens"] / rates.median())
     return float(same.seconds.median()) if same.seconds.notna().any() else None
