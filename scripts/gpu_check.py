@@ -278,17 +278,20 @@ def part_figure43(out: pathlib.Path, deadline: float, dry: bool):
 
 NCU_PROGRAM = """
 import sys, torch
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{root!r}, {scripts!r}]
 from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
+from monarch_bench import bench_inputs
 for L, backward in {plan!r}:
-    u = torch.randn(64, 768, L, device="cuda", dtype=torch.bfloat16, requires_grad=backward)
-    k = torch.randn(768, L, device="cuda", requires_grad=backward)
-    g = [torch.randn_like(u) for _ in range(2)]
-    y = monarch_fftconv(u, k, torch.randn(768, device="cuda"), g[0], g[1])
-    if backward: y.sum().backward()
-    torch.cuda.synchronize()
+    u, k, D, pre, post = bench_inputs({B}, {C}, L, torch.bfloat16, {device!r})
+    y = monarch_fftconv(u, k, D.to(u.dtype), pre, post)
+    if backward: y.float().sum().backward()
+    if {device!r} == "cuda": torch.cuda.synchronize()
 """
 NCU_PLAN = ((4096, False), (1024, True))  # the Monarch forward at 4K; forward and backward where the backward fits
+
+def ncu_program(plan=NCU_PLAN, B: int = 64, C: int = 768, device: str = "cuda") -> str:
+    "The program Nsight Compute profiles: the Monarch kernel on the bench's own inputs (`monarch_bench.bench_inputs`)."
+    return NCU_PROGRAM.format(root=str(ROOT), scripts=str(ROOT / "scripts"), plan=tuple(plan), B=B, C=C, device=device)
 
 def find_ncu():
     "The Nsight Compute command line, on the PATH or in CUDA's usual folders; None where there is none."
@@ -306,7 +309,7 @@ def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
     subprocess.run(bench + ["--deadline-min", f"{minutes(0.6):.2f}"] + (["--dry"] if dry else []), check=False)
     ncu = None if dry else find_ncu()
     if ncu and deadline - time.time() > 60:
-        prog = NCU_PROGRAM.format(root=str(ROOT), plan=NCU_PLAN)
+        prog = ncu_program()
         cmd = [ncu, "--clock-control", "none", "-k", "regex:_monarch", "--section", "SpeedOfLight", "--section",
                "MemoryWorkloadAnalysis", "--section", "Occupancy", "--section", "LaunchStats", "--csv", "--page",
                "details", sys.executable, "-c", prog]

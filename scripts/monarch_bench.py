@@ -75,6 +75,17 @@ def contenders(L: int):
             "first kernel bf16": (torch.bfloat16, products(torch.bfloat16) if L <= MAX_L_HALF else PREC,
                                   fftconv_triton if first else None)}
 
+def bench_inputs(B: int, C: int, L: int, dtype, device: str, seed: int = 0) -> tuple:
+    """The timed problem, the same in the bench and in the profile (`gpu_check.NCU_PROGRAM`): u, k, D, pre, post of
+    the gated convolution y = post * (k * (pre * u) + D pre u), u and the gates in `dtype`, k and D in float32, all
+    requiring gradients, drawn from one seeded generator."""
+    import torch
+    g = torch.Generator(device=device).manual_seed(seed)
+    u, pre, post = (torch.randn(B, C, L, device=device, dtype=dtype, generator=g).requires_grad_() for _ in range(3))
+    k = torch.randn(C, L, device=device, generator=g).requires_grad_()
+    D = torch.randn(C, device=device, generator=g).requires_grad_()
+    return u, k, D, pre, post
+
 def main(argv=None):
     a = parse(argv)
     if a.dry: os.environ["TRITON_INTERPRET"] = "1"  # before anything imports triton
@@ -116,11 +127,7 @@ def main(argv=None):
             if fn is None: rows.append(row | dict(status="not built")); continue
             if a.dry and L > DRY_MAX_L: rows.append(row | dict(status="not timed (dry run)")); continue
             try:
-                g = torch.Generator(device=dev).manual_seed(0)
-                u, pre, post = (torch.randn(B, C, L, device=dev, dtype=dtype, generator=g).requires_grad_()
-                                for _ in range(3))
-                k = torch.randn(C, L, device=dev, generator=g).requires_grad_()
-                D = torch.randn(C, device=dev, generator=g).requires_grad_()
+                u, k, D, pre, post = bench_inputs(B, C, L, dtype, dev)
                 call = lambda: fn(u, k, D.to(dtype), pre, post)
                 f = timer(call, a.reps, cuda, warmup)
                 row |= dict(status="ok", fwd_ms=f["ms"], fwd_p20=f["p20"], fwd_p80=f["p80"])

@@ -149,3 +149,15 @@ def test_data_needs_name_every_notebook_that_reads_a_play(monkeypatch):
         cells = gpu_check.kept_cells(gpu_check.notebook_path(n), gpu=True)
         reads = any("shakespeare" in "".join(c["source"]) for c in cells if c["cell_type"] == "code")
         assert reads == ("shakespeare" in gpu_check.DATA_NEEDS.get(n, ())), n
+
+
+def test_the_profiled_program_runs_the_benchs_own_problem(tmp_path):
+    "What Nsight Compute profiles is the Monarch kernel on monarch_bench's inputs: here under Triton's interpreter."
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import gpu_check
+    prog = gpu_check.ncu_program(plan=((64, True), (100, False)), B=1, C=2, device="cpu")
+    assert "bench_inputs(1, 2, L, torch.bfloat16, 'cpu')" in prog
+    assert "bench_inputs(64, 768, L, torch.bfloat16, 'cuda')" in gpu_check.ncu_program()
+    r = subprocess.run([sys.executable, "-c", prog], cwd=tmp_path, env=ENV | {"TRITON_INTERPRET": "1"},
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
