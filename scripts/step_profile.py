@@ -1,14 +1,17 @@
 """Aten operators (on a GPU: kernels) per block forward+backward, and a whole training step's kernels, by torch.profiler.
 
 usage: python scripts/step_profile.py --out DIR [--blocks hyena,attention] [--d-model 768] [--L 1024] [--batch 1]
-                                      [--dtype bfloat16] [--device cpu] [--reps 1]
+                                      [--dtype bfloat16] [--device cpu] [--reps 1] [--compile off|default]
 
 One pre-norm block of the model (`Block` of 13_model: Hyena-125M's or GPT-125M's, at `--d-model`), one warm-up
 forward+backward, then `--reps` forward+backward passes under torch.profiler with autocast to `--dtype` (float32: off).
 On a CPU every aten operator the dispatcher runs is an event; on a GPU each of them launches one or more kernels, so the
-count of aten events is the CPU proxy for the launches of a step. Writes (refusing files that exist):
-- DIR/aten_ops.csv: one row per block: aten events and distinct operators per forward+backward, milliseconds, device,
-  torch version;
+count of aten events is the CPU proxy for the launches of a step. With `--compile default` the block runs under
+torch.compile: the aten events left are the calls inductor does not generate (matrix products, FFTs, the convolution,
+views), and each kernel it generates is one more launch a pass (`compiled_kernels`, inductor's own count), so the
+proxy is `ops` = aten events + generated kernels. Writes (refusing files that exist):
+- DIR/aten_ops.csv: one row per block: aten events, generated kernels, their sum (`ops`) and distinct operators per
+  forward+backward, milliseconds, device, the compile mode, torch version;
 - DIR/aten_ops_by_name.csv: per block and operator name, calls per forward+backward.
 `profile_step` (used by scripts/gpu_check.py) profiles a whole HyenaLM training step the same way and returns its
 kernels (on CUDA) or operators (on CPU) by time, with the number of launches and the peak memory."""
@@ -25,9 +28,10 @@ def _autocast(device: str, dtype: str):
     return torch.autocast(torch.device(device).type, dtype=getattr(torch, dtype), enabled=dtype != "float32")
 
 def block_events(block: str, d_model: int = 768, L: int = 1024, batch: int = 1, dtype: str = "bfloat16",
-                 device: str = "cpu", reps: int = 1, **overrides):
+                 device: str = "cpu", reps: int = 1, compile: str = "off", **overrides):
     """(profiler events of `reps` forward+backward passes of one `block` ('hyena' or 'attention') block, ms per
-    pass). `overrides` go to the HyenaConfig."""
+    pass). `compile`: "off", or a torch.compile mode for the block (inductor's generated-kernel counter is reset before
+    the warm-up pass, which compiles: read it with `generated_kernels()`). `overrides` go to the HyenaConfig."""
     import torch
     from torch.profiler import ProfilerActivity, profile
     from hyena_lit.models.model import Block, HyenaConfig
@@ -37,6 +41,10 @@ def block_events(block: str, d_model: int = 768, L: int = 1024, batch: int = 1, 
                                 l_max=max(L, 2048), **overrides)
     dev = torch.device(device)
     m = Block(cfg).to(dev)
+    if compile != "off":
+        from torch._inductor import metrics
+        m = torch.compile(m, mode=compile)
+        metrics.reset()
     h = torch.randn(batch, L, d_model, device=dev, requires_grad=True)
     g = torch.randn(batch, L, d_model, device=dev)
 
@@ -54,6 +62,11 @@ def block_events(block: str, d_model: int = 768, L: int = 1024, batch: int = 1, 
         if dev.type == "cuda": torch.cuda.synchronize(dev)
     return prof.events(), 1e3 * (time.perf_counter() - t0) / reps
 
+def generated_kernels() -> int:
+    "The kernels inductor generated since the last compiled `block_events` began: each is launched once a pass."
+    from torch._inductor import metrics
+    return int(metrics.generated_kernel_count)
+
 def count_aten(events, reps: int = 1) -> tuple[int, dict]:
     "(aten events per pass, {operator name: calls per pass}) of a profile's CPU events."
     by_name = {}
@@ -63,15 +76,17 @@ def count_aten(events, reps: int = 1) -> tuple[int, dict]:
     return sum(by_name.values()) // reps, {k: v // reps for k, v in sorted(by_name.items(), key=lambda kv: -kv[1])}
 
 def block_rows(blocks=tuple(BLOCKS), d_model: int = 768, L: int = 1024, batch: int = 1, dtype: str = "bfloat16",
-               device: str = "cpu", reps: int = 1) -> tuple[list[dict], list[dict]]:
+               device: str = "cpu", reps: int = 1, compile: str = "off") -> tuple[list[dict], list[dict]]:
     "(one summary row per block, one row per block and operator): what `main` writes."
     import torch
     rows, by = [], []
     for b in blocks:
-        ev, ms = block_events(b, d_model, L, batch, dtype, device, reps)
+        ev, ms = block_events(b, d_model, L, batch, dtype, device, reps, compile)
         n, names = count_aten(ev, reps)
-        rows.append(dict(block=b, d_model=d_model, L=L, batch=batch, dtype=dtype, device=device,
-                         aten_ops=n, distinct_ops=len(names), ms=round(ms, 2), torch=torch.__version__))
+        k = generated_kernels() if compile != "off" else 0
+        rows.append(dict(block=b, d_model=d_model, L=L, batch=batch, dtype=dtype, device=device, compile=compile,
+                         aten_ops=n, compiled_kernels=k, ops=n + k, distinct_ops=len(names), ms=round(ms, 2),
+                         torch=torch.__version__))
         by += [dict(block=b, op=k, calls=v) for k, v in names.items()]
     return rows, by
 
@@ -141,7 +156,10 @@ def main(argv=None):
     p.add_argument("--dtype", default="bfloat16")
     p.add_argument("--device", default="cpu")
     p.add_argument("--reps", type=int, default=1)
+    p.add_argument("--compile", default="off", help="off, or a torch.compile mode for the block (default, ...)")
     a = p.parse_args(argv)
+    if a.compile not in ("off", "default", "reduce-overhead", "max-autotune"):
+        raise SystemExit(f"error: --compile must be off, default, reduce-overhead or max-autotune, got {a.compile!r}")
     blocks = a.blocks.split(",")
     if any(b not in BLOCKS for b in blocks): raise SystemExit(f"error: --blocks takes names from {list(BLOCKS)}, got {a.blocks!r}")
     if a.dtype not in DTYPES: raise SystemExit(f"error: --dtype must be one of {DTYPES}, got {a.dtype!r}")
@@ -151,10 +169,11 @@ def main(argv=None):
     out = pathlib.Path(a.out)
     for f in ("aten_ops.csv", "aten_ops_by_name.csv"):
         if (out / f).exists(): raise SystemExit(f"error: {out / f} exists: a profile is not overwritten")
-    rows, by = block_rows(blocks, a.d_model, a.L, a.batch, a.dtype, a.device, a.reps)
+    rows, by = block_rows(blocks, a.d_model, a.L, a.batch, a.dtype, a.device, a.reps, a.compile)
     write_new(out / "aten_ops.csv", rows)
     write_new(out / "aten_ops_by_name.csv", by)
-    for r in rows: print(f"{r['block']:9}: {r['aten_ops']} aten ops per forward+backward ({r['distinct_ops']} distinct), {r['ms']} ms")
+    for r in rows: print(f"{r['block']:9}: {r['ops']} ops per forward+backward ({r['aten_ops']} aten events, "
+                         f"{r['compiled_kernels']} generated kernels; {r['distinct_ops']} distinct aten ops), {r['ms']} ms")
 
 if __name__ == "__main__":
     main()

@@ -35,6 +35,19 @@ def test_a_hyena_block_launches_no_more_ops_than_committed():
     assert n <= r.aten_ops, (n, r.aten_ops, list(names.items())[:10])
 
 
+def test_the_compiled_block_runs_under_half_the_ops_before_the_lean_step():
+    "Compiled, the proxy counts the aten calls left and inductor's generated kernels (one launch each a pass)."
+    import step_profile as sp
+    before = committed("before")["hyena"]
+    t = pd.read_csv(PROXY / "compiled" / "aten_ops.csv").set_index("block")
+    assert (t.ops == t.aten_ops + t.compiled_kernels).all() and (t.compile == "default").all()
+    assert t.loc["hyena", "ops"] <= 0.5 * before
+    # the count is the graph's, not the sizes': recounted small, it is no larger than committed
+    events, _ = sp.block_events("hyena", 64, 128, 1, "bfloat16", compile="default")
+    n, _ = sp.count_aten(events)
+    assert n + sp.generated_kernels() <= t.loc["hyena", "ops"], (n, sp.generated_kernels())
+
+
 def test_compile_gives_the_eager_forward_and_gradients():
     from hyena_lit.core.fftconv import rel_err
     from hyena_lit.models.model import HyenaConfig, HyenaLM
