@@ -156,10 +156,20 @@ def run_notebook(name: str, out: pathlib.Path, gpu: bool, timeout: float) -> dic
                 error=err)
 
 def _append(path: pathlib.Path, row: dict):
-    new = not path.exists()
-    with path.open("a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(row))
-        if new: w.writeheader()
+    "Add `row` to the CSV at `path`; a column the file lacks is added to it (its earlier rows empty there)."
+    rows, cols = [], list(row)
+    if path.exists() and path.stat().st_size:
+        with path.open(newline="") as f:
+            r = csv.DictReader(f)
+            rows, old = list(r), list(r.fieldnames or [])
+        cols = old + [c for c in row if c not in old]
+        if cols == old:
+            with path.open("a", newline="") as f: csv.DictWriter(f, fieldnames=cols).writerow(row)
+            return
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols)
+        w.writeheader()
+        w.writerows(rows)
         w.writerow(row)
 
 def _finished(path: pathlib.Path) -> set:
@@ -200,17 +210,21 @@ def part_profile(out: pathlib.Path, deadline: float, dry: bool):
     if not (out / "block_ops.csv").exists():
         rows, _ = sp.block_rows(d_model=64 if dry else 768, L=64 if dry else 2048, device=dev)
         sp.write_new(out / "block_ops.csv", rows)
-    plan = [("tiny", 64, 1), ("gpt-tiny", 64, 1)] if dry else [
-        ("125M", 2048, 4), ("gpt-125M", 2048, 4), ("125M", 8192, 1), ("gpt-125M", 8192, 1)]
-    for size, L, B in plan:
+    # eager, then the compiled step's launches (inductor's kernels are CUDA events too)
+    plan = [("tiny", 64, 1, "off"), ("gpt-tiny", 64, 1, "off")] if dry else [
+        ("125M", 2048, 4, "off"), ("gpt-125M", 2048, 4, "off"), ("125M", 8192, 1, "off"), ("gpt-125M", 8192, 1, "off"),
+        ("125M", 2048, 4, "default")]
+    for size, L, B, comp in plan:
         if time.time() > deadline: return
-        if (out / "summary.csv").exists() and any(r["size"] == size and int(r["L"]) == L
-                                                  for r in csv.DictReader((out / "summary.csv").open())):
+        if (out / "summary.csv").exists() and any(  # a row from before compile was recorded is eager
+                (r["size"], int(r["L"]), r.get("compile") or "off") == (size, L, comp)
+                for r in csv.DictReader((out / "summary.csv").open())):
             continue
         try:
-            kernels, summary = sp.profile_step(size, L, B, dev, "bfloat16")
+            kernels, summary = sp.profile_step(size, L, B, dev, "bfloat16", compile=comp)
         except Exception as e:  # out of memory, a failed op: a row that says so
-            kernels, summary = [], dict(size=size, L=L, batch=B, status=f"error: {type(e).__name__}: {e}"[:300])
+            kernels, summary = [], dict(size=size, L=L, batch=B, compile=comp,
+                                        status=f"error: {type(e).__name__}: {e}"[:300])
         for r in kernels: _append(out / "kernels.csv", r)
         _append(out / "summary.csv", {"status": "ok", **summary} if "status" not in summary else summary)
         print("profile:", summary, flush=True)
@@ -222,7 +236,8 @@ def part_steps(out: pathlib.Path, deadline: float, dry: bool):
             [(s, L, B, "off") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]
             + [(s, 2048, 8, "off") for s in ("355M", "gpt-355M")]
             + [(s, 16384, 1, "off") for s in ("125M", "gpt-125M", "355M")]
-            + [(s, L, B, "default") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")])  # compile last
+            + [(s, L, B, "default") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]  # compile last
+            + [("125M", 2048, 8, "reduce-overhead")])  # and with CUDA graphs
     path = out / "steps.csv"
     done = set()
     if path.exists(): done = {(r["size"], int(r["L"]), r["compile"]) for r in csv.DictReader(path.open())}

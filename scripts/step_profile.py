@@ -91,16 +91,17 @@ def block_rows(blocks=tuple(BLOCKS), d_model: int = 768, L: int = 1024, batch: i
     return rows, by
 
 def profile_step(size: str, L: int, batch: int, device: str = "cuda", dtype: str = "bfloat16",
-                 top: int = 30) -> tuple[list[dict], dict]:
+                 top: int = 30, compile: str = "off") -> tuple[list[dict], dict]:
     """One AdamW training step of HyenaLM(`size`) at context L after a warm-up, profiled: (the `top` kernels (CUDA) or
-    operators (CPU) by self time, with calls and share; a summary: step ms, launches or aten events, peak memory)."""
+    operators (CPU) by self time, with calls and share; a summary: step ms, launches or aten events, peak memory).
+    `compile`: HyenaConfig's torch.compile mode for the blocks (the warm-up step compiles)."""
     import torch
     import torch.nn.functional as F
     from torch.profiler import ProfilerActivity, profile
     from hyena_lit.models.model import HyenaConfig, HyenaLM
     dev = torch.device(device)
     torch.manual_seed(0)
-    cfg = HyenaConfig.from_size(size, l_max=max(L, HyenaConfig.from_size(size).l_max))
+    cfg = HyenaConfig.from_size(size, l_max=max(L, HyenaConfig.from_size(size).l_max), compile=compile)
     model = HyenaLM(cfg).to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
     x = torch.randint(0, cfg.vocab_size, (batch, L + 1), device=dev)
@@ -132,10 +133,11 @@ def profile_step(size: str, L: int, batch: int, device: str = "cuda", dtype: str
         c, s = by.get(e.name, (0, 0.0))
         by[e.name] = (c + 1, s + t)
     total = sum(s for _, s in by.values()) or 1.0
-    rows = [dict(size=size, L=L, batch=batch, kernel=k[:200], calls=c, ms=round(s / 1e3, 3), share=round(s / total, 4))
+    rows = [dict(size=size, L=L, batch=batch, compile=compile, kernel=k[:200], calls=c, ms=round(s / 1e3, 3), share=round(s / total, 4))
             for k, (c, s) in sorted(by.items(), key=lambda kv: -kv[1][1])[:top]]
     peak = torch.cuda.max_memory_allocated(dev) / 2**30 if cuda else float("nan")  # the allocator's, on a GPU
-    summary = dict(size=size, mixer=cfg.mixer, L=L, batch=batch, dtype=dtype, device=device, step_ms=round(ms, 2),
+    summary = dict(size=size, mixer=cfg.mixer, L=L, batch=batch, dtype=dtype, device=device, compile=compile,
+                   step_ms=round(ms, 2),
                    launches=len(kernels), distinct=len(by), peak_gb=round(peak, 3), torch=torch.__version__)
     return rows, summary
 

@@ -161,3 +161,15 @@ def test_the_profiled_program_runs_the_benchs_own_problem(tmp_path):
     r = subprocess.run([sys.executable, "-c", prog], cwd=tmp_path, env=ENV | {"TRITON_INTERPRET": "1"},
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_a_table_gains_a_column_without_shifting_its_rows(tmp_path):
+    "A second call that records a new column (the profile's `compile`) rewrites the header; old rows keep their values."
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import gpu_check
+    p = tmp_path / "summary.csv"
+    for row in (dict(size="125M", L=2048), dict(size="gpt-125M", L=2048), dict(size="125M", L=2048, compile="default"),
+                dict(size="x", L=1)):
+        gpu_check._append(p, row)
+    assert rows(p) == [dict(size="125M", L="2048", compile=""), dict(size="gpt-125M", L="2048", compile=""),
+                       dict(size="125M", L="2048", compile="default"), dict(size="x", L="1", compile="")]
