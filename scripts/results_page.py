@@ -255,7 +255,7 @@ def _dna_ours(R):
 def _runtime(R, col):
     a, b = R.sb("H-F4.3-crossover-flash"), R.sb("H-F4.3-2x-8K")
     scale = a["paper_scale"] if col == "value" else a["our_scale"]
-    return f"crossover with fused attention at L = {a[col]}, {b[col]}x faster at 8K ({scale})"
+    return f"crossover with fused attention at L = {a[col]}; at 8K, {b[col]}x its speed ({scale})"
 
 def _gpu_step(R, gpu="NVIDIA_H200"):
     """Tokens/s and model-FLOPs utilization of Hyena and GPT training steps (uncompiled), from the GPU check's

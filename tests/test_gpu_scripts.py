@@ -67,3 +67,22 @@ def test_tune_smoke_times_a_setting_against_torch_fft(tmp_path):
     import pandas as pd
     t = pd.read_csv(tmp_path / "tune.csv")
     assert (t.status == "ok").all() and (t.rel_err < 1e-5).all() and (t.torch_fft_fwd_bwd_ms > 0).all()
+
+
+def test_figure43_runs_rebuild_the_committed_runtime_runs(tmp_path):
+    "The GPU check's Figure 4.3 CSVs become the runtime runs the scoreboard reads; a dry check's folder is refused."
+    import shutil
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import figure43_runs
+    check = tmp_path / "runs" / "gpu" / "NVIDIA_H200"
+    shutil.copytree(ROOT / "runs" / "gpu" / "NVIDIA_H200" / "figure43", check / "figure43")
+    shutil.copy(ROOT / "runs" / "gpu" / "NVIDIA_H200" / "params.json", check / "params.json")
+    made = figure43_runs.figure43_runs(check, tmp_path / "runs")
+    assert [m.name for m in made] == ["gpu-check-b64-bf16", "gpu-check-b64"]
+    for m in made:
+        committed = ROOT / "runs" / "runtime" / "NVIDIA_H200" / m.name
+        assert json.loads((m / "metrics.json").read_text()) == json.loads((committed / "metrics.json").read_text())
+    assert figure43_runs.figure43_runs(check, tmp_path / "runs") == []  # made once; nothing overwritten
+    p = json.loads((check / "params.json").read_text())
+    (check / "params.json").write_text(json.dumps(dict(p, dry=True)))
+    with pytest.raises(SystemExit, match="dry run"): figure43_runs.figure43_runs(check, tmp_path / "runs")

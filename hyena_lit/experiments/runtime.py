@@ -346,8 +346,8 @@ def plot_runtime(t, pas: str, title: str, batch: int, d_model: int):
     fig.tight_layout()
     return fig
 
-def gpu_sweep_run(csv, run_dir, settings: dict, provenance: dict) -> dict:
-    """A finished run folder from one CSV of `time_points` on a GPU (scripts/triton_gpu.py): params.json (this notebook's
+def gpu_sweep_run(csv, run_dir, settings: dict, provenance: dict, made_by: str = "scripts/triton_gpu.py") -> dict:
+    """A finished run folder from one CSV of `time_points` on a GPU (written by `made_by`): params.json (this notebook's
     parameters as the sweep used them, `settings`, and where it ran, `provenance`: GPU, versions, date), times.csv,
     metrics.json and runtime.png. Refuses a folder that exists."""
     import pandas as pd
@@ -362,7 +362,7 @@ def gpu_sweep_run(csv, run_dir, settings: dict, provenance: dict) -> dict:
     params = dict(device="cuda", batch=B, **{k: settings[k] for k in ("d_model", "n_heads", "lengths", "ops", "reps",
                                                                        "memory_budget_gb")},
                   passes=passes, **({"dtype": dtype} if dtype != "float32" else {}),
-                  provenance=dict(provenance, made_by="scripts/triton_gpu.py", dtype=dtype))
+                  provenance=dict(provenance, made_by=made_by, dtype=dtype))
     name = provenance.get("device_name") or provenance.get("gpu", "cuda")
     machine = dict(device=name, torch=provenance.get("torch"))
     metrics = dict(machine=machine, batch=B, d_model=D, **runtime_metrics(t, passes), paper=PAPER_FIGURE_4_3)
