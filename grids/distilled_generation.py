@@ -1,4 +1,4 @@
-"""Constant-time generation (13e_modal, 51_generation): the quickstart LM and a recall model distilled into modal
+"""Constant-time generation (13e_distill, 51_generation): the quickstart LM and a recall model distilled into modal
 state spaces of order d = 2 to 64, their quality against the exact model, and time per generated token against the
 context length (1k to 64k) for exact cached, distilled and attention-with-a-KV-cache generation."""
 from grids._common import cell, folder

@@ -66,8 +66,9 @@ def test_the_layers_have_no_cycle():
 
 
 def readme_layers(text: str) -> list[str]:
-    "The layers, bottom up, as the README's layout table lists them (rows `| `layer` | notebooks |`)."
-    return re.findall(r"^\| `(\w+)` \|", text, re.M)
+    "The layers, bottom up, as the README's layout names them (the sentence 'The layers, bottom up, ...: `a`, `b`.')."
+    m = re.search(r"The layers,\s+bottom up[^:]*\):\s*((?:`\w+`,?\s*)+)\.", text)
+    return re.findall(r"`(\w+)`", m.group(1)) if m else []
 
 
 LAYERS = readme_layers((ROOT / "README.md").read_text())  # bottom up
@@ -75,6 +76,13 @@ LAYERS = readme_layers((ROOT / "README.md").read_text())  # bottom up
 
 def test_the_readme_names_the_layers():
     assert LAYERS[:2] == ["kernels", "core"] and LAYERS[-1] == "launch" and len(set(LAYERS)) == len(LAYERS), LAYERS
+    # every notebook folder is a layer, and every notebook exports into its own folder's layer
+    folders = sorted(d.name for d in (ROOT / "nbs").iterdir() if d.is_dir() and any(d.glob("*.ipynb")))
+    assert set(LAYERS) == set(folders) - {"fixtures"}, (LAYERS, folders)
+    for layer in LAYERS:
+        for nb in sorted((ROOT / "nbs" / layer).glob("*.ipynb")):
+            exp = re.search(r"#\| default_exp ([\w.]+)", nb.read_text())
+            assert exp is None or exp.group(1).split(".")[0] == layer, (nb.name, exp.group(1))
 
 
 def test_each_layer_imports_only_the_layers_below_it():

@@ -1,4 +1,4 @@
-"""The modal form (13e_modal) and the generation helpers (51_generation): the identities in float64 on random poles and
+"""The modal form (13e_distill) and the generation helpers (51_generation): the identities in float64 on random poles and
 odd lengths, the Hankel fit on filters of known order, and a distilled tiny model against its exact form."""
 import pytest
 import torch

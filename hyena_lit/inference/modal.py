@@ -1,4 +1,4 @@
-"""The former name of `hyena_lit.inference.distill` (nbs/inference/13e_modal.ipynb), kept for one release: it re-exports
+"""The former name of `hyena_lit.inference.distill` (nbs/inference/13e_distill.ipynb), kept for one release: it re-exports
 that module's names and warns on import. Import `hyena_lit.inference.distill` instead."""
 import warnings
 
