@@ -127,8 +127,11 @@ def save_text(text: str, path: str | Path, within: str | Path | None = None):
     try:
         with open_no_link(tmp, "w", new=True) as f: f.write(text)
         os.replace(tmp, path)
-    except BaseException:  # a full disk, Ctrl-C: no half-written file stays behind
+    except BaseException as e:  # a full disk, Ctrl-C: no half-written file stays behind
         tmp.unlink(missing_ok=True)
+        if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise OSError(e.errno, f"{path} could not be written: the disk is full (or over quota); free space and "
+                                   "run the same command again (a run resumes from its last checkpoint)") from None
         raise
 
 def read_json(path: str | Path, what: str = ""):
