@@ -84,13 +84,39 @@ def test_aot_table_matches_the_plans_and_widths():
     assert len(t)
     assert "error" not in t or t.error.isna().all()  # every compile built
     assert (t.factors == ["x".join(map(str, monarch_plan(int(L)))) for L in t.L]).all()
-    assert (t.used == [monarch_warps(monarch_plan(int(r.L)), r.kernel) == r.num_warps
+    assert (t.used == [monarch_warps(monarch_plan(int(r.L)), r.kernel, r.prec) == r.num_warps
                        and MONARCH_STAGES[r.kernel] == r.num_stages for r in t.itertuples()]).all()
     assert t.occupancy.between(0, 1).all() and (t.registers <= 255).all()
     # the two-factor forward at L = 1024 holds everything in registers on sm_90
     fwd = t[(t.sm == 90) & (t.prec == "bf16") & (t.kernel == "forward") & (t.L == 1024) & t.used]
     assert len(fwd) == 1 and fwd.spill_stack_bytes.item() == 0 and fwd.launches.item()
-    assert set(MONARCH_WARPS["forward"]) == set(MONARCH_WARPS["backward"]) == {512, 1024, 2048, 4096, 8192, 16384}
+    assert all(set(MONARCH_WARPS[p][k]) == {512, 1024, 2048, 4096, 8192, 16384}
+               for p in ("bf16", "tf32x3") for k in ("forward", "backward"))
+    assert monarch_warps((32, 16), "forward", "fp16") == monarch_warps((32, 16), "forward", "bf16")  # same tiles
+
+def test_launch_widths_are_the_tables_choice():
+    """MONARCH_WARPS is what `monarch_choose_warps` reads from the committed table for every plan, kernel and products
+    it holds (least spill on the worse target, then the best occupancy, then the fewest warps)."""
+    from hyena_lit.kernels.monarch_fftconv import monarch_choose_warps
+    t = pd.read_csv(AOT, dtype={"triton": str})
+    choice = monarch_choose_warps(t)
+    every = {(p, k, N) for p in ("bf16", "tf32x3") for k in ("forward", "backward") for N in MONARCH_WARPS[p][k]}
+    assert set(choice) == every - {("tf32x3", "backward", 16384)}  # sm_80's tf32x3 backward at L = 8192: not built
+    assert choice == {key: monarch_warps(monarch_plan(key[2] // 2), key[1], key[0]) for key in choice}
+
+# the launched builds that spill (sm, products, kernel, L), named in the chapter: from L = 1024 (backward) and 2048
+# (forward) up with bf16 products, every width built spills; tf32x3's operand splits spill earlier
+SPILLS = ({(sm, "bf16", "backward", L) for sm in (80, 90) for L in (1024, 2048, 4096, 8192)}
+          | {(90, "bf16", "forward", L) for L in (2048, 4096, 8192)} | {(80, "bf16", "forward", L) for L in (4096, 8192)}
+          | {(sm, "tf32x3", "backward", L) for sm in (80, 90) for L in (256, 512, 1024, 2048, 4096, 8192)}
+          | {(sm, "tf32x3", "forward", L) for sm in (80, 90) for L in (1024, 2048, 4096, 8192)})
+
+def test_launched_builds_spill_only_where_documented():
+    "0 spill bytes in every build the kernel launches, but for exactly the documented exceptions (SPILLS)."
+    t = pd.read_csv(AOT, dtype={"triton": str})
+    used = t[t.used & (t.triton == "3.6.0")]
+    spilled = {(int(r.sm), r.prec, r.kernel, int(r.L)) for r in used.itertuples() if r.spill_stack_bytes > 0}
+    assert spilled == SPILLS - {(80, "tf32x3", "backward", 8192)}, (spilled ^ SPILLS)  # that build is not in the table
 
 SHARED_LIMIT = {90: 232448, 80: 166912}  # bytes of shared memory a block may use: H100/H200, A100
 

@@ -17,8 +17,8 @@ import hyena_lit.kernels.fftconv_triton as _ft
 __all__ = ['MONARCH_MAX_L', 'MONARCH_WARPS', 'MONARCH_STAGES', 'AUTO_TABLES', 'AUTO_KERNELS', 'AUTO_PASSES', 'monarch_dft',
            'monarch_plan', 'spectrum_order', 'monarch_tile_fft', 'monarch_tile_ifft', 'monarch_conv_model',
            'monarch_tables', 'monarch_filter_spectrum', 'monarch_warps', 'monarch_backward_torch_fft', 'MonarchFFTConv',
-           'monarch_fftconv', 'check_monarch', 'monarch_compile', 'monarch_aot', 'monarch_transform_flops',
-           'monarch_cost', 'monarch_roofline', 'bench_gpu', 'auto_wins', 'auto_kernel']
+           'monarch_fftconv', 'check_monarch', 'monarch_compile', 'monarch_aot', 'monarch_choose_warps',
+           'monarch_transform_flops', 'monarch_cost', 'monarch_roofline', 'bench_gpu', 'auto_wins', 'auto_kernel']
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m005
 def monarch_dft(x: Tensor, factors: tuple[int, ...]) -> Tensor:
@@ -285,16 +285,20 @@ def _monarch_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, 
     tl.store(dd_ptr + c, dd)
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m027
-# warps per program of each kernel for each N (launch widths; `runs/triton/aot_monarch.csv` shows what each builds to)
-MONARCH_WARPS = {"forward": {512: 4, 1024: 4, 2048: 8, 4096: 8, 8192: 8, 16384: 8},
-                 "backward": {512: 4, 1024: 4, 2048: 8, 4096: 8, 8192: 8, 16384: 16}}
+# warps per program of each kernel for each N, per products' element size (bf16 serves fp16: the same tiles);
+# `runs/triton/aot_monarch.csv` holds every width's build and `tests/test_monarch_fftconv.py` checks the choice
+MONARCH_WARPS = {"bf16": {"forward": {512: 4, 1024: 4, 2048: 8, 4096: 8, 8192: 8, 16384: 8},
+                          "backward": {512: 4, 1024: 4, 2048: 8, 4096: 8, 8192: 8, 16384: 16}},
+                 "tf32x3": {"forward": {512: 4, 1024: 4, 2048: 8, 4096: 8, 8192: 8, 16384: 8},
+                            "backward": {512: 4, 1024: 4, 2048: 8, 4096: 8, 8192: 8, 16384: 16}}}
 # software-pipelining depth (Triton's num_stages) of each kernel: the backward's loop over pairs, pipelined 3 deep,
 # buffers its loads in more shared memory than a block may use; 1 buffers nothing
 MONARCH_STAGES = {"forward": 3, "backward": 1}
 
-def monarch_warps(factors: tuple[int, ...], kernel: str = "forward") -> int:
-    "Warps per program of `kernel` ('forward' or 'backward') for the plan `factors` (`MONARCH_WARPS`)."
-    return MONARCH_WARPS[kernel][math.prod(factors)]
+def monarch_warps(factors: tuple[int, ...], kernel: str = "forward", prec: str = "bf16") -> int:
+    """Warps per program of `kernel` ('forward' or 'backward') for the plan `factors` with products `prec`
+    (`MONARCH_WARPS`: half products take the bf16 widths, float32 ones the tf32x3 widths)."""
+    return MONARCH_WARPS["tf32x3" if _TABLE_DTYPE[prec] == torch.float32 else "bf16"][kernel][math.prod(factors)]
 
 def _tables(factors, device, prec):
     return monarch_tables(factors, str(device), _TABLE_DTYPE[prec])
@@ -329,7 +333,7 @@ class MonarchFFTConv(torch.autograd.Function):
         _monarch_fwd_kernel[(C, triton.cdiv(npairs, pairs))](
             u, u if pre is None else pre, u if post is None else post, K, D, y, *_tables(f, u.device, prec),
             B, C, L, **_dims(f), PAIRS=pairs, HAS_PRE=pre is not None, HAS_POST=post is not None, PREC=prec,
-            num_warps=monarch_warps(f, "forward"), num_stages=MONARCH_STAGES["forward"])
+            num_warps=monarch_warps(f, "forward", prec), num_stages=MONARCH_STAGES["forward"])
         return y
 
     @staticmethod
@@ -346,7 +350,7 @@ class MonarchFFTConv(torch.autograd.Function):
             _monarch_bwd_kernel[(C,)](dy.contiguous(), u, u if pre is None else pre, u if post is None else post, K,
                                       D, du, du if dpre is None else dpre, du if dpost is None else dpost, dk, dD,
                                       *_tables(f, u.device, ctx.prec), B, C, L, **_dims(f), HAS_PRE=pre is not None,
-                                      HAS_POST=post is not None, PREC=ctx.prec, num_warps=monarch_warps(f, "backward"),
+                                      HAS_POST=post is not None, PREC=ctx.prec, num_warps=monarch_warps(f, "backward", ctx.prec),
                                       num_stages=MONARCH_STAGES["backward"])
         except triton.runtime.errors.OutOfResources as e:  # raised when the build is loaded, before any launch
             warnings.warn(f"monarch_fftconv: the backward kernel at L = {L} ({ctx.prec} products) does not fit this "
@@ -416,7 +420,7 @@ def monarch_compile(sm: int, L: int, kernel: str = "forward", prec: str = "bf16"
         return "*" + io
     consts = _dims(f) | dict(HAS_PRE=True, HAS_POST=True, PREC=prec) | (
         dict() if kernel == "backward" else dict(PAIRS=pairs))
-    warps, stages = num_warps or monarch_warps(f, kernel), num_stages or MONARCH_STAGES[kernel]
+    warps, stages = num_warps or monarch_warps(f, kernel, prec), num_stages or MONARCH_STAGES[kernel]
     # a launch marks each pointer and each integer divisible by 16 (the benchmark's B, C, L are), which lets Triton
     # vectorise and pipeline the loads: without the marks the build asks less shared memory than the launch does
     attrs = {(i,): [["tt.divisibility", 16]] for i, a in enumerate(kern.arg_names)
@@ -452,6 +456,20 @@ def monarch_aot(jobs) -> list[dict]:
     rows = [json.loads(line[4:]) for line in r.stdout.splitlines() if line.startswith("ROW ")]
     if r.returncode or len(rows) != len(jobs): raise RuntimeError(r.stderr[-3000:])
     return rows
+
+def monarch_choose_warps(aot) -> dict:
+    """{(prec, kernel, N): warps} from an AOT table (`monarch_aot` rows of one Triton version): per plan, kernel and
+    products, among the widths built at the launch depth (`MONARCH_STAGES`) for both sm_80 and sm_90 and launchable
+    on both, the one whose larger spill stack is least, then whose lower occupancy is highest, then the fewest warps."""
+    import pandas as pd
+    t = pd.DataFrame(aot)
+    t = t[(t.num_stages == t.kernel.map(MONARCH_STAGES)) & t.launches.astype(bool)]
+    out = {}
+    for (prec, kernel, L), g in t.groupby(["prec", "kernel", "L"]):
+        both = g.groupby("num_warps").filter(lambda w: set(w.sm) >= {80, 90}).groupby("num_warps")
+        key = {int(n): (w.spill_stack_bytes.max(), -w.occupancy.min(), int(n)) for n, w in both}
+        if key: out[(prec, kernel, math.prod(monarch_plan(int(L))))] = min(key, key=key.get)
+    return out
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m040
 def monarch_transform_flops(factors: tuple[int, ...]) -> dict:
