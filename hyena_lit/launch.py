@@ -288,14 +288,19 @@ def run_cell(c: dict, device: str = "cpu", threads: int = 1, stop_at: float | No
     root = c["dir"].parents[len(Path(c["key"]).parts) - 1]
     log = refuse_link(root / ".logs" / f"{c['key']}.log", within=root)  # a planted link: refused, never followed
     log.parent.mkdir(parents=True, exist_ok=True)
+    before = os.environ.get(STOP_AT_ENV)  # put back after the cell: the deadline is this cell's, not the process's
     if stop_at is not None: os.environ[STOP_AT_ENV] = str(stop_at)
     else: os.environ.pop(STOP_AT_ENV, None)
     t0 = time.time()
-    with open_no_link(log, "a", within=root) as f, contextlib.redirect_stdout(f), contextlib.redirect_stderr(f):
-        try: _runner(c["experiment"])(c["params"], c["dir"], device, threads)
-        except Exception as e:
-            traceback.print_exc()
-            out["error"] = f"{type(e).__name__}: {e}"
+    try:
+        with open_no_link(log, "a", within=root) as f, contextlib.redirect_stdout(f), contextlib.redirect_stderr(f):
+            try: _runner(c["experiment"])(c["params"], c["dir"], device, threads)
+            except Exception as e:
+                traceback.print_exc()
+                out["error"] = f"{type(e).__name__}: {e}"
+    finally:
+        if before is None: os.environ.pop(STOP_AT_ENV, None)
+        else: os.environ[STOP_AT_ENV] = before
     status = "finished" if is_finished(c["dir"]) else "failed" if out["error"] else "stopped"
     return dict(out, status=status, seconds=round(time.time() - t0, 1), log=relative(log))
 
@@ -528,6 +533,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if a.address is None: _check_cpus(a.workers, 1 if a.device.startswith("cuda") else a.threads)
         elif a.address != "auto" and not a.dry_run: _check_address(a.address)
+        elif os.environ.get("RAY_ADDRESS") and not a.dry_run: _check_address(os.environ["RAY_ADDRESS"])  # what auto takes
         if a.device.startswith("cuda") and not a.dry_run: _check_gpu(a.device)
         stop_at = parse_stop_at(a.stop_at)
         cells, p = _planned(a)

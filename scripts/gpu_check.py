@@ -272,12 +272,11 @@ def sdpa_backend(device: str, dtype) -> dict:
 def part_figure43(out: pathlib.Path, deadline: float, dry: bool):
     import pandas as pd, torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    from hyena_lit.experiments.runtime import GPU_SWEEP, gpu_sweep_name, time_points
+    from hyena_lit.experiments.runtime import GPU_CHECK_SWEEP, GPU_SWEEP, gpu_sweep_name, time_points
     out.mkdir(parents=True, exist_ok=True)
     dev = "cpu" if dry else "cuda"
     f = dict(GPU_SWEEP, ops=["hyena", "sdpa"], d_model=32, n_heads=4, lengths=[128, 256], batches=[1], reps=2) if dry \
-        else dict(GPU_SWEEP, ops=["hyena", "hyena-o3", "sdpa"], lengths=[1024, 2048, 4096, 8192, 16384, 32768],
-                  batches=[64])
+        else GPU_CHECK_SWEEP
     if not (out / "backend.json").exists():
         (out / "backend.json").write_text(json.dumps(dict(bfloat16=sdpa_backend(dev, torch.bfloat16),
                                                           settings=f), indent=1) + "\n")

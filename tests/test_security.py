@@ -423,7 +423,8 @@ def test_ctrl_c_in_the_launcher_exits_130_with_one_line_and_no_half_written_file
     import signal, time
     grid, root = tmp_path / "grid.py", tmp_path / "runs"
     grid.write_text(TINY_GRID)
-    env = {k: v for k, v in os.environ.items() if k != "IN_TEST"} | {"PYTHONPATH": str(ROOT)}
+    # no deadline inherited from the calling process: the cell must still be training when Ctrl-C comes
+    env = {k: v for k, v in os.environ.items() if k not in ("IN_TEST", "HYENA_LIT_STOP_AT")} | {"PYTHONPATH": str(ROOT)}
     p = subprocess.Popen([sys.executable, "-m", "hyena_lit.launch", str(grid), "--root", str(root)], cwd=ROOT, env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     run = root / "t/g/hyena_L32_V8_s0"

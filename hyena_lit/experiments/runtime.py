@@ -17,10 +17,11 @@ from ..kernels.fftconv_checks import (GPU_CASES, GPU_DTYPES, _sync, benchmark, c
                                               gpu_peaks, kernel_report, time_fn, time_fns)
 
 # %% auto #0
-__all__ = ['PAPER_FIGURE_4_3', 'GPU_SWEEP', 'RUNTIME_STYLE', 'pin_malloc', 'peak_memory', 'attention_module', 'Projections',
-           'build', 'bench_call', 'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine', 'write_machine',
-           'floor_ms', 'profile_step', 'time_points', 'gpu_sweep_name', 'runtime_table', 'crossover', 'runtime_metrics',
-           'plot_runtime', 'gpu_sweep_run', 'operator_check', 'step_bench', 'gpu_report', 'library_fftconv']
+__all__ = ['PAPER_FIGURE_4_3', 'GPU_SWEEP', 'GPU_CHECK_SWEEP', 'RUNTIME_STYLE', 'pin_malloc', 'peak_memory', 'attention_module',
+           'Projections', 'build', 'bench_call', 'peak_memory_cpu_subprocess', 'predicted_bytes', 'measure_machine',
+           'write_machine', 'floor_ms', 'profile_step', 'time_points', 'gpu_sweep_name', 'runtime_table', 'crossover',
+           'runtime_metrics', 'plot_runtime', 'gpu_sweep_run', 'operator_check', 'step_bench', 'gpu_report',
+           'library_fftconv']
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c009
 def _vm(key: str) -> int:
@@ -271,6 +272,10 @@ PAPER_FIGURE_4_3 = dict(crossover_vs_attention=2048, crossover_vs_flashattention
 GPU_SWEEP = dict(d_model=768, n_heads=12, ops=["hyena", "hyena-triton", "sdpa", "attention"], reps=5,
                  memory_budget_gb=60.0, lengths=[1024, 2048, 4096, 8192, 16384, 32768, 65536], batches=[16, 1],
                  dtypes=["bfloat16", "float32"])
+# the GPU check's Figure 4.3 (scripts/gpu_check.py, its runs made by scripts/figure43_runs.py): the paper's batch,
+# the order-3 operator beside order 2, FlashAttention in bf16 and SDPA's own choice in float32
+GPU_CHECK_SWEEP = dict(GPU_SWEEP, ops=["hyena", "hyena-o3", "sdpa"], lengths=[1024, 2048, 4096, 8192, 16384, 32768],
+                       batches=[64])
 
 def gpu_sweep_name(batch: int, dtype: str) -> str:
     "A GPU sweep's CSV stem and run-name suffix: b16 in float32, b16-bf16 under bfloat16 autocast."
