@@ -425,8 +425,11 @@ def test_ctrl_c_in_the_launcher_exits_130_with_one_line_and_no_half_written_file
     grid.write_text(TINY_GRID)
     # no deadline inherited from the calling process: the cell must still be training when Ctrl-C comes
     env = {k: v for k, v in os.environ.items() if k not in ("IN_TEST", "HYENA_LIT_STOP_AT")} | {"PYTHONPATH": str(ROOT)}
+    # Ctrl-C as in a terminal: a parent that ignores SIGINT (an earlier test of this process, a background job) passes
+    # that on through exec, and Python then raises no KeyboardInterrupt; the child gets the default back
     p = subprocess.Popen([sys.executable, "-m", "hyena_lit.launch", str(grid), "--root", str(root)], cwd=ROOT, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     run = root / "t/g/hyena_L32_V8_s0"
     deadline = time.time() + 240
     while not (run / "checkpoint").exists() and p.poll() is None and time.time() < deadline: time.sleep(0.2)
