@@ -42,7 +42,10 @@ def block_events(block: str, d_model: int = 768, L: int = 1024, batch: int = 1, 
     dev = torch.device(device)
     m = Block(cfg).to(dev)
     if compile != "off":
-        from torch._inductor import metrics
+        from torch._inductor import config, metrics
+        config.fx_graph_cache = False  # a cached graph generates no kernels: the count must see every one compiled
+        import torch._functorch.config as fconfig
+        if hasattr(fconfig, "enable_autograd_cache"): fconfig.enable_autograd_cache = False
         m = torch.compile(m, mode=compile)
         metrics.reset()
     h = torch.randn(batch, L, d_model, device=dev, requires_grad=True)
