@@ -1,26 +1,30 @@
 """Compile the Monarch FFT convolution (`22_monarch_fftconv`) ahead of time for sm_90 and sm_80, no GPU needed, into one table.
 
 usage: python scripts/monarch_aot.py [--out runs/triton/aot_monarch.csv] [--lengths 256,512,1024,2048,4096,8192]
-       [--parts 1,2,3,4,5] [--widths 4,8,16] [--relabel]
+       [--parts 1,2,3,4,5] [--widths 4,8,16] [--missing] [--relabel]
 
 Each compile is specialised as a launch on aligned tensors with B, C, L multiples of 16 (`monarch_compile`). In order
 of importance, one compile at a time in one child process a batch of `BATCH`, the table rewritten after each batch:
-1. every plan's forward and backward with bf16 products on sm_90 at the launch width and depth the kernel uses
-   (`monarch_warps`, `MONARCH_STAGES`);
+1. every plan's forward and backward with bf16 products on sm_90 at the launch the kernel uses (`MONARCH_LAUNCH`:
+   warps, spectral rows per block, pipelining depth);
 2. the same on sm_80;
 3. tf32x3 products (float32 inputs) on sm_90, then on sm_80;
-4. the backward at Triton's default pipelining depth (3) on sm_90, bf16 and tf32x3: what a launch without
-   `MONARCH_STAGES` asks;
-5. the other widths of --widths with bf16 products on sm_90;
-6. the same on sm_80.
---parts picks among 1-6 (in the order given). A row replaces the row of the same build (target, length, kernel,
-products, width, depth and Triton version) and every other row is kept, so a run may add a few builds to the table;
---relabel compiles nothing and rewrites the `used` column from the code (after `MONARCH_WARPS` or `MONARCH_STAGES`
-changed). `monarch_choose_warps` picks the launch widths from the builds the table holds for both targets.
+4. every candidate launch with bf16 products on sm_90, then on sm_80: the widths of --widths, rows per block from 16
+   to N1 in powers of two, the forward at depth 1 and 3, the backward at depth 1 (deeper, its loop over pairs
+   buffers more shared memory than a block may use);
+5. the candidates with tf32x3 products, fewer of them: 8 or 16 warps (4 as well up to L = 512), and at L = 4096
+   16 rows per block only (its operands split in two, so tf32x3 needs the fewest values live; more rows spill more;
+   at L = 8192 no 16-row build fits a block's shared memory, so every rows count is built there).
+--parts picks among 1-5 (in the order given). A row replaces the row of the same build (target, length, kernel,
+products, width, rows, depth and Triton version) and every other row is kept, so a run may add a few builds to the
+table; --missing compiles only the builds the table lacks (for this Triton version): after the kernel's code
+changed, run without it, so that every row is rebuilt; --relabel compiles nothing and rewrites the `used` column from the code (after `MONARCH_LAUNCH` changed).
+`monarch_choose_launch` picks the launches from the builds the table holds for both targets.
 Columns: the Triton version that compiled it, registers per thread, spill stack bytes, shared memory, whether it
 launches (shared memory within the block limit), occupancy (the warps an SM holds at once over its 64 slots, by
-registers, shared memory and slots), and `used` (the width and depth the kernel launches with). Running the script
-with another Triton first on PYTHONPATH adds that version's rows beside these."""
+registers, shared memory and slots), and `used` (the launch the kernel makes). Running the script with another
+Triton first on PYTHONPATH adds that version's rows beside these. `runs/triton/aot_monarch_v1.csv` holds the builds
+of the kernel's first version (the whole spectral tile at once), the one an H200 measured."""
 import argparse, os, pathlib, sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -28,41 +32,50 @@ if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
 os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
 
 BATCH = 12  # compiles a child process runs before the table is rewritten
-KEY = ["sm", "L", "kernel", "prec", "num_warps", "num_stages", "triton"]  # one build
+KEY = ["sm", "L", "kernel", "prec", "num_warps", "rows", "num_stages", "triton"]  # one build
 
 def jobs(lengths, parts=(1, 2, 3, 4, 5), widths=(4, 8, 16)) -> list[tuple]:
-    "(sm, L, kernel, prec, num_warps, num_stages) in the order they are compiled."
-    from hyena_lit.kernels.monarch_fftconv import MONARCH_STAGES, monarch_plan, monarch_warps
-    w = lambda L, k, prec: monarch_warps(monarch_plan(L), k, prec)
+    "(sm, L, kernel, prec, num_warps, num_stages, rows) in the order they are compiled."
+    from hyena_lit.kernels.monarch_fftconv import monarch_launch, monarch_plan
     kernels = ("forward", "backward")
-    launched = lambda targets: [(sm, L, k, prec, w(L, k, prec), MONARCH_STAGES[k]) for sm, prec in targets
-                                for L in lengths for k in kernels]
-    others = lambda sm: [(sm, L, k, "bf16", n, MONARCH_STAGES[k]) for L in lengths for k in kernels for n in widths
-                         if n != w(L, k, "bf16")]
+    def job(sm, L, k, prec, w=None, r=None, s=None):
+        lw, lr, ls = monarch_launch(monarch_plan(L), k, prec)
+        return (sm, L, k, prec, w or lw, s or ls, r or lr)
+    launched = lambda targets: [job(sm, L, k, prec) for sm, prec in targets for L in lengths for k in kernels]
+    def candidates(sm, prec, lean):
+        out = []
+        for L in lengths:
+            n1 = monarch_plan(L)[0]
+            for r in [r for r in (16, 32, 64) if r <= n1 and (r == 16 or not lean or L != 4096)]:
+                for w in [w for w in widths if not lean or w != 4 or L <= 512]:
+                    out += [job(sm, L, "backward", prec, w, r, 1)] + [job(sm, L, "forward", prec, w, r, s) for s in (1, 3)]
+        return out
     part = {1: launched([(90, "bf16")]), 2: launched([(80, "bf16")]), 3: launched([(90, "tf32x3"), (80, "tf32x3")]),
-            4: [(90, L, "backward", prec, w(L, "backward", prec), 3) for prec in ("bf16", "tf32x3") for L in lengths
-                if MONARCH_STAGES["backward"] != 3],
-            5: others(90), 6: others(80)}
-    return [j for p in parts for j in part[p]]
+            4: candidates(90, "bf16", False) + candidates(80, "bf16", False),
+            5: candidates(90, "tf32x3", True) + candidates(80, "tf32x3", True)}
+    seen, out = set(), []
+    for j in (j for p in parts for j in part[p]):
+        if j not in seen: seen.add(j); out.append(j)
+    return out
 
 def used(r: dict) -> bool:
-    "Whether row r is built as the kernel launches: its width and its depth."
-    from hyena_lit.kernels.monarch_fftconv import MONARCH_STAGES, monarch_plan, monarch_warps
-    return r["num_warps"] == monarch_warps(monarch_plan(r["L"]), r["kernel"], r["prec"]) and \
-        r["num_stages"] == MONARCH_STAGES[r["kernel"]]
+    "Whether row r is built as the kernel launches: its width, rows per block and depth."
+    from hyena_lit.kernels.monarch_fftconv import monarch_launch, monarch_plan
+    return monarch_launch(monarch_plan(int(r["L"])), r["kernel"], r["prec"]) == (r["num_warps"], r["rows"], r["num_stages"])
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default=str(ROOT / "runs" / "triton" / "aot_monarch.csv"))
     p.add_argument("--lengths", default="256,512,1024,2048,4096,8192")
-    p.add_argument("--parts", default="1,2,3,4,5", help="which of the parts 1-6 to compile, in this order")
-    p.add_argument("--widths", default="4,8,16", help="the launch widths of parts 5 and 6")
+    p.add_argument("--parts", default="1,2,3,4,5", help="which of the parts 1-5 to compile, in this order")
+    p.add_argument("--widths", default="4,8,16", help="the launch widths of parts 4 and 5")
+    p.add_argument("--missing", action="store_true", help="compile only the builds the table lacks")
     p.add_argument("--relabel", action="store_true", help="only rewrite the `used` column from the code")
     a = p.parse_args(argv)
     try: lengths, parts, widths = ([int(x) for x in v.split(",")] for v in (a.lengths, a.parts, a.widths))
     except ValueError: raise SystemExit(f"error: --lengths, --parts and --widths take comma-separated integers, got "
                                         f"{a.lengths!r}, {a.parts!r}, {a.widths!r}")
-    if not set(parts) <= {1, 2, 3, 4, 5, 6}: raise SystemExit(f"error: --parts must name parts among 1-6, got {a.parts!r}")
+    if not set(parts) <= {1, 2, 3, 4, 5}: raise SystemExit(f"error: --parts must name parts among 1-5, got {a.parts!r}")
     if not set(widths) <= {1, 2, 4, 8, 16, 32}: raise SystemExit(f"error: --widths must be powers of two up to 32, got {a.widths!r}")
     import pandas as pd
     from hyena_lit.kernels.monarch_fftconv import MONARCH_MAX_L, monarch_aot
@@ -79,6 +92,12 @@ def main(argv=None):
     todo = jobs(lengths, parts, widths)
     import triton
     version, rows = triton.__version__, []  # the child compiles with the Triton this process imports
+    if a.missing and out.is_file():
+        have = pd.read_csv(out, dtype={"triton": str})
+        have = set(map(tuple, have[have.triton == version][KEY[:-1]].astype(str).values))
+        order = ["sm", "L", "kernel", "prec", "num_warps", "num_stages", "rows"]  # a job's order
+        todo = [j for j in todo if tuple(str(dict(zip(order, j))[k]) for k in KEY[:-1]) not in have]
+        print(f"{len(todo)} builds missing from {out}", flush=True)
     for i in range(0, len(todo), BATCH):
         rows += [dict(r, triton=version) for r in monarch_aot(todo[i:i + BATCH])]
         df = pd.DataFrame(rows)

@@ -11,7 +11,8 @@ row. Contenders: torch.fft (the library's `fftconv` with its own backward, float
 torch.fft ref (the kernels' plain reference `gated_fftconv_ref`, rfft/irfft of size 2L under autograd, float32), the
 Monarch kernel with bf16 and with float32 inputs, and the first fused kernel (`20_fftconv_triton`) with bf16 inputs.
 A contender that fails is a row with its error; the others still run. Every row records
-its input dtype and the products' dtype the kernel ran (`products`); lengths above `MONARCH_MAX_L` are rows with
+its input dtype and the products' dtype the kernel ran (`products`), and the Monarch rows the launch
+(`launch`: warps, spectral rows per block and depth of the forward and the backward, `MONARCH_LAUNCH`); lengths above `MONARCH_MAX_L` are rows with
 status "not built" for the Monarch kernel. A length that does not fit in memory is a row with status "out of
 memory". No length starts after the deadline. DIR/device.json names the GPU and the versions.
 `--dry` runs the same plumbing on CPU under Triton's interpreter at toy sizes (wall-clock timing, lengths up to
@@ -75,6 +76,11 @@ def contenders(L: int):
             "first kernel bf16": (torch.bfloat16, products(torch.bfloat16) if L <= MAX_L_HALF else PREC,
                                   fftconv_triton if first else None)}
 
+def launch_of(L: int, prec: str) -> str:
+    "The Monarch kernel's launch at L with products `prec`: warps, spectral rows per block, depth, forward / backward."
+    from hyena_lit.kernels.monarch_fftconv import monarch_launch, monarch_plan
+    return " / ".join("{} w{} r{} s{}".format(k, *monarch_launch(monarch_plan(L), k, prec)) for k in ("forward", "backward"))
+
 def bench_inputs(B: int, C: int, L: int, dtype, device: str, seed: int = 0) -> tuple:
     """The timed problem, the same in the bench and in the profile (`gpu_check.NCU_PROGRAM`): u, k, D, pre, post of
     the gated convolution y = post * (k * (pre * u) + D pre u), u and the gates in `dtype`, k and D in float32, all
@@ -125,6 +131,7 @@ def main(argv=None):
         for name, (dtype, prec, fn) in contenders(L).items():
             row = dict(L=L, impl=name, dtype=str(dtype).split(".")[1], products=prec, B=B, C=C, reps=a.reps)
             if fn is None: rows.append(row | dict(status="not built")); continue
+            if name.startswith("monarch"): row["launch"] = launch_of(L, prec)
             if a.dry and L > DRY_MAX_L: rows.append(row | dict(status="not timed (dry run)")); continue
             try:
                 u, k, D, pre, post = bench_inputs(B, C, L, dtype, dev)

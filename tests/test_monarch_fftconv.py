@@ -6,9 +6,9 @@ import json, math, os, pathlib, subprocess, sys
 import pandas as pd
 import pytest
 import torch
-from hyena_lit.kernels.monarch_fftconv import (MONARCH_MAX_L, MONARCH_STAGES, MONARCH_WARPS, monarch_cost, monarch_dft, monarch_plan,
-                                               monarch_tile_fft, monarch_tile_ifft, monarch_transform_flops,
-                                               monarch_warps, spectrum_order)
+from hyena_lit.kernels.monarch_fftconv import (MONARCH_LAUNCH, MONARCH_MAX_L, monarch_conv_model, monarch_cost, monarch_dft,
+                                               monarch_launch, monarch_plan, monarch_tile_fft, monarch_tile_ifft,
+                                               monarch_transform_flops, spectrum_order)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
@@ -34,6 +34,16 @@ def test_tile_transforms_with_implicit_padding(L):
     assert (monarch_tile_ifft(tile, f).flatten() / (n1 * m) - x[: n1 // 2 * m]).abs().max() < 1e-12
     assert all(16 <= n <= 64 for n in f) and math.prod(f) >= 2 * L
 
+@pytest.mark.parametrize("L", [100, 777, 2048, 3001, 8192])
+def test_blocks_of_rows_sum_to_the_convolution(L):
+    "The spectrum formed, filtered and inverted RB rows at a time (the kernel's blocks): the shares sum to the whole."
+    from hyena_lit.kernels.fftconv_triton import gated_fftconv_ref
+    g = torch.Generator().manual_seed(L)
+    u, k = torch.randn(2, 2, L, generator=g, dtype=torch.float64), torch.randn(2, L, generator=g, dtype=torch.float64)
+    ref = gated_fftconv_ref(u, k)
+    for rb in [r for r in (16, 32, 64) if r <= monarch_plan(L)[0]]:
+        assert (monarch_conv_model(u, k, rb) - ref).abs().max() <= 1e-12 * ref.abs().max(), rb
+
 def test_plan_refuses_what_is_not_built():
     for bad in (0, MONARCH_MAX_L + 1, 2.0):
         with pytest.raises(ValueError): monarch_plan(bad)
@@ -54,6 +64,19 @@ def test_kernel_within_bound_two_factors():
 def test_kernel_within_bound_three_factors():
     "L = 3001, 4096 (N = 32 x 16 x 16) and 8192 (32 x 16 x 32)."
     _child(KERNEL.format(lengths=(3001, 4096, 8192)))
+
+def test_kernel_in_blocks_of_rows():
+    "The kernel at 16 rows a block and at the whole tile (N1 rows), whatever the launch table picks, within bound."
+    _child("""
+import torch; torch.set_num_threads(1)
+import hyena_lit.kernels.monarch_fftconv as M
+for rb in (16, None):
+    for table in M.MONARCH_LAUNCH.values():
+        for launches in table.values():
+            for N, (w, r, s) in launches.items(): launches[N] = (w, rb or M.monarch_plan(N // 2)[0], s)
+    rows = [r for L in (100, 2048, 3001) for dt in (torch.float32, torch.bfloat16) for r in M.check_monarch(3, 2, L, dt)]
+    assert len(rows) == 36 and all(r["error"] <= r["bound"] for r in rows), (rb, [r for r in rows if not r["error"] <= r["bound"]])
+""")
 
 def test_kernel_without_gates_and_with_pairs():
     _child("""
@@ -78,54 +101,62 @@ for bad in (dict(u=torch.randn(2, 3)), dict(k=torch.randn(4, 100)), dict(pairs=0
 """)
 
 AOT = ROOT / "runs" / "triton" / "aot_monarch.csv"
+AOT_V1 = ROOT / "runs" / "triton" / "aot_monarch_v1.csv"  # the first version (whole spectral tile), as the H200 ran it
 
 def test_aot_table_matches_the_plans_and_widths():
     t = pd.read_csv(AOT)
     assert len(t)
     assert "error" not in t or t.error.isna().all()  # every compile built
     assert (t.factors == ["x".join(map(str, monarch_plan(int(L)))) for L in t.L]).all()
-    assert (t.used == [monarch_warps(monarch_plan(int(r.L)), r.kernel, r.prec) == r.num_warps
-                       and MONARCH_STAGES[r.kernel] == r.num_stages for r in t.itertuples()]).all()
+    assert (t.used == [monarch_launch(monarch_plan(int(r.L)), r.kernel, r.prec) == (r.num_warps, r.rows, r.num_stages)
+                       for r in t.itertuples()]).all()
     assert t.occupancy.between(0, 1).all() and (t.registers <= 255).all()
     # the two-factor forward at L = 1024 holds everything in registers on sm_90
     fwd = t[(t.sm == 90) & (t.prec == "bf16") & (t.kernel == "forward") & (t.L == 1024) & t.used]
     assert len(fwd) == 1 and fwd.spill_stack_bytes.item() == 0 and fwd.launches.item()
-    assert all(set(MONARCH_WARPS[p][k]) == {512, 1024, 2048, 4096, 8192, 16384}
+    assert all(set(MONARCH_LAUNCH[p][k]) == {512, 1024, 2048, 4096, 8192, 16384}
                for p in ("bf16", "tf32x3") for k in ("forward", "backward"))
-    assert monarch_warps((32, 16), "forward", "fp16") == monarch_warps((32, 16), "forward", "bf16")  # same tiles
+    assert monarch_launch((32, 16), "forward", "fp16") == monarch_launch((32, 16), "forward", "bf16")  # same tiles
+    assert all(16 <= r and monarch_plan(N // 2)[0] % r == 0 for p in MONARCH_LAUNCH.values() for k in p.values()
+               for N, (w, r, s) in k.items())
 
-def test_launch_widths_are_the_tables_choice():
-    """MONARCH_WARPS is what `monarch_choose_warps` reads from the committed table for every plan, kernel and products
-    it holds (least spill on the worse target, then the best occupancy, then the fewest warps)."""
-    from hyena_lit.kernels.monarch_fftconv import monarch_choose_warps
+def test_launches_are_the_tables_choice():
+    """MONARCH_LAUNCH is what `monarch_choose_launch` reads from the committed table for every plan, kernel and
+    products (least spill on the worse target, then the best occupancy, the most rows, the fewest warps, the deeper
+    pipeline)."""
+    from hyena_lit.kernels.monarch_fftconv import monarch_choose_launch
     t = pd.read_csv(AOT, dtype={"triton": str})
-    choice = monarch_choose_warps(t)
-    every = {(p, k, N) for p in ("bf16", "tf32x3") for k in ("forward", "backward") for N in MONARCH_WARPS[p][k]}
-    assert set(choice) == every - {("tf32x3", "backward", 16384)}  # sm_80's tf32x3 backward at L = 8192: not built
-    assert choice == {key: monarch_warps(monarch_plan(key[2] // 2), key[1], key[0]) for key in choice}
+    choice = monarch_choose_launch(t)
+    every = {(p, k, N) for p in ("bf16", "tf32x3") for k in ("forward", "backward") for N in MONARCH_LAUNCH[p][k]}
+    assert set(choice) == every
+    assert choice == {key: monarch_launch(monarch_plan(key[2] // 2), key[1], key[0]) for key in choice}
 
-# the launched builds that spill (sm, products, kernel, L), named in the chapter: from L = 1024 (backward) and 2048
-# (forward) up with bf16 products, every width built spills; tf32x3's operand splits spill earlier
-SPILLS = ({(sm, "bf16", "backward", L) for sm in (80, 90) for L in (1024, 2048, 4096, 8192)}
-          | {(90, "bf16", "forward", L) for L in (2048, 4096, 8192)} | {(80, "bf16", "forward", L) for L in (4096, 8192)}
+# the launched builds that spill (sm, products, kernel, L), named in the chapter: with bf16 products none of the
+# two-factor plans (L <= 2048) but sm_80's backward at 2048 (16 B), and every launch built for the three-factor plans
+# (L = 4096, 8192); with tf32x3 products (operands split in two) the backward at every length and the forward from 4096
+SPILLS = ({(80, "bf16", "backward", 2048)}
+          | {(sm, "bf16", k, L) for sm in (80, 90) for k in ("forward", "backward") for L in (4096, 8192)}
           | {(sm, "tf32x3", "backward", L) for sm in (80, 90) for L in (256, 512, 1024, 2048, 4096, 8192)}
-          | {(sm, "tf32x3", "forward", L) for sm in (80, 90) for L in (1024, 2048, 4096, 8192)})
+          | {(sm, "tf32x3", "forward", L) for sm in (80, 90) for L in (4096, 8192)})
 
 def test_launched_builds_spill_only_where_documented():
     "0 spill bytes in every build the kernel launches, but for exactly the documented exceptions (SPILLS)."
     t = pd.read_csv(AOT, dtype={"triton": str})
     used = t[t.used & (t.triton == "3.6.0")]
     spilled = {(int(r.sm), r.prec, r.kernel, int(r.L)) for r in used.itertuples() if r.spill_stack_bytes > 0}
-    assert spilled == SPILLS - {(80, "tf32x3", "backward", 8192)}, (spilled ^ SPILLS)  # that build is not in the table
+    assert spilled == SPILLS, spilled ^ SPILLS
 
 SHARED_LIMIT = {90: 232448, 80: 166912}  # bytes of shared memory a block may use: H100/H200, A100
 
-# the targets and products compiled at every plan (COMPLETE); sm_80's tf32x3 backward lacks its slowest build
-COMPLETE = {(90, "bf16"), (90, "tf32x3"), (80, "bf16")}
+# the targets and products compiled at every plan (COMPLETE)
+COMPLETE = {(90, "bf16"), (90, "tf32x3"), (80, "bf16"), (80, "tf32x3")}
+
+# the launched builds beyond sm_80's shared memory (the kernel would fall back to torch.fft there, with a warning)
+SM80_OVER = set()
 
 def test_every_length_sent_to_the_backward_fits():
-    """Every plan of L = 1..MONARCH_MAX_L, built as launched, fits the block's shared memory on sm_90; every build in
-    the table, sm_80's included, fits its target."""
+    """Every plan of L = 1..MONARCH_MAX_L, built as launched, fits the block's shared memory on sm_90; on sm_80 every
+    one but the documented exceptions (SM80_OVER)."""
     t = pd.read_csv(AOT, dtype={"triton": str})
     plans = sorted({"x".join(map(str, monarch_plan(L))) for L in range(1, MONARCH_MAX_L + 1)})
     groups = t[t.used].groupby(["triton", "sm", "prec", "kernel"])
@@ -133,15 +164,18 @@ def test_every_length_sent_to_the_backward_fits():
     for (version, sm, prec, kernel), b in groups:
         if (sm, prec) in COMPLETE:  # every plan a length up to MONARCH_MAX_L takes
             assert sorted(b.factors) == plans, (version, sm, prec, kernel)
-        assert set(b.factors) <= set(plans) and (b.shared_bytes <= SHARED_LIMIT[sm]).all() and b.launches.all(), b
+        assert set(b.factors) <= set(plans) and (b.launches == (b.shared_bytes <= SHARED_LIMIT[sm])).all(), b
+        over = {(prec, kernel, int(L)) for L in b[~b.launches].L}
+        assert over == (SM80_OVER & {(prec, kernel, L) for L in b.L} if sm == 80 else set()), (sm, over)
 
 def test_default_depth_is_what_failed_on_the_h200():
-    """The backward built at Triton's default depth (3) with the H200's Triton asks the very shared memory the H200
-    refused (the bench's error), and the launched depth fits: the AOT table models the launch."""
+    """The first version's backward (the one the H200 ran, `aot_monarch_v1.csv`) built at Triton's default depth (3)
+    with the H200's Triton asks the very shared memory the H200 refused (the bench's error), and the launched depth
+    fits: the AOT table models the launch."""
     import re
     bench = pd.read_csv(ROOT / "runs" / "gpu" / "NVIDIA_H200" / "kernels" / "monarch" / "monarch_bench.csv")
     version = json.loads((ROOT / "runs" / "gpu" / "NVIDIA_H200" / "kernels" / "monarch" / "device.json").read_text())
-    t = pd.read_csv(AOT, dtype={"triton": str})
+    t = pd.read_csv(AOT_V1, dtype={"triton": str})
     t = t[(t.triton == version["triton"]) & (t.sm == 90) & (t.kernel == "backward")]
     prec = {"monarch bf16": "bf16", "monarch fp32": "tf32x3"}
     failed = [(int(r.L), prec[r.impl], int(re.search(r"Required: (\d+)", r.status).group(1)))
@@ -152,8 +186,9 @@ def test_default_depth_is_what_failed_on_the_h200():
         assert row.shared_bytes.tolist() == [need], (L, p, need, row)
         assert (t[(t.L == L) & (t.prec == p) & t.used].shared_bytes <= SHARED_LIMIT[90]).all()
 
-def test_backward_falls_back_where_the_build_does_not_fit():
-    "A build that does not fit raises OutOfResources when loaded: the gradients come from torch.fft, named, in bound."
+def test_kernels_fall_back_where_the_build_does_not_fit():
+    """A build that does not fit raises OutOfResources when loaded: the output or the gradients come from torch.fft,
+    named, in bound."""
     _child("""
 import warnings, torch, triton
 import hyena_lit.kernels.monarch_fftconv as M
@@ -161,13 +196,16 @@ class Refused:
     def __getitem__(self, grid):
         def launch(*a, **kw): raise triton.runtime.errors.OutOfResources(233472, 232448, "shared memory")
         return launch
-kernel, M._monarch_bwd_kernel = M._monarch_bwd_kernel, Refused()
-with warnings.catch_warnings(record=True) as w:
-    warnings.simplefilter("always")
-    rows = M.check_monarch(3, 2, 300, torch.float32) + M.check_monarch(3, 2, 300, torch.bfloat16)
-assert all(r["error"] <= r["bound"] for r in rows), rows
-assert any("monarch_backward_torch_fft" in str(x.message) and "L = 300" in str(x.message) for x in w), w
-M._monarch_bwd_kernel = kernel
+for name, says in (("_monarch_bwd_kernel", ("backward kernel at L = 300", "monarch_backward_torch_fft")),
+                   ("_monarch_fwd_kernel", ("forward kernel at L = 300", "gated_fftconv_ref"))):
+    kernel = getattr(M, name)
+    setattr(M, name, Refused())
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        rows = M.check_monarch(3, 2, 300, torch.float32) + M.check_monarch(3, 2, 300, torch.bfloat16)
+    assert all(r["error"] <= r["bound"] for r in rows), (name, rows)
+    assert any(all(t in str(x.message) for t in says) for x in w), (name, [str(x.message) for x in w])
+    setattr(M, name, kernel)
 """)
 
 def _bench(rows):
@@ -263,3 +301,15 @@ monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "2", "--lengt
     corr = pd.read_csv(tmp_path / "monarch_correctness.csv")
     assert len(corr) == 18 and (corr.error <= corr.bound).all()
     assert json.loads((tmp_path / "device.json").read_text())["dry"] is True
+
+def test_aot_table_holds_every_build_the_script_plans():
+    """`scripts/monarch_aot.py`'s plan (parts 1-5 at its default lengths and widths) is what the committed table holds:
+    the launched builds are among the candidates, and no candidate is missing (the choice saw them all)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try: import monarch_aot
+    finally: sys.path.remove(str(ROOT / "scripts"))
+    lengths = [256, 512, 1024, 2048, 4096, 8192]
+    assert set(monarch_aot.jobs(lengths, (1, 2, 3))) <= set(monarch_aot.jobs(lengths, (4, 5)))
+    t = pd.read_csv(AOT, dtype={"triton": str})
+    have = {(r.sm, r.L, r.kernel, r.prec, r.num_warps, r.num_stages, r.rows) for r in t[t.triton == "3.6.0"].itertuples()}
+    assert set(monarch_aot.jobs(lengths)) <= have, set(monarch_aot.jobs(lengths)) - have

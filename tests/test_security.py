@@ -425,8 +425,9 @@ def test_ctrl_c_in_the_launcher_exits_130_with_one_line_and_no_half_written_file
     grid.write_text(TINY_GRID)
     # no deadline inherited from the calling process: the cell must still be training when Ctrl-C comes
     env = {k: v for k, v in os.environ.items() if k not in ("IN_TEST", "HYENA_LIT_STOP_AT")} | {"PYTHONPATH": str(ROOT)}
-    # Ctrl-C as in a terminal: a parent that ignores SIGINT (an earlier test of this process, a background job) passes
-    # that on through exec, and Python then raises no KeyboardInterrupt; the child gets the default back
+    # Ctrl-C as in a terminal: a parent that ignores SIGINT passes that on through exec, and Python then raises no
+    # KeyboardInterrupt. A test suite started as a background job of a non-interactive shell (`make test &`) is such
+    # a parent: POSIX shells start asynchronous commands with SIGINT ignored. The child gets the default back
     p = subprocess.Popen([sys.executable, "-m", "hyena_lit.launch", str(grid), "--root", str(root)], cwd=ROOT, env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
