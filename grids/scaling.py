@@ -242,7 +242,8 @@ def rung_cells(root="runs") -> list[dict]:
     """The 1M rung and what reads it, most decisive first, each left out until its family's rate is chosen:
     Transformer++ and Hyena+ at 1M; the init ablation; seeds 1 and 2 at 0.5M of Transformer++, Hyena+ and Mamba; the
     other four families at 1M; then a 3-rate check at 1M for Transformer++ and Hyena+ (the chosen rate's neighbours
-    in RATES).
+    in RATES). Its rule: the held rate stands for a family when its validation bits per byte is the lowest of the
+    three (written after Transformer++'s neighbours were read, before any of Hyena+'s).
 
     1M reads 20 tokens per parameter like every rung, 20.0M tokens, but the training split holds 14.57M (28,450
     windows of 512): in a single pass (`data_order="single_pass"`) it reads every window once and 37% of them a second
