@@ -9,7 +9,9 @@ median time with CUDA events (`--reps` >= 20 after 3 warm-up calls; 20th and 80t
 convolution with both gates and the skip -> DIR/monarch_bench.csv, one row per (L, contender), written after every
 row. Contenders: torch.fft (the library's `fftconv` with its own backward, float32 inputs: cuFFT has no bfloat16),
 torch.fft ref (the kernels' plain reference `gated_fftconv_ref`, rfft/irfft of size 2L under autograd, float32), the
-Monarch kernel with bf16 and with float32 inputs, and the first fused kernel (`20_fftconv_triton`) with bf16 inputs.
+Monarch kernel with bf16 and with float32 inputs, the same with bf16 inputs forming the whole spectral tile at once
+(`WHOLE_TILE`: the launch's warps and depth with RB = N1, so that the table's blocks of rows are timed against none),
+and the first fused kernel (`20_fftconv_triton`) with bf16 inputs.
 A contender that fails is a row with its error; the others still run. Every row records
 its input dtype and the products' dtype the kernel ran (`products`), and the Monarch rows the launch
 (`launch`: warps, spectral rows per block and depth of the forward and the backward, `MONARCH_LAUNCH`); lengths above `MONARCH_MAX_L` are rows with
@@ -18,7 +20,7 @@ memory". No length starts after the deadline. DIR/device.json names the GPU and 
 `--dry` runs the same plumbing on CPU under Triton's interpreter at toy sizes (wall-clock timing, lengths up to
 `DRY_MAX_L`), to test the script.
 Callable as `main(argv)`."""
-import argparse, json, os, pathlib, sys, time
+import argparse, contextlib, json, os, pathlib, sys, time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
@@ -73,8 +75,25 @@ def contenders(L: int):
             "torch.fft ref": (torch.float32, "fp32", gated_fftconv_ref),
             "monarch bf16": (torch.bfloat16, products(torch.bfloat16), monarch_fftconv if ours else None),
             "monarch fp32": (torch.float32, products(torch.float32), monarch_fftconv if ours else None),
+            WHOLE_TILE: (torch.bfloat16, products(torch.bfloat16), monarch_fftconv if ours else None),
             "first kernel bf16": (torch.bfloat16, products(torch.bfloat16) if L <= MAX_L_HALF else PREC,
                                   fftconv_triton if first else None)}
+
+WHOLE_TILE = "monarch bf16 whole tile"  # the same launch but RB = N1: what the blocks cost or save, timed
+
+def whole_tile():
+    """A context in which every Monarch launch forms the whole spectral tile at once (RB = N1), its warps and depth as
+    in `MONARCH_LAUNCH`: the contender `WHOLE_TILE`, forward and backward."""
+    import contextlib
+    import hyena_lit.kernels.monarch_fftconv as M
+    @contextlib.contextmanager
+    def ctx():
+        table = M.MONARCH_LAUNCH
+        M.MONARCH_LAUNCH = {p: {k: {N: (w, M.monarch_plan(N // 2)[0], s) for N, (w, r, s) in d.items()}
+                                for k, d in kernels.items()} for p, kernels in table.items()}
+        try: yield
+        finally: M.MONARCH_LAUNCH = table
+    return ctx()
 
 def launch_of(L: int, prec: str) -> str:
     "The Monarch kernel's launch at L with products `prec`: warps, spectral rows per block, depth, forward / backward."
@@ -131,17 +150,20 @@ def main(argv=None):
         for name, (dtype, prec, fn) in contenders(L).items():
             row = dict(L=L, impl=name, dtype=str(dtype).split(".")[1], products=prec, B=B, C=C, reps=a.reps)
             if fn is None: rows.append(row | dict(status="not built")); continue
-            if name.startswith("monarch"): row["launch"] = launch_of(L, prec)
+            scope = whole_tile if name == WHOLE_TILE else contextlib.nullcontext  # a new context each use
+            if name.startswith("monarch"):
+                with scope(): row["launch"] = launch_of(L, prec)
             if a.dry and L > DRY_MAX_L: rows.append(row | dict(status="not timed (dry run)")); continue
             try:
                 u, k, D, pre, post = bench_inputs(B, C, L, dtype, dev)
                 call = lambda: fn(u, k, D.to(dtype), pre, post)
-                f = timer(call, a.reps, cuda, warmup)
-                row |= dict(status="ok", fwd_ms=f["ms"], fwd_p20=f["p20"], fwd_p80=f["p80"])
-                try: fb = timer(lambda: call().float().sum().backward(), a.reps, cuda, warmup)
-                except Exception as e:  # the forward's timing stays; the backward's failure is recorded
-                    row |= dict(status=f"forward only; backward error: {type(e).__name__}: {e}"[:300])
-                else: row |= dict(fwd_bwd_ms=fb["ms"], fwd_bwd_p20=fb["p20"], fwd_bwd_p80=fb["p80"])
+                with scope():  # the whole-tile contender's launches, forward and backward
+                    f = timer(call, a.reps, cuda, warmup)
+                    row |= dict(status="ok", fwd_ms=f["ms"], fwd_p20=f["p20"], fwd_p80=f["p80"])
+                    try: fb = timer(lambda: call().float().sum().backward(), a.reps, cuda, warmup)
+                    except Exception as e:  # the forward's timing stays; the backward's failure is recorded
+                        row |= dict(status=f"forward only; backward error: {type(e).__name__}: {e}"[:300])
+                    else: row |= dict(fwd_bwd_ms=fb["ms"], fwd_bwd_p20=fb["p20"], fwd_bwd_p80=fb["p80"])
             except torch.OutOfMemoryError:
                 row |= dict(status="out of memory")
             except Exception as e:

@@ -290,11 +290,17 @@ def test_bench_dry_run(tmp_path):
     _child(f"""
 import sys; sys.path.insert(0, "scripts")
 import monarch_bench
-monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "2", "--lengths", "100,9000"])
+monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "2", "--lengths", "100,1024,9000"])
 """, timeout=600)
     b = pd.read_csv(tmp_path / "monarch_bench.csv")
     ok = b[b.status == "ok"]
-    assert set(ok.impl) >= {"torch.fft ref", "monarch bf16", "monarch fp32", "first kernel bf16"} and (ok.L == 100).all()
+    assert set(ok.impl) >= {"torch.fft ref", "monarch bf16", "monarch fp32", "monarch bf16 whole tile", "first kernel bf16"}
+    assert (ok.L == 100).all()
+    # the whole-tile contender: the table's warps and depth, RB = N1 (recorded at lengths the dry run does not time)
+    w, r, s = monarch_launch(monarch_plan(1024), "backward", "bf16")
+    tile = b[b.L == 1024].set_index("impl").launch
+    assert f"backward w{w} r{r} s{s}" in tile["monarch bf16"]
+    assert f"backward w{w} r{monarch_plan(1024)[0]} s{s}" in tile["monarch bf16 whole tile"] and r < monarch_plan(1024)[0]
     assert (ok.fwd_ms > 0).all() and (ok.fwd_bwd_ms > 0).all() and ok.products.notna().all()
     assert set(b[b.L == 9000].set_index("impl").status.items()) >= {("monarch bf16", "not built"),
                                                                      ("monarch fp32", "not built")}
