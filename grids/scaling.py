@@ -289,13 +289,18 @@ def rung_cells(root="runs") -> list[dict]:
     out += later
     for fam in PRIORITY:
         if rate[fam] is None: continue
-        i = RATES_SORTED.index(rate[fam])
-        for peak in RATES_SORTED[max(0, i - 1):i] + RATES_SORTED[i + 1:i + 2]:
+        for peak in rate_neighbours(rate[fam]):
             out.append(_ladder_cell(root, "cpu", run_name(fam, RUNG, peak), fam, RUNG, peak, data_order="single_pass"))
     return out
 
 
 RATES_SORTED = sorted(RATES)
+
+
+def rate_neighbours(rate: float) -> list[float]:
+    "The swept rates next to `rate`, below and above (one at an edge): the 3-rate check's other two cells."
+    i = RATES_SORTED.index(rate)
+    return RATES_SORTED[max(0, i - 1):i] + RATES_SORTED[i + 1:i + 2]
 
 
 def cells(root="runs", ladder: str | None = None) -> list[dict]:

@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
 os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
 
 BATCH = 12  # compiles a child process runs before the table is rewritten
-KEY = ["sm", "L", "kernel", "prec", "num_warps", "rows", "num_stages", "triton"]  # one build
+KEY = ["sm", "L", "kernel", "prec", "num_warps", "num_stages", "rows", "triton"]  # one build: a job and its Triton
 
 def jobs(lengths, parts=(1, 2, 3, 4, 5), widths=(4, 8, 16)) -> list[tuple]:
     "(sm, L, kernel, prec, num_warps, num_stages, rows) in the order they are compiled."
@@ -94,9 +94,8 @@ def main(argv=None):
     version, rows = triton.__version__, []  # the child compiles with the Triton this process imports
     if a.missing and out.is_file():
         have = pd.read_csv(out, dtype={"triton": str})
-        have = set(map(tuple, have[have.triton == version][KEY[:-1]].astype(str).values))
-        order = ["sm", "L", "kernel", "prec", "num_warps", "num_stages", "rows"]  # a job's order
-        todo = [j for j in todo if tuple(str(dict(zip(order, j))[k]) for k in KEY[:-1]) not in have]
+        have = set(have[have.triton == version][KEY[:-1]].itertuples(index=False, name=None))
+        todo = [j for j in todo if j not in have]
         print(f"{len(todo)} builds missing from {out}", flush=True)
     for i in range(0, len(todo), BATCH):
         rows += [dict(r, triton=version) for r in monarch_aot(todo[i:i + BATCH])]

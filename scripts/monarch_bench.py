@@ -79,21 +79,7 @@ def contenders(L: int):
             "first kernel bf16": (torch.bfloat16, products(torch.bfloat16) if L <= MAX_L_HALF else PREC,
                                   fftconv_triton if first else None)}
 
-WHOLE_TILE = "monarch bf16 whole tile"  # the same launch but RB = N1: what the blocks cost or save, timed
-
-def whole_tile():
-    """A context in which every Monarch launch forms the whole spectral tile at once (RB = N1), its warps and depth as
-    in `MONARCH_LAUNCH`: the contender `WHOLE_TILE`, forward and backward."""
-    import contextlib
-    import hyena_lit.kernels.monarch_fftconv as M
-    @contextlib.contextmanager
-    def ctx():
-        table = M.MONARCH_LAUNCH
-        M.MONARCH_LAUNCH = {p: {k: {N: (w, M.monarch_plan(N // 2)[0], s) for N, (w, r, s) in d.items()}
-                                for k, d in kernels.items()} for p, kernels in table.items()}
-        try: yield
-        finally: M.MONARCH_LAUNCH = table
-    return ctx()
+WHOLE_TILE = "monarch bf16 whole tile"  # the same launch with RB = N1 (`monarch_rows()`): what the blocks cost or save
 
 def launch_of(L: int, prec: str) -> str:
     "The Monarch kernel's launch at L with products `prec`: warps, spectral rows per block, depth, forward / backward."
@@ -117,7 +103,7 @@ def main(argv=None):
     import pandas as pd, torch, triton
     cuda = not a.dry
     if cuda and not torch.cuda.is_available(): raise SystemExit("error: no CUDA GPU: run with --dry to test the script on CPU")
-    from hyena_lit.kernels.monarch_fftconv import check_monarch
+    from hyena_lit.kernels.monarch_fftconv import check_monarch, monarch_rows
     t0, out = time.time(), pathlib.Path(a.out)
     deadline = t0 + 60 * a.deadline_min
     out.mkdir(parents=True, exist_ok=True)
@@ -150,7 +136,7 @@ def main(argv=None):
         for name, (dtype, prec, fn) in contenders(L).items():
             row = dict(L=L, impl=name, dtype=str(dtype).split(".")[1], products=prec, B=B, C=C, reps=a.reps)
             if fn is None: rows.append(row | dict(status="not built")); continue
-            scope = whole_tile if name == WHOLE_TILE else contextlib.nullcontext  # a new context each use
+            scope = monarch_rows if name == WHOLE_TILE else contextlib.nullcontext  # a new context each use
             if name.startswith("monarch"):
                 with scope(): row["launch"] = launch_of(L, prec)
             if a.dry and L > DRY_MAX_L: rows.append(row | dict(status="not timed (dry run)")); continue

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m004
 from __future__ import annotations
-import functools, math, os, warnings
+import contextlib, functools, math, os, warnings
 import torch
 from torch import Tensor
 import triton
@@ -16,7 +16,7 @@ import hyena_lit.kernels.fftconv_triton as _ft
 # %% auto #0
 __all__ = ['MONARCH_MAX_L', 'MONARCH_LAUNCH', 'AUTO_TABLES', 'AUTO_KERNELS', 'AUTO_PASSES', 'monarch_dft', 'monarch_plan',
            'spectrum_order', 'monarch_tile_fft', 'monarch_tile_ifft', 'monarch_conv_model', 'monarch_tables',
-           'monarch_filter_spectrum', 'monarch_launch', 'monarch_warps', 'monarch_backward_torch_fft', 'MonarchFFTConv',
+           'monarch_filter_spectrum', 'monarch_launch', 'monarch_rows', 'monarch_backward_torch_fft', 'MonarchFFTConv',
            'monarch_fftconv', 'check_monarch', 'monarch_compile', 'monarch_aot', 'monarch_choose_launch',
            'monarch_transform_flops', 'monarch_cost', 'monarch_roofline', 'bench_gpu', 'auto_wins', 'auto_kernel']
 
@@ -338,9 +338,19 @@ def monarch_launch(factors: tuple[int, ...], kernel: str = "forward", prec: str 
     products `prec` (`MONARCH_LAUNCH`: half products take the bf16 launch, float32 ones the tf32x3 launch)."""
     return MONARCH_LAUNCH["tf32x3" if _TABLE_DTYPE[prec] == torch.float32 else "bf16"][kernel][math.prod(factors)]
 
-def monarch_warps(factors: tuple[int, ...], kernel: str = "forward", prec: str = "bf16") -> int:
-    "Warps per program of the launch (`monarch_launch`)."
-    return monarch_launch(factors, kernel, prec)[0]
+@contextlib.contextmanager
+def monarch_rows(rows: int | None = None):
+    """Within it, every launch forms the spectral tile `rows` rows a block (None: all N1 rows at once), its warps and
+    depth as in `MONARCH_LAUNCH`: to test or time a blocking other than the table's."""
+    global MONARCH_LAUNCH
+    if rows is not None and (rows < 16 or 64 % rows):
+        raise ValueError(f"rows must be 16, 32 or 64 (a tensor-core tile dividing N1), got {rows!r}")
+    table = MONARCH_LAUNCH
+    n1 = lambda N: monarch_plan(N // 2)[0]
+    MONARCH_LAUNCH = {p: {k: {N: (w, min(rows or n1(N), n1(N)), s) for N, (w, r, s) in d.items()} for k, d in ks.items()}
+                      for p, ks in table.items()}
+    try: yield
+    finally: MONARCH_LAUNCH = table
 
 def _tables(factors, device, prec):
     return monarch_tables(factors, str(device), _TABLE_DTYPE[prec])
