@@ -25,8 +25,9 @@ Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-d
   with `compile`;
 - figure43/b<B>-bf16.csv (Figure 4.3 under bf16 autocast, SDPA restricted to its FlashAttention backend) and
   figure43/b<B>.csv (float32), and figure43/backend.json: the SDPA kernel that ran, read from the profiler;
-- kernels/monarch/: the Monarch kernel against torch.fft from 1K to 64K (scripts/monarch_bench.py);
-  kernels/ncu_monarch.csv: Nsight Compute's details of its kernels (where ncu is installed); then kernels/:
+- kernels/monarch/: the Monarch kernels (one kernel to 8K, three passes to 64K) against torch.fft from 1K to 64K
+  (scripts/monarch_bench.py); kernels/ncu_monarch.csv: Nsight Compute's details of their kernels at 4K and 16K
+  (where ncu is installed); then kernels/:
   scripts/triton_gpu.py's kernel stage (the first kernel) with what is left.
 The notebooks run `--jobs` at once; the step table runs its eager rows before the compiled ones.
 Each part runs in its own process group with a share of what is left before the deadline; a part that runs over is
@@ -294,17 +295,21 @@ NCU_PROGRAM = """
 import sys, torch
 sys.path[:0] = [{root!r}, {scripts!r}]
 from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
+from hyena_lit.kernels.monarch_long import monarch_long_fftconv
 from monarch_bench import bench_inputs
-for L, backward in {plan!r}:
+for L, backward, *kernel in {plan!r}:
+    conv = monarch_long_fftconv if kernel == ["monarch_long"] else monarch_fftconv
     u, k, D, pre, post = bench_inputs({B}, {C}, L, torch.bfloat16, {device!r})
-    y = monarch_fftconv(u, k, D.to(u.dtype), pre, post)
+    y = conv(u, k, D.to(u.dtype), pre, post)
     if backward: y.float().sum().backward()
     if {device!r} == "cuda": torch.cuda.synchronize()
 """
-NCU_PLAN = ((4096, False), (1024, True))  # the Monarch forward at 4K; forward and backward where the backward fits
+# the one-kernel forward at 4K; its forward and backward where the backward fits; the three passes' forward at 16K
+NCU_PLAN = ((4096, False), (1024, True), (16384, False, "monarch_long"))
 
 def ncu_program(plan=NCU_PLAN, B: int = 64, C: int = 768, device: str = "cuda") -> str:
-    "The program Nsight Compute profiles: the Monarch kernel on the bench's own inputs (`monarch_bench.bench_inputs`)."
+    """The program Nsight Compute profiles: the Monarch kernels on the bench's own inputs (`monarch_bench.bench_inputs`),
+    each plan entry (L, backward[, "monarch_long"])."""
     return NCU_PROGRAM.format(root=str(ROOT), scripts=str(ROOT / "scripts"), plan=tuple(plan), B=B, C=C, device=device)
 
 def find_ncu():
@@ -314,8 +319,8 @@ def find_ncu():
                                                   glob.glob("/opt/nvidia/nsight-compute/*/ncu"))), None)
 
 def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
-    """The Monarch kernel against torch.fft from 1K to 64K (`scripts/monarch_bench.py`, most of the share), one
-    Nsight Compute profile of its kernels (`NCU_PLAN`, where ncu is installed), then the first kernel's benchmark
+    """The Monarch kernels against torch.fft from 1K to 64K (`scripts/monarch_bench.py`, most of the share), one
+    Nsight Compute profile of their kernels (`NCU_PLAN`: 4K, and 16K in three passes; where ncu is installed), then the first kernel's benchmark
     (`scripts/triton_gpu.py`'s kernel stage) with whatever is left."""
     out.mkdir(parents=True, exist_ok=True)
     def minutes(share): return max(0.2, share * (deadline - time.time()) / 60)
@@ -324,7 +329,7 @@ def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
     ncu = None if dry else find_ncu()
     if ncu and deadline - time.time() > 60:
         prog = ncu_program()
-        cmd = [ncu, "--clock-control", "none", "-k", "regex:_monarch", "--section", "SpeedOfLight", "--section",
+        cmd = [ncu, "--clock-control", "none", "-k", "regex:_monarch|_long_", "--section", "SpeedOfLight", "--section",
                "MemoryWorkloadAnalysis", "--section", "Occupancy", "--section", "LaunchStats", "--csv", "--page",
                "details", sys.executable, "-c", prog]
         try:

@@ -92,22 +92,33 @@ def main(argv=None):
     todo = jobs(lengths, parts, widths)
     import triton
     version, rows = triton.__version__, []  # the child compiles with the Triton this process imports
-    if a.missing and out.is_file():
-        have = pd.read_csv(out, dtype={"triton": str})
-        have = set(have[have.triton == version][KEY[:-1]].itertuples(index=False, name=None))
-        todo = [j for j in todo if j not in have]
-        print(f"{len(todo)} builds missing from {out}", flush=True)
+    if a.missing: todo = missing(todo, out, KEY, version)
     for i in range(0, len(todo), BATCH):
         rows += [dict(r, triton=version) for r in monarch_aot(todo[i:i + BATCH])]
-        df = pd.DataFrame(rows)
-        kept = pd.read_csv(out, dtype={"triton": str}) if out.exists() else df.iloc[:0]
-        new = set(map(tuple, df[KEY].astype(str).values))
-        kept = kept[[k not in new for k in map(tuple, kept[KEY].astype(str).values)]]
-        t = pd.concat([kept, df], ignore_index=True)
+        t = merged(rows, out, KEY)
         t["used"] = [used(r) for r in t.to_dict("records")]
-        out.parent.mkdir(parents=True, exist_ok=True)
         t.to_csv(out, index=False)
         print(f"{len(rows)} of {len(todo)} compiled; last: {rows[-1]}", flush=True)
+
+def missing(todo: list, out: pathlib.Path, key: list, version: str) -> list:
+    "The jobs of `todo` whose build (`key` but its last column, the Triton version) the table `out` lacks for `version`."
+    import pandas as pd
+    if not out.is_file(): return todo
+    have = pd.read_csv(out, dtype={"triton": str})
+    have = set(have[have.triton == version][key[:-1]].itertuples(index=False, name=None))
+    todo = [j for j in todo if j not in have]
+    print(f"{len(todo)} builds missing from {out}", flush=True)
+    return todo
+
+def merged(rows: list, out: pathlib.Path, key: list):
+    "The table `out` (its folder made) with `rows` in place of its rows of the same build (`key`), the others kept."
+    import pandas as pd
+    df = pd.DataFrame(rows)
+    kept = pd.read_csv(out, dtype={"triton": str}) if out.exists() else df.iloc[:0]
+    new = set(map(tuple, df[key].astype(str).values))
+    kept = kept[[k not in new for k in map(tuple, kept[key].astype(str).values)]]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return pd.concat([kept, df], ignore_index=True)
 
 if __name__ == "__main__":
     main()

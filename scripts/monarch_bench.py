@@ -1,17 +1,18 @@
-"""Time the Monarch FFT convolution (`22_monarch_fftconv`) against torch.fft on a CUDA GPU, forward and forward+backward.
+"""Time the Monarch FFT convolutions (`22_monarch_fftconv`, `23_monarch_long`) against torch.fft on a CUDA GPU, forward and forward+backward.
 
 usage: python scripts/monarch_bench.py --out DIR [--deadline-min 8] [--lengths 1024,...,65536] [--batch 64]
        [--channels 768] [--reps 20] [--dry]
 
-First the correctness of the compiled kernel (`check_monarch`: every output and gradient against float64 within
-c u log2 N, float32/float16/bfloat16, odd sizes) -> DIR/monarch_correctness.csv. Then, per length, each contender's
+First the correctness of the compiled kernels (`check_monarch`: every output and gradient against float64 within
+c u log2 N, float32/float16/bfloat16, odd sizes; the one-kernel design at `CHECK_CASES`, the three passes at
+`LONG_CHECK_CASES`, column `kernel`) -> DIR/monarch_correctness.csv. Then, per length, each contender's
 median time with CUDA events (`--reps` >= 20 after 3 warm-up calls; 20th and 80th percentiles too) for the gated
 convolution with both gates and the skip -> DIR/monarch_bench.csv, one row per (L, contender), written after every
 row. Contenders: torch.fft (the library's `fftconv` with its own backward, float32 inputs: cuFFT has no bfloat16),
 torch.fft ref (the kernels' plain reference `gated_fftconv_ref`, rfft/irfft of size 2L under autograd, float32), the
 Monarch kernel with bf16 and with float32 inputs, the same with bf16 inputs forming the whole spectral tile at once
 (`WHOLE_TILE`: the launch's warps and depth with RB = N1, so that the table's blocks of rows are timed against none),
-and the first fused kernel (`20_fftconv_triton`) with bf16 inputs.
+the three-pass kernel with bf16 and with float32 inputs (`monarch long`, up to `LONG_MAX_L`), and the first fused kernel (`20_fftconv_triton`) with bf16 inputs.
 A contender that fails is a row with its error; the others still run. Every row records
 its input dtype and the products' dtype the kernel ran (`products`), and the Monarch rows the launch
 (`launch`: warps, spectral rows per block and depth of the forward and the backward, `MONARCH_LAUNCH`); lengths above `MONARCH_MAX_L` are rows with
@@ -20,13 +21,14 @@ memory". No length starts after the deadline. DIR/device.json names the GPU and 
 `--dry` runs the same plumbing on CPU under Triton's interpreter at toy sizes (wall-clock timing, lengths up to
 `DRY_MAX_L`), to test the script.
 Callable as `main(argv)`."""
-import argparse, contextlib, json, os, pathlib, sys, time
+import argparse, contextlib, json, math, os, pathlib, sys, time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
 
 LENGTHS = (1024, 2048, 4096, 8192, 16384, 32768, 65536)
 CHECK_CASES = ((3, 5, 100), (2, 7, 777), (3, 3, 3001), (1, 3, 8192))
+LONG_CHECK_CASES = ((3, 5, 100), (3, 3, 3001), (1, 3, 20000), (1, 2, 65536))  # the three-pass kernel (23_monarch_long)
 DRY_MAX_L = 300  # --dry times lengths up to this one (the interpreter is slow), and only records the plumbing above
 
 def parse(argv=None) -> argparse.Namespace:
@@ -68,22 +70,30 @@ def contenders(L: int):
     import torch
     from hyena_lit.kernels.fftconv_triton import MAX_L, MAX_L_HALF, PREC, fftconv_triton, gated_fftconv_ref, products
     from hyena_lit.kernels.monarch_fftconv import MONARCH_MAX_L, monarch_fftconv
+    from hyena_lit.kernels.monarch_long import LONG_MAX_L, monarch_long_fftconv
     from hyena_lit.experiments.runtime import library_fftconv
-    ours = L <= MONARCH_MAX_L
+    ours, passes = L <= MONARCH_MAX_L, monarch_long_fftconv if L <= LONG_MAX_L else None
     first = L <= MAX_L
     return {"torch.fft": (torch.float32, "fp32", library_fftconv),
             "torch.fft ref": (torch.float32, "fp32", gated_fftconv_ref),
             "monarch bf16": (torch.bfloat16, products(torch.bfloat16), monarch_fftconv if ours else None),
             "monarch fp32": (torch.float32, products(torch.float32), monarch_fftconv if ours else None),
             WHOLE_TILE: (torch.bfloat16, products(torch.bfloat16), monarch_fftconv if ours else None),
+            "monarch long bf16": (torch.bfloat16, products(torch.bfloat16), passes),
+            "monarch long fp32": (torch.float32, products(torch.float32), passes),
             "first kernel bf16": (torch.bfloat16, products(torch.bfloat16) if L <= MAX_L_HALF else PREC,
                                   fftconv_triton if first else None)}
 
 WHOLE_TILE = "monarch bf16 whole tile"  # the same launch with RB = N1 (`monarch_rows()`): what the blocks cost or save
 
-def launch_of(L: int, prec: str) -> str:
-    "The Monarch kernel's launch at L with products `prec`: warps, spectral rows per block, depth, forward / backward."
+def launch_of(L: int, prec: str, passes: bool = False) -> str:
+    """The Monarch kernel's launch at L with products `prec`: warps, spectral rows per block, depth, forward / backward;
+    with `passes`, each pass's of the three-pass kernel (`LONG_LAUNCH`: warps, rows, columns, depth)."""
     from hyena_lit.kernels.monarch_fftconv import monarch_launch, monarch_plan
+    if passes:
+        from hyena_lit.kernels.monarch_long import LONG_KERNELS, long_launch, long_plan
+        N = math.prod(long_plan(L))
+        return " / ".join("{} w{} r{} c{} s{}".format(k, *long_launch(N, k, prec)) for k in LONG_KERNELS)
     return " / ".join("{} w{} r{} s{}".format(k, *monarch_launch(monarch_plan(L), k, prec)) for k in ("forward", "backward"))
 
 def bench_inputs(B: int, C: int, L: int, dtype, device: str, seed: int = 0) -> tuple:
@@ -104,29 +114,31 @@ def main(argv=None):
     cuda = not a.dry
     if cuda and not torch.cuda.is_available(): raise SystemExit("error: no CUDA GPU: run with --dry to test the script on CPU")
     from hyena_lit.kernels.monarch_fftconv import check_monarch, monarch_rows
+    from hyena_lit.kernels.monarch_long import monarch_long_fftconv
     t0, out = time.time(), pathlib.Path(a.out)
     deadline = t0 + 60 * a.deadline_min
     out.mkdir(parents=True, exist_ok=True)
     dev = "cuda" if cuda else "cpu"
-    B, C, lengths, cases = a.batch, a.channels, a.lengths, CHECK_CASES
-    if a.dry: B, C, cases = min(B, 3), min(C, 2), ((3, 2, 100),)
+    B, C, lengths, cases, long_cases = a.batch, a.channels, a.lengths, CHECK_CASES, LONG_CHECK_CASES
+    if a.dry: B, C, cases, long_cases = min(B, 3), min(C, 2), ((3, 2, 100),), ((3, 2, 100),)
     warmup = 1 if a.dry else 3
     (out / "device.json").write_text(json.dumps(dict(
         gpu=torch.cuda.get_device_name() if cuda else "cpu", torch=torch.__version__, triton=triton.__version__,
         cuda=torch.version.cuda, dry=a.dry, B=B, C=C, reps=a.reps,
         started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())), indent=1) + "\n")
     corr = []
-    for Bc, Cc, L in cases:
-        for dt in (torch.float32, torch.float16, torch.bfloat16):
-            try: corr += check_monarch(Bc, Cc, L, dt, device=dev)
-            except Exception as e:  # a build that does not launch (shared memory): a row that says so
-                corr.append(dict(B=Bc, C=Cc, L=L, dtype=str(dt).split(".")[1], output="all",
-                                 status=f"error: {type(e).__name__}: {e}"[:300]))
+    for kernel, impl, kcases in (("monarch", None, cases), ("monarch long", monarch_long_fftconv, long_cases)):
+        for Bc, Cc, L in kcases:
+            for dt in (torch.float32, torch.float16, torch.bfloat16):
+                try: corr += [r | dict(kernel=kernel) for r in check_monarch(Bc, Cc, L, dt, device=dev, impl=impl)]
+                except Exception as e:  # a build that does not launch (shared memory): a row that says so
+                    corr.append(dict(B=Bc, C=Cc, L=L, dtype=str(dt).split(".")[1], output="all", kernel=kernel,
+                                     status=f"error: {type(e).__name__}: {e}"[:300]))
     corr = [r if "status" in r else r | dict(status="ok") for r in corr]
     pd.DataFrame(corr).to_csv(out / "monarch_correctness.csv", index=False)
     checked = [r for r in corr if r["status"] == "ok"]
     worst = max(checked, key=lambda r: r["share"], default=dict(share=float("nan"), dtype="-", L="-", output="-"))
-    print(f"correctness: all within the bound: {all(r['error'] <= r['bound'] for r in checked)};"
+    print(f"correctness (both kernels): all within the bound: {all(r['error'] <= r['bound'] for r in checked)};"
           f" {len(corr) - len(checked)} case(s) did not run;"
           f" largest share {worst['share']:.3f} ({worst['dtype']}, L = {worst['L']}, {worst['output']})", flush=True)
     rows = []
@@ -138,7 +150,7 @@ def main(argv=None):
             if fn is None: rows.append(row | dict(status="not built")); continue
             scope = monarch_rows if name == WHOLE_TILE else contextlib.nullcontext  # a new context each use
             if name.startswith("monarch"):
-                with scope(): row["launch"] = launch_of(L, prec)
+                with scope(): row["launch"] = launch_of(L, prec, passes=name.startswith("monarch long"))
             if a.dry and L > DRY_MAX_L: rows.append(row | dict(status="not timed (dry run)")); continue
             try:
                 u, k, D, pre, post = bench_inputs(B, C, L, dtype, dev)

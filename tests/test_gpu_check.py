@@ -155,7 +155,7 @@ def test_the_profiled_program_runs_the_benchs_own_problem(tmp_path):
     "What Nsight Compute profiles is the Monarch kernel on monarch_bench's inputs: here under Triton's interpreter."
     sys.path.insert(0, str(ROOT / "scripts"))
     import gpu_check
-    prog = gpu_check.ncu_program(plan=((64, True), (100, False)), B=1, C=2, device="cpu")
+    prog = gpu_check.ncu_program(plan=((64, True), (100, False), (100, True, "monarch_long")), B=1, C=2, device="cpu")
     assert "bench_inputs(1, 2, L, torch.bfloat16, 'cpu')" in prog
     assert "bench_inputs(64, 768, L, torch.bfloat16, 'cuda')" in gpu_check.ncu_program()
     r = subprocess.run([sys.executable, "-c", prog], cwd=tmp_path, env=ENV | {"TRITON_INTERPRET": "1"},

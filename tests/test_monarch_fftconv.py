@@ -294,7 +294,8 @@ monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "2", "--lengt
 """, timeout=600)
     b = pd.read_csv(tmp_path / "monarch_bench.csv")
     ok = b[b.status == "ok"]
-    assert set(ok.impl) >= {"torch.fft ref", "monarch bf16", "monarch fp32", "monarch bf16 whole tile", "first kernel bf16"}
+    assert set(ok.impl) >= {"torch.fft ref", "monarch bf16", "monarch fp32", "monarch bf16 whole tile", "first kernel bf16",
+                            "monarch long bf16", "monarch long fp32"}
     assert (ok.L == 100).all()
     # the whole-tile contender: the table's warps and depth, RB = N1 (recorded at lengths the dry run does not time)
     w, r, s = monarch_launch(monarch_plan(1024), "backward", "bf16")
@@ -303,9 +304,11 @@ monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "2", "--lengt
     assert f"backward w{w} r{monarch_plan(1024)[0]} s{s}" in tile["monarch bf16 whole tile"] and r < monarch_plan(1024)[0]
     assert (ok.fwd_ms > 0).all() and (ok.fwd_bwd_ms > 0).all() and ok.products.notna().all()
     assert set(b[b.L == 9000].set_index("impl").status.items()) >= {("monarch bf16", "not built"),
-                                                                     ("monarch fp32", "not built")}
+                                                                     ("monarch fp32", "not built"),
+                                                                     ("monarch long bf16", "not timed (dry run)")}
+    assert "b_bwd w" in b[(b.L == 9000) & (b.impl == "monarch long bf16")].launch.item()
     corr = pd.read_csv(tmp_path / "monarch_correctness.csv")
-    assert len(corr) == 18 and (corr.error <= corr.bound).all()
+    assert len(corr) == 36 and (corr.error <= corr.bound).all() and set(corr.kernel) == {"monarch", "monarch long"}
     assert json.loads((tmp_path / "device.json").read_text())["dry"] is True
 
 def test_aot_table_holds_every_build_the_script_plans():

@@ -159,14 +159,17 @@ def _gated_conv(self: HyenaOperator, v, k, D, pre, post):
 
 @patch
 def _fused(self: HyenaOperator, v: Tensor, conv_inputs, grad: bool = True):
-    """The fused, gated Triton convolution mix takes (`fftconv_triton` or `monarch_fftconv`), or None; `grad`:
-    whether a gradient is needed (forward-only wins count only when it is not)."""
+    """The fused, gated Triton convolution mix takes (`fftconv_triton`, `monarch_fftconv` or `monarch_long_fftconv`), or
+    None; `grad`: whether a gradient is needed (forward-only wins count only when it is not)."""
     if conv_inputs is not None or (self.training and self.dropout.p > 0):
         return None  # the unfused path records inputs and applies dropout
     if self.fftconv_impl == "auto" and v.is_cuda:  # a kernel where the committed GPU benchmarks say it wins
         from hyena_lit.kernels.fftconv_triton import fftconv_triton
         from hyena_lit.kernels.monarch_fftconv import auto_kernel, monarch_fftconv
         kern = auto_kernel(torch.cuda.get_device_name(v.device), v.dtype, v.shape[-1], grad)
+        if kern == "monarch_long":
+            from hyena_lit.kernels.monarch_long import monarch_long_fftconv
+            return monarch_long_fftconv
         return {"first": fftconv_triton, "monarch": monarch_fftconv}.get(kern)
     if self.fftconv_impl != "triton": return None
     from hyena_lit.kernels.fftconv_triton import fftconv_triton

@@ -17,8 +17,9 @@ import hyena_lit.kernels.fftconv_triton as _ft
 __all__ = ['MONARCH_MAX_L', 'MONARCH_LAUNCH', 'AUTO_TABLES', 'AUTO_KERNELS', 'AUTO_PASSES', 'monarch_dft', 'monarch_plan',
            'spectrum_order', 'monarch_tile_fft', 'monarch_tile_ifft', 'monarch_conv_model', 'monarch_tables',
            'monarch_filter_spectrum', 'monarch_launch', 'monarch_rows', 'monarch_backward_torch_fft', 'MonarchFFTConv',
-           'monarch_fftconv', 'check_monarch', 'monarch_compile', 'monarch_aot', 'monarch_choose_launch',
-           'monarch_transform_flops', 'monarch_cost', 'monarch_roofline', 'bench_gpu', 'auto_wins', 'auto_kernel']
+           'monarch_fftconv', 'check_monarch', 'compile_resources', 'monarch_compile', 'monarch_aot', 'choose_launch',
+           'monarch_choose_launch', 'monarch_transform_flops', 'monarch_cost', 'monarch_roofline', 'bench_gpu',
+           'auto_wins', 'auto_kernel']
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m005
 def monarch_dft(x: Tensor, factors: tuple[int, ...]) -> Tensor:
@@ -151,16 +152,11 @@ def _swap23(a, R: tl.constexpr, P: tl.constexpr, Q: tl.constexpr):
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m020
 @triton.jit
-def _fft_rows(xr, xi, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, N1: tl.constexpr, N2: tl.constexpr,
-              N3: tl.constexpr, RB: tl.constexpr, PREC: tl.constexpr):
-    """Signal tile (N1/2, M), the padding implicit -> rows r0 .. r0 + RB of the spectral tile (N1, M), in the layout of
-    `spectrum_order`: those rows of the N1-point DFTs down the columns, their twiddles, then every row's M-point DFT."""
-    H: tl.constexpr = N1 // 2
+def _row_dft(ar, ai, f2_ptr, t2_ptr, f3_ptr, N2: tl.constexpr, N3: tl.constexpr, RB: tl.constexpr,
+             PREC: tl.constexpr):
+    """The M-point DFT (M = N2 N3) of each row of an (RB, M) tile, itself as N2 x N3 when N3 > 1: out in the
+    layout [k2, k3] of `spectrum_order`."""
     M: tl.constexpr = N2 * N3
-    fr, fi = _rows_of(f1_ptr, r0, RB, H, N1)
-    ar, ai = _cdot(fr, fi, xr, xi, PREC)                           # (1) N1-point DFTs down the columns: RB rows
-    tr, ti = _rows_of(t1_ptr, r0, RB, M, N1)
-    ar, ai = ar * tr - ai * ti, ar * ti + ai * tr                  # twiddles T1[k1, m]
     fr, fi = _plane(f2_ptr, N2, N2)
     if N3 == 1:
         yr, yi = _cdot(ar, ai, fr, fi, PREC)                       # (2) N2-point DFTs along the rows
@@ -177,11 +173,9 @@ def _fft_rows(xr, xi, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, N1: tl.constex
     return yr, yi
 
 @triton.jit
-def _ifft_rows(zr, zi, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, N1: tl.constexpr, N2: tl.constexpr,
-               N3: tl.constexpr, RB: tl.constexpr, PREC: tl.constexpr):
-    """Rows r0 .. r0 + RB of a spectral tile, (RB, M) -> their share of N times the first half of the tile's inverse
-    DFT, (N1/2, M): the steps reversed and conjugated; the shares of all N1 / RB blocks sum to the inverse."""
-    H: tl.constexpr = N1 // 2
+def _row_idft(zr, zi, f2_ptr, t2_ptr, f3_ptr, N2: tl.constexpr, N3: tl.constexpr, RB: tl.constexpr,
+              PREC: tl.constexpr):
+    "The inverse of `_row_dft` without the 1/M: the steps reversed and conjugated, out in natural order [m]."
     M: tl.constexpr = N2 * N3
     fr, fi = _plane(f2_ptr, N2, N2)
     if N3 == 1:
@@ -197,6 +191,29 @@ def _ifft_rows(zr, zi, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, N1: tl.conste
         br, bi = _cdot_conj(dr, di, fr, fi, PREC)                              # [k1, m3, m2]
         br, bi = _swap23(tl.reshape(br, (RB, M)), RB, N3, N2), _swap23(tl.reshape(bi, (RB, M)), RB, N3, N2)
         br, bi = tl.reshape(br, (RB, M)), tl.reshape(bi, (RB, M))
+    return br, bi
+
+@triton.jit
+def _fft_rows(xr, xi, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, N1: tl.constexpr, N2: tl.constexpr,
+              N3: tl.constexpr, RB: tl.constexpr, PREC: tl.constexpr):
+    """Signal tile (N1/2, M), the padding implicit -> rows r0 .. r0 + RB of the spectral tile (N1, M), in the layout of
+    `spectrum_order`: those rows of the N1-point DFTs down the columns, their twiddles, then every row's M-point DFT."""
+    H: tl.constexpr = N1 // 2
+    M: tl.constexpr = N2 * N3
+    fr, fi = _rows_of(f1_ptr, r0, RB, H, N1)
+    ar, ai = _cdot(fr, fi, xr, xi, PREC)                           # (1) N1-point DFTs down the columns: RB rows
+    tr, ti = _rows_of(t1_ptr, r0, RB, M, N1)
+    ar, ai = ar * tr - ai * ti, ar * ti + ai * tr                  # twiddles T1[k1, m]
+    return _row_dft(ar, ai, f2_ptr, t2_ptr, f3_ptr, N2, N3, RB, PREC)
+
+@triton.jit
+def _ifft_rows(zr, zi, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, N1: tl.constexpr, N2: tl.constexpr,
+               N3: tl.constexpr, RB: tl.constexpr, PREC: tl.constexpr):
+    """Rows r0 .. r0 + RB of a spectral tile, (RB, M) -> their share of N times the first half of the tile's inverse
+    DFT, (N1/2, M): the steps reversed and conjugated; the shares of all N1 / RB blocks sum to the inverse."""
+    H: tl.constexpr = N1 // 2
+    M: tl.constexpr = N2 * N3
+    br, bi = _row_idft(zr, zi, f2_ptr, t2_ptr, f3_ptr, N2, N3, RB, PREC)
     tr, ti = _rows_of(t1_ptr, r0, RB, M, N1)
     br, bi = br * tr + bi * ti, bi * tr - br * ti                                # conj T1[k1, m]
     fr, fi = _rows_of(f1_ptr, r0, RB, H, N1)
@@ -218,6 +235,40 @@ def _load_pair(p, g, off, ma, mb, RS, HAS_G: tl.constexpr):
 def _store_pair(p, off, ma, mb, RS, a, b):
     tl.store(p + off, a.to(p.dtype.element_ty), mask=ma)
     tl.store(p + off + RS, b.to(p.dtype.element_ty), mask=mb)
+
+@triton.jit
+def _skip_gate_store(y_ptr, u_ptr, pre_ptr, post_ptr, d, ya, yb, off, ma, mb, RS, HAS_SKIP: tl.constexpr,
+                     HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr):
+    "The forward's epilogue: rows (2p, 2p+1) of y = post * (conv + D pre u) from their convolution (ya, yb), stored."
+    if HAS_SKIP:
+        xa, xb = _load_pair(u_ptr, pre_ptr, off, ma, mb, RS, HAS_PRE)
+        ya, yb = ya + d * xa, yb + d * xb
+    if HAS_POST:
+        ga, gb = _load_pair(post_ptr, post_ptr, off, ma, mb, RS, False)
+        ya, yb = ya * ga, yb * gb
+    _store_pair(y_ptr, off, ma, mb, RS, ya, yb)
+
+@triton.jit
+def _grad_store(dy_ptr, u_ptr, pre_ptr, post_ptr, du_ptr, dpre_ptr, dpost_ptr, d, sa, sb, ea, eb, off, ma, mb, RS,
+                HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr):
+    """The backward's epilogue for rows (2p, 2p+1), from their conv(k, x) (sa, sb; read only with HAS_POST) and their
+    correlation of dz = post dy with k (ea, eb): dpost = dy (conv + D x), dx = corr + D dz, du = pre dx, dpre = u dx,
+    stored; returns their share of dD = sum(dz x)."""
+    xa, xb = _load_pair(u_ptr, pre_ptr, off, ma, mb, RS, HAS_PRE)
+    if HAS_POST:
+        ga, gb = _load_pair(dy_ptr, dy_ptr, off, ma, mb, RS, False)
+        _store_pair(dpost_ptr, off, ma, mb, RS, ga * (sa + d * xa), gb * (sb + d * xb))
+    za, zb = _load_pair(dy_ptr, post_ptr, off, ma, mb, RS, HAS_POST)
+    ea, eb = ea + d * za, eb + d * zb
+    dd = tl.sum(tl.sum(za * xa + zb * xb, axis=1), axis=0)
+    if HAS_PRE:
+        pa, pb = _load_pair(pre_ptr, pre_ptr, off, ma, mb, RS, False)
+        _store_pair(du_ptr, off, ma, mb, RS, ea * pa, eb * pb)
+        ua, ub = _load_pair(u_ptr, u_ptr, off, ma, mb, RS, False)
+        _store_pair(dpre_ptr, off, ma, mb, RS, ea * ua, eb * ub)
+    else:
+        _store_pair(du_ptr, off, ma, mb, RS, ea, eb)
+    return dd
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m023
 @triton.jit
@@ -246,12 +297,7 @@ def _monarch_fwd_kernel(u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, y_ptr, f1_ptr, t
             qa, qb = _ifft_rows(yr * kr - yi * ki, yr * ki + yi * kr, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr,
                                 N1, N2, N3, RB, PREC)                 # K carries the 1/N
             sa, sb = sa + qa, sb + qb
-        xa, xb = _load_pair(u_ptr, pre_ptr, off, ma, mb, RS, HAS_PRE)
-        sa, sb = sa + d * xa, sb + d * xb
-        if HAS_POST:
-            ga, gb = _load_pair(post_ptr, post_ptr, off, ma, mb, RS, False)
-            sa, sb = sa * ga, sb * gb
-        _store_pair(y_ptr, off, ma, mb, RS, sa, sb)
+        _skip_gate_store(y_ptr, u_ptr, pre_ptr, post_ptr, d, sa, sb, off, ma, mb, RS, True, HAS_PRE, HAS_POST)
 
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m025
@@ -300,20 +346,8 @@ def _monarch_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, 
             qa, qb = _ifft_rows(zr * kr + zi * ki, zi * kr - zr * ki, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr,
                                 N1, N2, N3, RB, PREC)
             ea, eb = ea + qa, eb + qb
-        xa, xb = _load_pair(u_ptr, pre_ptr, off, ma, mb, RS, HAS_PRE)
-        if HAS_POST:
-            ga, gb = _load_pair(dy_ptr, dy_ptr, off, ma, mb, RS, False)
-            _store_pair(dpost_ptr, off, ma, mb, RS, ga * (sa + d * xa), gb * (sb + d * xb))
-        za, zb = _load_pair(dy_ptr, post_ptr, off, ma, mb, RS, HAS_POST)
-        ea, eb = ea + d * za, eb + d * zb
-        dd += tl.sum(tl.sum(za * xa + zb * xb, axis=1), axis=0)
-        if HAS_PRE:
-            pa, pb = _load_pair(pre_ptr, pre_ptr, off, ma, mb, RS, False)
-            _store_pair(du_ptr, off, ma, mb, RS, ea * pa, eb * pb)
-            ua, ub = _load_pair(u_ptr, u_ptr, off, ma, mb, RS, False)
-            _store_pair(dpre_ptr, off, ma, mb, RS, ea * ua, eb * ub)
-        else:
-            _store_pair(du_ptr, off, ma, mb, RS, ea, eb)
+        dd += _grad_store(dy_ptr, u_ptr, pre_ptr, post_ptr, du_ptr, dpre_ptr, dpost_ptr, d, sa, sb, ea, eb, off, ma, mb,
+                          RS, HAS_PRE, HAS_POST)
     tl.store(dk_ptr + c * L + pos, dk, mask=m)
     tl.store(dd_ptr + c, dd)
 
@@ -376,6 +410,16 @@ def monarch_backward_torch_fft(dy: Tensor, u: Tensor, k: Tensor, D: Tensor, pre:
         gs = iter(torch.autograd.grad(y, [x for x in xs if x is not None], dy.float()))
     return tuple(None if t is None else next(gs).to(t.dtype) for t in (u, k, D, pre, post))
 
+def _forward_fallback(who: str, e, u, k, D, pre, post) -> Tensor:
+    "The output from `gated_fftconv_ref` (torch.fft, float32) where `who`'s build does not fit the GPU, with a warning."
+    warnings.warn(f"{who} ({e}); its output comes from gated_fftconv_ref (torch.fft)")
+    return gated_fftconv_ref(*(None if t is None else t.float() for t in (u, k, D, pre, post))).to(u.dtype)
+
+def _grad_buffers(u: Tensor, pre: Tensor | None, post: Tensor | None) -> tuple:
+    "Empty du, dpre, dpost (None without that gate), in u's shape and dtype (`_ft._alloc`: tests fill them with NaN)."
+    new = lambda: _ft._alloc(u.shape, dtype=u.dtype, device=u.device)
+    return new(), new() if pre is not None else None, new() if post is not None else None
+
 class MonarchFFTConv(torch.autograd.Function):
     @staticmethod
     def forward(ctx, u, k, D, pre, post, prec, pairs):
@@ -395,9 +439,8 @@ class MonarchFFTConv(torch.autograd.Function):
                 B, C, L, **_dims(f, "forward", prec), PAIRS=pairs, HAS_PRE=pre is not None, HAS_POST=post is not None,
                 PREC=prec, **_launch(f, "forward", prec))
         except triton.runtime.errors.OutOfResources as e:  # raised when the build is loaded, before any launch
-            warnings.warn(f"monarch_fftconv: the forward kernel at L = {L} ({prec} products) does not fit this GPU "
-                          f"({e}); its output comes from gated_fftconv_ref (torch.fft)")
-            y = gated_fftconv_ref(*(None if t is None else t.float() for t in (u, k, D, pre, post))).to(u.dtype)
+            y = _forward_fallback(f"monarch_fftconv: the forward kernel at L = {L} ({prec} products) does not fit this GPU",
+                                  e, u, k, D, pre, post)
         return y
 
     @staticmethod
@@ -406,10 +449,8 @@ class MonarchFFTConv(torch.autograd.Function):
         B, C, L = u.shape
         f = monarch_plan(L)
         K = monarch_filter_spectrum(k, L, f)
-        new = lambda shape, dtype=u.dtype: _ft._alloc(shape, dtype=dtype, device=u.device)
-        du = new(u.shape)
-        dpre, dpost = new(u.shape) if pre is not None else None, new(u.shape) if post is not None else None
-        dk, dD = new((C, L), torch.float32), new((C,), torch.float32)
+        du, dpre, dpost = _grad_buffers(u, pre, post)
+        dk, dD = (_ft._alloc(shape, dtype=torch.float32, device=u.device) for shape in ((C, L), (C,)))
         try:
             _monarch_bwd_kernel[(C,)](dy.contiguous(), u, u if pre is None else pre, u if post is None else post, K,
                                       D, du, du if dpre is None else dpre, du if dpost is None else dpost, dk, dD,
@@ -436,9 +477,10 @@ def monarch_fftconv(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tens
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m031
 def check_monarch(B: int, C: int, L: int, dtype=torch.float32, seed: int = 0, device: str = "cpu",
-                  precision: str | None = None) -> list[dict]:
-    """The kernel against float64 on random inputs (both gates, the skip), every output buffer NaN-filled: one row per
-    output (y and the five gradients) with its error max |a - b| / max |b| and its bound c u log2 N."""
+                  precision: str | None = None, impl=None) -> list[dict]:
+    """The kernel (or `impl`, called as `monarch_fftconv` is) against float64 on random inputs (both gates, the skip),
+    every output buffer NaN-filled: one row per output (y and the five gradients) with its error
+    max |a - b| / max |b| and its bound c u log2 N."""
     from hyena_lit.kernels.fftconv_checks import _grads, _rel_err, error_bound
     g = torch.Generator().manual_seed(seed)
     u, pre, post = (torch.randn(B, C, L, generator=g, dtype=torch.float64) for _ in range(3))
@@ -448,7 +490,7 @@ def check_monarch(B: int, C: int, L: int, dtype=torch.float32, seed: int = 0, de
     low = [t.to(device, dtype) for t in (u, k, D, pre, post)]
     old, _ft._alloc = _ft._alloc, lambda shape, dtype, device: torch.full(shape, float("nan"), dtype=dtype,
                                                                          device=device)
-    try: kern = _grads(lambda *a: monarch_fftconv(*a, precision=precision), low, dy)
+    try: kern = _grads(lambda *a: (impl or monarch_fftconv)(*a, precision=precision), low, dy)
     finally: _ft._alloc = old
     prec, bound = products(dtype, precision), error_bound(dtype, L)
     return [dict(B=B, C=C, L=L, dtype=str(dtype).split(".")[1], products=prec, output=n, error=e, bound=bound,
@@ -459,15 +501,36 @@ def check_monarch(B: int, C: int, L: int, dtype=torch.float32, seed: int = 0, de
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m037
 _IO = {"tf32x3": "fp32", "ieee": "fp32", "fp16": "fp16", "bf16": "bf16"}
 
+def compile_resources(kern, signature: dict, consts: dict, sm: int, warps: int, stages: int) -> dict:
+    """Compile the Triton kernel `kern` ahead of time for NVIDIA sm_XX (no GPU), specialised as a launch on 16-byte
+    aligned tensors with B, C, L multiples of 16 is: registers a thread, spill stack bytes, shared memory bytes,
+    whether it launches (its shared memory fits) and its occupancy (warps an SM holds at once over 64)."""
+    import re, subprocess, tempfile
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    from hyena_lit.kernels.fftconv_triton import SHARED_MAX
+    # a launch marks each pointer and each integer divisible by 16 (the benchmark's B, C, L are), which lets Triton
+    # vectorise and pipeline the loads: without the marks the build asks less shared memory than the launch does
+    attrs = {(i,): [["tt.divisibility", 16]] for i, a in enumerate(kern.arg_names)
+             if a.endswith("_ptr") or a in ("B", "C", "L")}
+    c = triton.compile(ASTSource(fn=kern, signature=signature, constexprs=consts, attrs=attrs),
+                       target=GPUTarget("cuda", sm, 32), options=dict(num_warps=warps, num_stages=stages))
+    tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as fh:
+        fh.write(c.asm["cubin"]); fh.flush()
+        out = subprocess.run([tool, "-res-usage", fh.name], capture_output=True, text=True, check=True).stdout
+    r = {k: int(v) for k, v in re.findall(r"(REG|STACK):(\d+)", out)}
+    # warps an SM holds at once: 64 slots, 65536 registers, its shared memory; a block is all or nothing
+    blocks = min(64 // warps, 65536 // (max(r["REG"], 1) * 32 * warps),
+                 SHARED_MAX[sm] // c.metadata.shared if c.metadata.shared else 64)
+    return dict(registers=r["REG"], spill_stack_bytes=r["STACK"], shared_bytes=c.metadata.shared,
+                launches=c.metadata.shared <= SHARED_MAX[sm], occupancy=blocks * warps / 64)
+
 def monarch_compile(sm: int, L: int, kernel: str = "forward", prec: str = "bf16", num_warps: int | None = None,
                     num_stages: int | None = None, rows: int | None = None, pairs: int = 1) -> dict:
     """Compile the forward or backward kernel ahead of time for NVIDIA sm_XX (no GPU), specialised as a launch on
     16-byte aligned tensors with B, C, L multiples of 16 is: registers, spill stack, shared memory, and the programs
     an SM holds at once (occupancy). `num_warps`, `num_stages`, `rows`: the launch's unless given (`MONARCH_LAUNCH`)."""
-    import re, subprocess, tempfile
-    from triton.backends.compiler import GPUTarget
-    from triton.compiler import ASTSource
-    from hyena_lit.kernels.fftconv_triton import SHARED_MAX
     if kernel not in ("forward", "backward"): raise ValueError(f"kernel must be 'forward' or 'backward', got {kernel!r}")
     if prec not in _IO: raise ValueError(f"prec must be one of {tuple(_IO)}, got {prec!r}")
     f = monarch_plan(L)
@@ -487,35 +550,20 @@ def monarch_compile(sm: int, L: int, kernel: str = "forward", prec: str = "bf16"
         dict() if kernel == "backward" else dict(PAIRS=pairs))
     launch = monarch_launch(f, kernel, prec)
     warps, stages = num_warps or launch[0], num_stages or launch[2]
-    # a launch marks each pointer and each integer divisible by 16 (the benchmark's B, C, L are), which lets Triton
-    # vectorise and pipeline the loads: without the marks the build asks less shared memory than the launch does
-    attrs = {(i,): [["tt.divisibility", 16]] for i, a in enumerate(kern.arg_names)
-             if a.endswith("_ptr") or a in ("B", "C", "L")}
-    c = triton.compile(ASTSource(fn=kern, signature={a: kind(a) for a in kern.arg_names}, constexprs=consts,
-                                 attrs=attrs), target=GPUTarget("cuda", sm, 32),
-                       options=dict(num_warps=warps, num_stages=stages))
-    tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
-    with tempfile.NamedTemporaryFile(suffix=".cubin") as fh:
-        fh.write(c.asm["cubin"]); fh.flush()
-        out = subprocess.run([tool, "-res-usage", fh.name], capture_output=True, text=True, check=True).stdout
-    r = {k: int(v) for k, v in re.findall(r"(REG|STACK):(\d+)", out)}
-    # warps an SM holds at once: 64 slots, 65536 registers, its shared memory; a block is all or nothing
-    blocks = min(64 // warps, 65536 // (max(r["REG"], 1) * 32 * warps),
-                 SHARED_MAX[sm] // c.metadata.shared if c.metadata.shared else 64)
+    res = compile_resources(kern, {a: kind(a) for a in kern.arg_names}, consts, sm, warps, stages)
     return dict(sm=sm, L=L, kernel=kernel, prec=prec, factors="x".join(map(str, f)), num_warps=warps,
-                num_stages=stages, rows=consts["RB"], triton=triton.__version__, registers=r["REG"], spill_stack_bytes=r["STACK"],
-                shared_bytes=c.metadata.shared, launches=c.metadata.shared <= SHARED_MAX[sm],
-                occupancy=blocks * warps / 64)
+                num_stages=stages, rows=consts["RB"], triton=triton.__version__) | res
 
-def monarch_aot(jobs) -> list[dict]:
-    """`monarch_compile(*job)` for each job (sm, L, kernel, prec, num_warps, num_stages[, rows]), in a subprocess without the
-    interpreter; a job that fails to build is a row with its error."""
+def monarch_aot(jobs, compiler: str = "hyena_lit.kernels.monarch_fftconv.monarch_compile") -> list[dict]:
+    """`compiler(*job)` for each job ((sm, L, kernel, prec, num_warps, num_stages[, rows]) for `monarch_compile`), in a
+    subprocess without the interpreter; a job that fails to build is a row with its error."""
     import json, subprocess, sys
+    module, name = compiler.rsplit(".", 1)
     code = (
-        "import json; from hyena_lit.kernels.monarch_fftconv import monarch_compile\n"
+        f"import json; from {module} import {name} as build\n"
         "for j in " + repr([tuple(j) for j in jobs]) + ":\n"
-        "    try: r = monarch_compile(*j)\n"
-        "    except Exception as e: r = dict(zip(('sm', 'L', 'kernel', 'prec', 'num_warps', 'num_stages', 'rows'), j), error=repr(e)[-300:])\n"
+        "    try: r = build(*j)\n"
+        "    except Exception as e: r = dict(zip(('sm', 'L', 'kernel', 'prec', 'num_warps', 'num_stages', 'rows', 'cols', 'q'), j), error=repr(e)[-300:])\n"
         "    print('ROW', json.dumps(r), flush=True)\n")
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
@@ -523,12 +571,11 @@ def monarch_aot(jobs) -> list[dict]:
     if r.returncode or len(rows) != len(jobs): raise RuntimeError(r.stderr[-3000:])
     return rows
 
-def monarch_choose_launch(aot) -> dict:
-    """{(prec, kernel, N): (warps, rows, stages)} from an AOT table (`monarch_aot` rows of one Triton version): per
-    plan, kernel and products, among the builds made for both sm_80 and sm_90 and launchable on both (where none is,
+def choose_launch(aot, launch: tuple[str, ...], prefer, length) -> dict:
+    """{(prec, kernel, N): launch} from an AOT table (rows of one Triton version), `launch` naming its columns: per
+    kernel, length and products, among the builds made for both sm_80 and sm_90 and launchable on both (where none is,
     among those launchable on sm_90), the one whose larger spill stack is least, then whose lower occupancy is
-    highest, then with the most rows per block (the fewest blocks: each block re-reads the pair's inputs and the
-    tables), then the fewest warps, then the deeper pipeline."""
+    highest, then the least `prefer(launch as a dict)`; `length(L)` is the N a row's L keys."""
     import pandas as pd
     t = pd.DataFrame(aot)
     t = t[t.launches.astype(bool)]
@@ -536,13 +583,20 @@ def monarch_choose_launch(aot) -> dict:
     for (prec, kernel, L), g in t.groupby(["prec", "kernel", "L"]):
         key = {}
         for targets in ({80, 90}, {90}):
-            for (w, r, s), b in g.groupby(["num_warps", "rows", "num_stages"]):
+            for vals, b in g.groupby(list(launch)):
                 if set(b.sm) >= targets:
-                    b = b[b.sm.isin(targets)]
-                    key[(int(w), int(r), int(s))] = (b.spill_stack_bytes.max(), -b.occupancy.min(), -r, w, -s)
+                    b, vals = b[b.sm.isin(targets)], tuple(int(v) for v in vals)
+                    key[vals] = (b.spill_stack_bytes.max(), -b.occupancy.min(), *prefer(dict(zip(launch, vals))))
             if key: break
-        if key: out[(prec, kernel, math.prod(monarch_plan(int(L))))] = min(key, key=key.get)
+        if key: out[(prec, kernel, length(int(L)))] = min(key, key=key.get)
     return out
+
+def monarch_choose_launch(aot) -> dict:
+    """{(prec, kernel, N): (warps, rows, stages)} from an AOT table (`monarch_aot` rows of one Triton version), by
+    `choose_launch`: least spill on the worse target, best occupancy, then the most rows per block (the fewest blocks:
+    each block re-reads the pair's inputs and the tables), the fewest warps, the deeper pipeline."""
+    return choose_launch(aot, ("num_warps", "rows", "num_stages"),
+                         lambda l: (-l["rows"], l["num_warps"], -l["num_stages"]), lambda L: math.prod(monarch_plan(L)))
 
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m040
@@ -582,9 +636,11 @@ def monarch_roofline(B: int, C: int, L: int, peaks: dict, prec: str = "bf16") ->
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m046
 AUTO_TABLES = ("runs/gpu/*/kernels/monarch/monarch_bench.csv", "runs/gpu/*/kernels/triton/*/bench.csv",
                "runs/triton/*/bench.csv")
-# the kernel each benchmark row times: 'monarch' (this chapter) or 'first' (20_fftconv_triton)
-AUTO_KERNELS = {"monarch bf16": "monarch", "monarch fp32": "monarch", "first kernel bf16": "first",
-                "triton bf16": "first", "triton fp32": "first"}
+# the kernel each benchmark row times: 'monarch' (this chapter), 'monarch_long' (its three passes, 23_monarch_long) or
+# 'first' (20_fftconv_triton)
+AUTO_KERNELS = {"monarch bf16": "monarch", "monarch fp32": "monarch", "monarch long bf16": "monarch_long",
+                "monarch long fp32": "monarch_long", "first kernel bf16": "first", "triton bf16": "first",
+                "triton fp32": "first"}
 AUTO_PASSES = {"forward": "fwd", "forward+backward": "fwd_bwd"}
 
 def _repo_root():
@@ -610,8 +666,8 @@ def _beats(row, ref, col: str) -> bool:
     return True if pd.isna(p80) or pd.isna(p20) else bool(p80 < p20)
 
 def auto_wins(root=None) -> dict:
-    """{(GPU, input dtype, pass): ((lo, hi, kernel), ...)}: the ranges of measured lengths at which a kernel ('monarch'
-    or 'first') beat torch.fft in every committed table of `AUTO_TABLES` that timed it (pass 'forward' or
+    """{(GPU, input dtype, pass): ((lo, hi, kernel), ...)}: the ranges of measured lengths at which a kernel ('monarch',
+    'monarch_long' or 'first') beat torch.fft in every committed table of `AUTO_TABLES` that timed it (pass 'forward' or
     'forward+backward'); where two kernels win at a length, the larger worst-case speed-up takes it."""
     import pandas as pd
     root = _repo_root() if root is None else root
@@ -641,8 +697,8 @@ def auto_wins(root=None) -> dict:
     return out
 
 def auto_kernel(gpu: str, dtype: torch.dtype, L: int, grad: bool = True) -> str | None:
-    """The kernel fftconv_impl='auto' takes on GPU `gpu` for inputs of `dtype` at length L: 'monarch', 'first', or
-    None (torch.fft). Forward+backward wins decide when a gradient is needed (`grad`), forward wins when none is."""
+    """The kernel fftconv_impl='auto' takes on GPU `gpu` for inputs of `dtype` at length L: 'monarch', 'monarch_long',
+    'first', or None (torch.fft). Forward+backward wins decide when a gradient is needed (`grad`), forward wins when none is."""
     if not _ft.AUTO_WINS_FILLED:
         _ft.AUTO_WINS.update(auto_wins())
         _ft.AUTO_WINS_FILLED = True
