@@ -17,7 +17,8 @@ A contender that fails is a row with its error; the others still run. Every row 
 its input dtype and the products' dtype the kernel ran (`products`), and the Monarch rows the launch
 (`launch`: warps, spectral rows per block and depth of the forward and the backward, `MONARCH_LAUNCH`); lengths above `MONARCH_MAX_L` are rows with
 status "not built" for the Monarch kernel. A length that does not fit in memory is a row with status "out of
-memory". No length starts after the deadline. DIR/device.json names the GPU and the versions.
+memory". Lengths run in the order given (by default every other length first, so that a deadline cuts the
+sweep's resolution rather than its range); none starts after the deadline. DIR/device.json names the GPU and the versions.
 `--dry` runs the same plumbing on CPU under Triton's interpreter at toy sizes (wall-clock timing, lengths up to
 `DRY_MAX_L`), to test the script.
 Callable as `main(argv)`."""
@@ -26,7 +27,8 @@ import argparse, contextlib, json, math, os, pathlib, sys, time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
 
-LENGTHS = (1024, 2048, 4096, 8192, 16384, 32768, 65536)
+# in the order timed: every other length first, so that a deadline cuts the sweep's resolution, not its range
+LENGTHS = (1024, 4096, 16384, 65536, 2048, 8192, 32768)
 CHECK_CASES = ((3, 5, 100), (2, 7, 777), (3, 3, 3001), (1, 3, 8192))
 LONG_CHECK_CASES = ((3, 5, 100), (3, 3, 3001), (1, 3, 20000), (1, 2, 65536))  # the three-pass kernel (23_monarch_long)
 DRY_MAX_L = 300  # --dry times lengths up to this one (the interpreter is slow), and only records the plumbing above
@@ -144,7 +146,7 @@ def main(argv=None):
     rows = []
     for L in lengths:
         if time.time() > deadline:
-            print(f"deadline: lengths from {L} not started", flush=True); break
+            print(f"deadline: lengths {lengths[lengths.index(L):]} not started", flush=True); break
         for name, (dtype, prec, fn) in contenders(L).items():
             row = dict(L=L, impl=name, dtype=str(dtype).split(".")[1], products=prec, B=B, C=C, reps=a.reps)
             if fn is None: rows.append(row | dict(status="not built")); continue
