@@ -80,7 +80,9 @@ def save_checkpoint(path: str | Path, model: nn.Module, opt: torch.optim.Optimiz
     except BaseException:  # Ctrl-C while writing: no half-written folder stays behind
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    if path.exists(): path.rename(old)
+    if path.exists():
+        shutil.rmtree(old, ignore_errors=True)  # a swap killed after its second rename left its old copy behind
+        path.rename(old)
     tmp.rename(path)
     shutil.rmtree(old, ignore_errors=True)
 
