@@ -415,6 +415,11 @@ def _forward_fallback(who: str, e, u, k, D, pre, post) -> Tensor:
     warnings.warn(f"{who} ({e}); its output comes from gated_fftconv_ref (torch.fft)")
     return gated_fftconv_ref(*(None if t is None else t.float() for t in (u, k, D, pre, post))).to(u.dtype)
 
+def _backward_fallback(who: str, e, dy, u, k, D, pre, post) -> tuple:
+    "The gradients from `monarch_backward_torch_fft` where `who`'s build does not fit the GPU, with a warning."
+    warnings.warn(f"{who} ({e}); its gradients come from monarch_backward_torch_fft")
+    return (*monarch_backward_torch_fft(dy, u, k, D, pre, post), None, None)
+
 def _grad_buffers(u: Tensor, pre: Tensor | None, post: Tensor | None) -> tuple:
     "Empty du, dpre, dpost (None without that gate), in u's shape and dtype (`_ft._alloc`: tests fill them with NaN)."
     new = lambda: _ft._alloc(u.shape, dtype=u.dtype, device=u.device)
@@ -457,9 +462,8 @@ class MonarchFFTConv(torch.autograd.Function):
                                       *_tables(f, u.device, ctx.prec), B, C, L, **_dims(f, "backward", ctx.prec), HAS_PRE=pre is not None,
                                       HAS_POST=post is not None, PREC=ctx.prec, **_launch(f, "backward", ctx.prec))
         except triton.runtime.errors.OutOfResources as e:  # raised when the build is loaded, before any launch
-            warnings.warn(f"monarch_fftconv: the backward kernel at L = {L} ({ctx.prec} products) does not fit this "
-                          f"GPU ({e}); its gradients come from monarch_backward_torch_fft")
-            return (*monarch_backward_torch_fft(dy, u, k, D, pre, post), None, None)
+            return _backward_fallback(f"monarch_fftconv: the backward kernel at L = {L} ({ctx.prec} products) does "
+                                      "not fit this GPU", e, dy, u, k, D, pre, post)
         if k.shape[1] > L: dk = torch.nn.functional.pad(dk, (0, k.shape[1] - L))
         return du, dk.to(k.dtype), dD.to(D.dtype), dpre, dpost, None, None
 

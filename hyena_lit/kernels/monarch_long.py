@@ -4,14 +4,14 @@
 
 # %% ../../nbs/kernels/23_monarch_long.ipynb #l004
 from __future__ import annotations
-import math, warnings
+import math
 import torch
 from torch import Tensor
 import triton
 import triton.language as tl
 from .fftconv_triton import dft_matrix, twiddles, _check, products, _TABLE_DTYPE
 import hyena_lit.kernels.fftconv_triton as _ft
-from .monarch_fftconv import (monarch_backward_torch_fft, _forward_fallback, _grad_buffers, spectrum_order, monarch_tables, monarch_filter_spectrum, monarch_dft,
+from .monarch_fftconv import (_forward_fallback, _backward_fallback, _grad_buffers, spectrum_order, monarch_filter_spectrum, monarch_dft,
     _rows_of, _cdot, _conj_cdot, _row_dft, _row_idft, _load_pair, _skip_gate_store, _grad_store, _tables)
 
 # %% auto #0
@@ -334,9 +334,8 @@ class MonarchLongFFTConv(torch.autograd.Function):
                   for shape in ((1, C, L), (C, NP, M // _cb(f, "c_bwd", prec))))
         try: _long_backward(u, dy, pre, post, D, K, tabs, sx, sz, sg, du, dpre, dpost, dk, dd, f, prec)
         except triton.runtime.errors.OutOfResources as e:  # raised when a build is loaded, before it launches
-            warnings.warn(f"monarch_long_fftconv: a backward pass at L = {L} ({prec} products) does not fit this "
-                          f"GPU ({e}); its gradients come from monarch_backward_torch_fft")
-            return (*monarch_backward_torch_fft(dy, u, k, D, pre, post), None, None)
+            return _backward_fallback(f"monarch_long_fftconv: a backward pass at L = {L} ({prec} products) does not "
+                                      "fit this GPU", e, dy, u, k, D, pre, post)
         dk = dk[0]
         if k.shape[1] > L: dk = torch.nn.functional.pad(dk, (0, k.shape[1] - L))
         return du, dk.to(k.dtype), dd.sum((1, 2)).to(D.dtype), dpre, dpost, None, None
@@ -393,8 +392,9 @@ def long_choose_launch(aot) -> dict:
 def long_costs(B: int, C: int, L: int, elem: int, backward: bool) -> list[dict]:
     """HBM bytes and FLOPs of each launch of the forward (column, row, column) or the backward (two column passes, the
     row pass, the column pass, dk's column pass), both gates, `elem`-byte inputs and scratch (the products' dtype):
-    the scratch is N complex values a pair, written and read once between passes; the row pass's dk accumulator
-    (read and written a pair) is counted as L2 traffic, not HBM."""
+    the scratch is N complex values a pair, written and read once between passes; the backward row pass's two
+    program-private float32 buffers (dk's sum, and X waiting for Z), read and written a pair, are counted as L2
+    traffic, not HBM."""
     P, Q1, Q2 = f = long_plan(L)
     N, pairs = math.prod(f), (B + 1) // 2
     S = pairs * C * 2 * N * elem                     # one scratch: a complex (P, Q) tile a pair
