@@ -22,7 +22,7 @@ Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-d
   L = 2048 and 8192 under torch.profiler (`scripts/step_profile.py`): kernels by time, launches, peak memory; and
   the operators (launches) per block forward+backward;
 - steps.csv: tokens/s and MFU of a training step (`step_bench` of 50_runtime, its FLOPs from 14_flops), eager and
-  with `compile`;
+  with `compile`, and Hyena's eager steps again with a Monarch kernel forced (`fftconv_impl`, 12_operator);
 - figure43/b<B>-bf16.csv (Figure 4.3 under bf16 autocast, SDPA restricted to its FlashAttention backend) and
   figure43/b<B>.csv (float32), and figure43/backend.json: the SDPA kernel that ran, read from the profiler;
 - kernels/monarch/: the Monarch kernels (one kernel to 8K, three passes to 64K) against torch.fft from 1K to 64K
@@ -233,24 +233,31 @@ def part_profile(out: pathlib.Path, deadline: float, dry: bool):
 def part_steps(out: pathlib.Path, deadline: float, dry: bool):
     import torch
     from hyena_lit.experiments.runtime import step_bench
-    plan = ([("tiny", 64, 2, "off"), ("gpt-tiny", 64, 2, "off")] if dry else
-            [(s, L, B, "off") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]
-            + [(s, 2048, 8, "off") for s in ("355M", "gpt-355M")]
-            + [(s, 16384, 1, "off") for s in ("125M", "gpt-125M", "355M")]
-            + [(s, L, B, "default") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]  # compile last
-            + [("125M", 2048, 8, "reduce-overhead")])  # and with CUDA graphs
+    # (size, L, batch, compile, fftconv_impl): the eager steps first, each Hyena one beside its run with a Monarch kernel
+    # forced (one kernel to 8K, three passes beyond: 12_operator), then the compiled ones and CUDA graphs
+    plan = ([("tiny", 64, 2, "off", "auto"), ("gpt-tiny", 64, 2, "off", "auto"), ("tiny", 64, 1, "off", "monarch")]
+            if dry else
+            [(s, L, B, "off", "auto") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]
+            + [("125M", 2048, 8, "off", "monarch"), ("125M", 8192, 2, "off", "monarch_long")]
+            + [(s, 2048, 8, "off", "auto") for s in ("355M", "gpt-355M")] + [("355M", 2048, 8, "off", "monarch")]
+            + [(s, 16384, 1, "off", "auto") for s in ("125M", "gpt-125M", "355M")]
+            + [("125M", 16384, 1, "off", "monarch_long")]
+            + [(s, L, B, "default", "auto") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]
+            + [("125M", 2048, 8, "reduce-overhead", "auto")])  # and with CUDA graphs
     path = out / "steps.csv"
     done = set()
-    if path.exists(): done = {(r["size"], int(r["L"]), r["compile"]) for r in csv.DictReader(path.open())}
-    for size, L, B, comp in plan:
-        if (size, L, comp) in done: continue
+    if path.exists():  # rows from before the kernel was a column ran the default, 'auto'
+        done = {(r["size"], int(r["L"]), r["compile"], r.get("fftconv_impl") or "auto")
+                for r in csv.DictReader(path.open())}
+    for size, L, B, comp, impl in plan:
+        if (size, L, comp, impl) in done: continue
         if time.time() > deadline: return
-        row = step_bench(size, L, B, steps=2 if dry else 10, device="cpu" if dry else "cuda",
-                         dtype=torch.float32 if dry else torch.bfloat16, compile=comp)
+        row = step_bench(size, L, B, steps=(1 if impl != "auto" else 2) if dry else 10, device="cpu" if dry else "cuda",
+                         dtype=torch.float32 if dry else torch.bfloat16, compile=comp, fftconv_impl=impl)
         _append(path, {k: row.get(k, "") for k in STEP_COLUMNS})
         print("step:", row, flush=True)
 
-STEP_COLUMNS = ("size", "mixer", "L", "batch", "steps", "dtype", "compile", "status", "step_ms", "tokens_per_s",
+STEP_COLUMNS = ("size", "mixer", "L", "batch", "steps", "dtype", "compile", "fftconv_impl", "status", "step_ms", "tokens_per_s",
                 "model_tflops", "mfu", "peak_gb")
 
 def sdpa_backend(device: str, dtype) -> dict:

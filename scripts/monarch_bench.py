@@ -13,7 +13,8 @@ torch.fft ref (the kernels' plain reference `gated_fftconv_ref`, rfft/irfft of s
 Monarch kernel with bf16 and with float32 inputs, the same with bf16 inputs forming the whole spectral tile at once
 (`WHOLE_TILE`: the launch's warps and depth with RB = N1, so that the table's blocks of rows are timed against none),
 the three-pass kernel with bf16 and with float32 inputs (`monarch long`, up to `LONG_MAX_L`), and the first fused kernel (`20_fftconv_triton`) with bf16 inputs.
-A contender that fails is a row with its error; the others still run. Every row records
+A contender that fails is a row with its error; the others still run. A build that does not fit the GPU and falls
+back to torch.fft (`KernelFallback`) is such a failure, its timing not recorded (the correctness rows say "fell back"). Every row records
 its input dtype and the products' dtype the kernel ran (`products`), and the Monarch rows the launch
 (`launch`: warps, spectral rows per block and depth of the forward and the backward, `MONARCH_LAUNCH`); lengths above `MONARCH_MAX_L` are rows with
 status "not built" for the Monarch kernel. A length that does not fit in memory is a row with status "out of
@@ -22,7 +23,7 @@ sweep's resolution rather than its range); none starts after the deadline. DIR/d
 `--dry` runs the same plumbing on CPU under Triton's interpreter at toy sizes (wall-clock timing, lengths up to
 `DRY_MAX_L`), to test the script.
 Callable as `main(argv)`."""
-import argparse, contextlib, json, math, os, pathlib, sys, time
+import argparse, contextlib, json, math, os, pathlib, sys, time, warnings
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
@@ -66,6 +67,20 @@ def timer(fn, reps: int, cuda: bool, warmup: int = 3) -> dict:
     ts.sort()
     q = lambda f: ts[min(len(ts) - 1, int(f * len(ts)))]
     return dict(ms=q(0.5), p20=q(0.2), p80=q(0.8))
+
+@contextlib.contextmanager
+def fallbacks():
+    """Collects, into the list it yields, the messages of the `KernelFallback` warnings raised inside (a build that did
+    not fit the GPU, torch.fft computing in its place); other warnings are printed."""
+    from hyena_lit.kernels.monarch_fftconv import KernelFallback
+    fell = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield fell
+    for w in caught:
+        if issubclass(w.category, KernelFallback):
+            if str(w.message) not in fell: fell.append(str(w.message))
+        else: print(f"warning: {w.category.__name__}: {w.message}", flush=True)
 
 def contenders(L: int):
     "{name: (input dtype, products or None, fn(u, k, D, pre, post) or None when not built at L)}"
@@ -132,7 +147,11 @@ def main(argv=None):
     for kernel, impl, kcases in (("monarch", None, cases), ("monarch long", monarch_long_fftconv, long_cases)):
         for Bc, Cc, L in kcases:
             for dt in (torch.float32, torch.float16, torch.bfloat16):
-                try: corr += [r | dict(kernel=kernel) for r in check_monarch(Bc, Cc, L, dt, device=dev, impl=impl)]
+                try:
+                    with fallbacks() as fell: got = check_monarch(Bc, Cc, L, dt, device=dev, impl=impl)
+                    # a build that did not fit: torch.fft's numbers, not the kernel's (status not ok)
+                    corr += [r | dict(kernel=kernel) | (dict(status=f"fell back: {fell[0]}"[:300]) if fell else {})
+                             for r in got]
                 except Exception as e:  # a build that does not launch (shared memory): a row that says so
                     corr.append(dict(B=Bc, C=Cc, L=L, dtype=str(dt).split(".")[1], output="all", kernel=kernel,
                                      status=f"error: {type(e).__name__}: {e}"[:300]))
@@ -158,9 +177,13 @@ def main(argv=None):
                 u, k, D, pre, post = bench_inputs(B, C, L, dtype, dev)
                 call = lambda: fn(u, k, D.to(dtype), pre, post)
                 with scope():  # the whole-tile contender's launches, forward and backward
-                    f = timer(call, a.reps, cuda, warmup)
+                    # a timing during which a build fell back to torch.fft is not the kernel's: not recorded
+                    with fallbacks() as fell: f = timer(call, a.reps, cuda, warmup)
+                    if fell: raise RuntimeError(f"fell back: {fell[0]}")
                     row |= dict(status="ok", fwd_ms=f["ms"], fwd_p20=f["p20"], fwd_p80=f["p80"])
-                    try: fb = timer(lambda: call().float().sum().backward(), a.reps, cuda, warmup)
+                    try:
+                        with fallbacks() as fell: fb = timer(lambda: call().float().sum().backward(), a.reps, cuda, warmup)
+                        if fell: raise RuntimeError(f"fell back: {fell[0]}")
                     except Exception as e:  # the forward's timing stays; the backward's failure is recorded
                         row |= dict(status=f"forward only; backward error: {type(e).__name__}: {e}"[:300])
                     else: row |= dict(fwd_bwd_ms=fb["ms"], fwd_bwd_p20=fb["p20"], fwd_bwd_p80=fb["p80"])

@@ -191,6 +191,7 @@ def test_kernels_fall_back_where_the_build_does_not_fit():
     named, in bound."""
     _child("""
 import warnings, torch, triton
+from hyena_lit.kernels.monarch_fftconv import KernelFallback
 import hyena_lit.kernels.monarch_fftconv as M
 class Refused:
     def __getitem__(self, grid):
@@ -204,9 +205,33 @@ for name, says in (("_monarch_bwd_kernel", ("backward kernel at L = 300", "monar
         warnings.simplefilter("always")
         rows = M.check_monarch(3, 2, 300, torch.float32) + M.check_monarch(3, 2, 300, torch.bfloat16)
     assert all(r["error"] <= r["bound"] for r in rows), (name, rows)
-    assert any(all(t in str(x.message) for t in says) for x in w), (name, [str(x.message) for x in w])
+    assert any(all(t in str(x.message) for t in says) and x.category is KernelFallback for x in w), \
+        (name, [(x.category, str(x.message)) for x in w])
     setattr(M, name, kernel)
 """)
+
+def test_bench_keeps_a_fallback_out_of_the_timings(tmp_path):
+    """A build that does not fit falls back to torch.fft with a KernelFallback warning: the bench records that as the
+    row's failure, with no timing, and the correctness rows say so, so that no fallback is ever timed as the kernel."""
+    _child(f"""
+import sys, triton; sys.path.insert(0, "scripts")
+import monarch_bench, hyena_lit.kernels.monarch_fftconv as M
+class Refused:
+    def __getitem__(self, grid):
+        def launch(*a, **kw): raise triton.runtime.errors.OutOfResources(233472, 232448, "shared memory")
+        return launch
+M._monarch_bwd_kernel = Refused()
+monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "1", "--lengths", "100"])
+""", timeout=600)
+    b = pd.read_csv(tmp_path / "monarch_bench.csv").set_index("impl")
+    for impl in ("monarch bf16", "monarch fp32"):
+        assert b.loc[impl, "status"].startswith("forward only; backward error: RuntimeError: fell back: monarch_fftconv")
+        assert b.loc[impl, "fwd_ms"] > 0 and pd.isna(b.loc[impl, "fwd_bwd_ms"])
+    assert b.loc["monarch long bf16", "status"] == "ok" and b.loc["monarch long bf16", "fwd_bwd_ms"] > 0
+    c = pd.read_csv(tmp_path / "monarch_correctness.csv")
+    one, long = c[c.kernel == "monarch"], c[c.kernel == "monarch long"]
+    assert len(one) and one.status.str.startswith("fell back: monarch_fftconv: the backward kernel").all()
+    assert len(long) and (long.status == "ok").all()
 
 def _bench(rows):
     cols = ["L", "impl", "dtype", "fwd_ms", "fwd_p20", "fwd_p80", "fwd_bwd_ms", "fwd_bwd_p20", "fwd_bwd_p80"]
@@ -266,6 +291,59 @@ def test_auto_picks_the_kernel_exactly_where_the_table_says(monkeypatch):
         assert op._fused(v, None, False) is None  # no float32 row won
     op.fftconv_impl = "torch"
     assert op._fused(v, None, False) is None
+
+def test_operator_runs_a_forced_kernel_within_the_bound():
+    """HyenaOperator(fftconv_impl='monarch' / 'monarch_long') calls that kernel for each of its convolutions, and its
+    output and every gradient (input and parameters) stay within c u log2 N of float64, as torch.fft's do: float32, and
+    bfloat16 autocast (where the convolution's inputs are bfloat16 and the filters float32); either gating."""
+    out = _child("""
+import torch; torch.set_num_threads(1)
+from hyena_lit.core.operator import HyenaOperator
+from hyena_lit.kernels.fftconv_checks import error_bound
+import hyena_lit.kernels.monarch_fftconv as mf, hyena_lit.kernels.monarch_long as ml
+calls = []
+for mod, name in ((mf, "monarch_fftconv"), (ml, "monarch_long_fftconv")):
+    setattr(mod, name, lambda *a, _f=getattr(mod, name), _n=name, **k: (calls.append(_n), _f(*a, **k))[1])
+def grads(op, u, dtype, autocast):
+    op.to(dtype).zero_grad()
+    x = u.to(dtype).clone().requires_grad_()
+    with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+        y = op(x)
+    y.float().backward(torch.ones(y.shape))
+    return [y.detach().double(), x.grad.double()] + [p.grad.double() for p in op.parameters()]
+# the gating decides the calls, not the kernel: each kernel with one gating (the three passes cost the interpreter most)
+for order, gating, kernel in ((2, "official", "monarch_long"), (3, "paper", "monarch")):
+    torch.manual_seed(order)
+    op, u = HyenaOperator(8, 128, order=order, gating=gating), torch.randn(3, 100, 8)
+    op.fftconv_impl = "ref"
+    exact = grads(op, u, torch.float64, False)
+    for impl in ("torch", kernel):
+        for autocast in (False, True):
+            op.fftconv_impl = impl
+            calls.clear()
+            got = grads(op, u, torch.float32, autocast)
+            err = max(((a - b).abs().max() / b.abs().max()).item() for a, b in zip(got, exact) if b.abs().max() > 0)
+            bound = error_bound(torch.bfloat16 if autocast else torch.float32, 100)
+            print(order, impl, autocast, len(calls), set(calls), err / bound)
+""", timeout=900)
+    rows = [l.split(" ", 4) for l in out.splitlines()]
+    assert len(rows) == 8
+    for order, impl, autocast, n, rest in rows:
+        kernels, share = rest.rsplit(" ", 1)
+        # one call per convolution (order 2 official: one filter; order 3 paper: three), the forced kernel's own
+        want = {"torch": 0, "monarch": 1 if order == "2" else 3, "monarch_long": 1 if order == "2" else 3}[impl]
+        assert int(n) == want and (impl == "torch" or kernels == "{'%s'}" % (impl + "_fftconv")), (order, impl, n, kernels)
+        assert float(share) <= 1, (order, impl, autocast, share)
+
+def test_forced_kernel_is_checked_before_any_work():
+    from hyena_lit.core.operator import HyenaOperator
+    with pytest.raises(ValueError, match="runs to L = 8192, got l_max = 16384.*'monarch_long' runs to 65536"):
+        HyenaOperator(8, 16384, fftconv_impl="monarch")
+    with pytest.raises(ValueError, match="runs to L = 65536, got l_max = 65537"):
+        HyenaOperator(8, 65537, fftconv_impl="monarch_long")
+    op = HyenaOperator(8, 16, fftconv_impl="monarch_long")
+    if os.environ.get("TRITON_INTERPRET") != "1":
+        with pytest.raises(RuntimeError, match="CUDA GPU.*input is on cpu"): op(torch.randn(1, 16, 8))
 
 def test_operator_tells_whether_a_gradient_is_needed(monkeypatch):
     from hyena_lit.core.operator import HyenaOperator

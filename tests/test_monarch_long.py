@@ -87,6 +87,7 @@ for bad in (dict(u=torch.randn(2, 3)), dict(k=torch.randn(4, 100)), dict(q=100),
 def test_passes_fall_back_where_a_build_does_not_fit():
     _child("""
 import warnings, torch, triton
+from hyena_lit.kernels.monarch_fftconv import KernelFallback
 import hyena_lit.kernels.monarch_long as M
 class Refused:
     def __getitem__(self, grid):
@@ -101,7 +102,8 @@ for name, says in (("_long_b_bwd_kernel", ("backward pass at L = 300", "monarch_
         from hyena_lit.kernels.monarch_fftconv import check_monarch
         rows = check_monarch(3, 2, 300, torch.float32, impl=M.monarch_long_fftconv)
     assert all(r["error"] <= r["bound"] for r in rows), (name, rows)
-    assert any(all(t in str(x.message) for t in says) for x in w), (name, [str(x.message) for x in w])
+    assert any(all(t in str(x.message) for t in says) and x.category is KernelFallback for x in w), \
+        (name, [(x.category, str(x.message)) for x in w])
     setattr(M, name, kernel)
 """)
 

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/core/12_operator.ipynb #c002
 from __future__ import annotations
-import functools, warnings
+import functools, os, warnings
 import torch
 from fastcore.basics import patch
 from torch import nn, Tensor
@@ -12,13 +12,15 @@ from .filters import HyenaFilter
 from .fftconv import fftconv, fftconv_ref, short_conv, short_conv_ref
 
 # %% auto #0
-__all__ = ['GATINGS', 'FFTCONV_IMPLS', 'NONFINITE', 'HyenaOperator', 'block_order', 'BlockedMix', 'operator_matrix',
-           'max_future_grad']
+__all__ = ['GATINGS', 'FFTCONV_IMPLS', 'KERNEL_IMPLS', 'NONFINITE', 'HyenaOperator', 'block_order', 'BlockedMix',
+           'operator_matrix', 'max_future_grad']
 
 # %% ../../nbs/core/12_operator.ipynb #c005
 GATINGS = ("official", "paper")
-# auto: torch.fft, or the fused kernel where it measured faster (20_fftconv_triton.AUTO_WINS); triton: opt in
-FFTCONV_IMPLS = ("auto", "torch", "ref", "triton")
+# auto: torch.fft, or the fused kernel where it measured faster (20_fftconv_triton.AUTO_WINS); triton, monarch,
+# monarch_long: opt in to one kernel (20_fftconv_triton, 22_monarch_fftconv, 23_monarch_long) at every length
+FFTCONV_IMPLS = ("auto", "torch", "ref", "triton", "monarch", "monarch_long")
+KERNEL_IMPLS = ("triton", "monarch", "monarch_long")  # the opt-in kernels: a CUDA GPU, or Triton's interpreter
 
 NONFINITE = ("raise", "warn", "off")  # what a NaN or inf in the input does
 
@@ -41,6 +43,13 @@ class HyenaOperator(nn.Module):
         if gating not in GATINGS: raise ValueError(f"gating must be one of {GATINGS}, got {gating!r}")
         if fftconv_impl not in FFTCONV_IMPLS:
             raise ValueError(f"fftconv_impl must be one of {FFTCONV_IMPLS}, got {fftconv_impl!r}")
+        if fftconv_impl in ("monarch", "monarch_long"):  # the kernel's longest length, known before any work
+            from hyena_lit.kernels.monarch_fftconv import MONARCH_MAX_L
+            from hyena_lit.kernels.monarch_long import LONG_MAX_L
+            top = MONARCH_MAX_L if fftconv_impl == "monarch" else LONG_MAX_L
+            if l_max > top:
+                raise ValueError(f"fftconv_impl={fftconv_impl!r} runs to L = {top}, got l_max = {l_max}"
+                                 + (f" ('monarch_long' runs to {LONG_MAX_L})" if l_max <= LONG_MAX_L else ""))
         if block_channels is not None and (not isinstance(block_channels, int) or block_channels < 0):
             raise ValueError(
                 "block_channels must be None (chosen from L), 0 (no blocking) or a positive integer, got"
@@ -171,7 +180,16 @@ def _fused(self: HyenaOperator, v: Tensor, conv_inputs, grad: bool = True):
             from hyena_lit.kernels.monarch_long import monarch_long_fftconv
             return monarch_long_fftconv
         return {"first": fftconv_triton, "monarch": monarch_fftconv}.get(kern)
-    if self.fftconv_impl != "triton": return None
+    if self.fftconv_impl not in KERNEL_IMPLS: return None
+    if not v.is_cuda and os.environ.get("TRITON_INTERPRET") != "1":
+        raise RuntimeError(f"fftconv_impl={self.fftconv_impl!r} runs its Triton kernel on a CUDA GPU (or under "
+                           f"TRITON_INTERPRET=1), and the input is on {v.device}: use 'auto' or 'torch' there")
+    if self.fftconv_impl == "monarch_long":
+        from hyena_lit.kernels.monarch_long import monarch_long_fftconv
+        return monarch_long_fftconv
+    if self.fftconv_impl == "monarch":
+        from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
+        return monarch_fftconv
     from hyena_lit.kernels.fftconv_triton import fftconv_triton
     return fftconv_triton
 

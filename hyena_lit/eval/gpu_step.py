@@ -40,17 +40,22 @@ def step_mfu(rows: pd.DataFrame, gpu: str) -> pd.Series:
         return r["tokens_per_s"] / L * flops / peak
     return rows.apply(one, axis=1)
 
-def step_table(before: pd.DataFrame, after: pd.DataFrame, gpu: str) -> pd.DataFrame:
+def step_table(before: pd.DataFrame, after: pd.DataFrame, gpu: str, kernels=("auto",)) -> pd.DataFrame:
     """One row per (measured, mode, size, L): Hyena's and GPT's tokens/s and MFU (`step_mfu`), Hyena/GPT, and
-    the targets with whether each is met (None where no target is set or a side is missing)."""
+    the targets with whether each is met (None where no target is set or a side is missing). Hyena's rows are those
+    whose long convolution ran by a `fftconv_impl` in `kernels` ('auto' where a row does not record it), its
+    `kernel` column."""
     both = pd.concat([before.assign(measured="before"), after.assign(measured="after")], ignore_index=True)
-    both = both[both.status == "ok"].assign(mode=lambda d: d["compile"].fillna("off").map(
+    impl = both["fftconv_impl"].fillna("auto").replace("", "auto") if "fftconv_impl" in both else "auto"
+    both = both.assign(kernel=impl)
+    both = both[(both.status == "ok") & ((both.mixer != "hyena") | both.kernel.isin(kernels))]
+    both = both.assign(mode=lambda d: d["compile"].fillna("off").map(
         {"off": "eager"}).fillna("compiled") if "compile" in d else "eager")
     both = both.assign(mfu_now=step_mfu(both, gpu), model=both["size"].str.removeprefix("gpt-"))
     key = ["measured", "mode", "model", "L"]
     h, g = (both[both.mixer == m].set_index(key) for m in ("hyena", "attention"))
     t = pd.DataFrame({"hyena_tok_s": h.tokens_per_s, "gpt_tok_s": g.tokens_per_s, "hyena_mfu": h.mfu_now,
-                      "gpt_mfu": g.mfu_now})
+                      "gpt_mfu": g.mfu_now, "kernel": h.kernel})
     t["ratio"] = t.hyena_tok_s / t.gpt_tok_s
     L = t.index.get_level_values("L")
     t["ratio_target"] = [RATIO_TARGETS.get(int(x)) for x in L]

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/experiments/50_runtime.ipynb #c003
 from __future__ import annotations
-import ctypes, math, os, subprocess, sys, time
+import ctypes, math, os, subprocess, sys, time, warnings
 import torch
 import torch.nn.functional as F
 from torch import nn, Tensor
@@ -403,15 +403,17 @@ def operator_check(device: str = "cuda", lengths=(1000, 4096), d_model: int = 24
 
 # %% ../../nbs/experiments/50_runtime.ipynb #g008
 def step_bench(size: str, L: int, batch: int, steps: int = 30, device: str = "cuda",
-               dtype=torch.bfloat16, compile: str = "off") -> dict:
+               dtype=torch.bfloat16, compile: str = "off", fftconv_impl: str = "auto") -> dict:
     """Tokens/s, MFU and peak memory of `steps` AdamW training steps of HyenaLM(size) at context L, autocast
-    to `dtype` (float32: off), with HyenaConfig's `compile` mode."""
+    to `dtype` (float32: off), with HyenaConfig's `compile` mode and `fftconv_impl` (the long convolution's kernel,
+    `12_operator`; recorded for Hyena's mixers, empty for attention's)."""
     from hyena_lit.models.model import HyenaConfig, HyenaLM
     from hyena_lit.models.flops import forward_flops
+    from hyena_lit.kernels.monarch_fftconv import KernelFallback
     dev = torch.device(device)
-    cfg = HyenaConfig.from_size(size, l_max=L, compile=compile)
+    cfg = HyenaConfig.from_size(size, l_max=L, compile=compile, fftconv_impl=fftconv_impl)
     row = dict(size=size, mixer=cfg.mixer, L=L, batch=batch, steps=steps, dtype=str(dtype).split(".")[1],
-               compile=compile)
+               compile=compile, fftconv_impl=fftconv_impl if cfg.mixer.startswith("hyena") else "")
     try:
         model = HyenaLM(cfg).to(dev)
         opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
@@ -422,9 +424,11 @@ def step_bench(size: str, L: int, batch: int, steps: int = 30, device: str = "cu
             loss.backward()
             opt.step()
             opt.zero_grad(set_to_none=True)
-        step()
-        if dev.type == "cuda": torch.cuda.reset_peak_memory_stats(dev)
-        t = time_fn(step, reps=steps, warmup=1, device=dev)
+        with warnings.catch_warnings():  # a kernel that fell back to torch.fft: not the step asked for, an error row
+            warnings.simplefilter("error", KernelFallback)
+            step()
+            if dev.type == "cuda": torch.cuda.reset_peak_memory_stats(dev)
+            t = time_fn(step, reps=steps, warmup=1, device=dev)
     except torch.OutOfMemoryError:
         return row | dict(status="out of memory")
     except Exception as e:  # a failed point is a row, not the end of the run

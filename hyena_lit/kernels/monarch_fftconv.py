@@ -16,10 +16,10 @@ import hyena_lit.kernels.fftconv_triton as _ft
 # %% auto #0
 __all__ = ['MONARCH_MAX_L', 'MONARCH_LAUNCH', 'AUTO_TABLES', 'AUTO_KERNELS', 'AUTO_PASSES', 'monarch_dft', 'monarch_plan',
            'spectrum_order', 'monarch_tile_fft', 'monarch_tile_ifft', 'monarch_conv_model', 'monarch_tables',
-           'monarch_filter_spectrum', 'monarch_launch', 'monarch_rows', 'monarch_backward_torch_fft', 'MonarchFFTConv',
-           'monarch_fftconv', 'check_monarch', 'compile_resources', 'monarch_compile', 'monarch_aot', 'choose_launch',
-           'monarch_choose_launch', 'monarch_transform_flops', 'monarch_cost', 'monarch_roofline', 'bench_gpu',
-           'auto_wins', 'auto_kernel']
+           'monarch_filter_spectrum', 'monarch_launch', 'monarch_rows', 'monarch_backward_torch_fft', 'KernelFallback',
+           'MonarchFFTConv', 'monarch_fftconv', 'check_monarch', 'compile_resources', 'monarch_compile', 'monarch_aot',
+           'choose_launch', 'monarch_choose_launch', 'monarch_transform_flops', 'monarch_cost', 'monarch_roofline',
+           'bench_gpu', 'auto_wins', 'auto_kernel']
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m005
 def monarch_dft(x: Tensor, factors: tuple[int, ...]) -> Tensor:
@@ -410,14 +410,18 @@ def monarch_backward_torch_fft(dy: Tensor, u: Tensor, k: Tensor, D: Tensor, pre:
         gs = iter(torch.autograd.grad(y, [x for x in xs if x is not None], dy.float()))
     return tuple(None if t is None else next(gs).to(t.dtype) for t in (u, k, D, pre, post))
 
+class KernelFallback(UserWarning):
+    """A kernel's build did not fit the GPU and torch.fft computed in its place: correct numbers, and a timing that is
+    not the kernel's (benchmarks catch it: `scripts/monarch_bench.py`, `step_bench`)."""
+
 def _forward_fallback(who: str, e, u, k, D, pre, post) -> Tensor:
     "The output from `gated_fftconv_ref` (torch.fft, float32) where `who`'s build does not fit the GPU, with a warning."
-    warnings.warn(f"{who} ({e}); its output comes from gated_fftconv_ref (torch.fft)")
+    warnings.warn(f"{who} ({e}); its output comes from gated_fftconv_ref (torch.fft)", KernelFallback)
     return gated_fftconv_ref(*(None if t is None else t.float() for t in (u, k, D, pre, post))).to(u.dtype)
 
 def _backward_fallback(who: str, e, dy, u, k, D, pre, post) -> tuple:
     "The gradients from `monarch_backward_torch_fft` where `who`'s build does not fit the GPU, with a warning."
-    warnings.warn(f"{who} ({e}); its gradients come from monarch_backward_torch_fft")
+    warnings.warn(f"{who} ({e}); its gradients come from monarch_backward_torch_fft", KernelFallback)
     return (*monarch_backward_torch_fft(dy, u, k, D, pre, post), None, None)
 
 def _grad_buffers(u: Tensor, pre: Tensor | None, post: Tensor | None) -> tuple:

@@ -1,0 +1,43 @@
+"The step table of 52_gpu_step: Hyena's rows by the kernel its long convolution ran, each beside GPT's eager row."
+import math
+import pandas as pd
+from hyena_lit.eval.gpu_step import step_table
+
+def rows(*r):
+    cols = ("size", "mixer", "L", "compile", "fftconv_impl", "status", "tokens_per_s")
+    return pd.DataFrame([dict(zip(cols, x)) for x in r])
+
+def test_forced_kernel_rows_are_kept_apart_and_paired_with_gpt():
+    before = rows(("125M", "hyena", 2048, "off", None, "ok", 100.0), ("gpt-125M", "attention", 2048, "off", None, "ok", 200.0))
+    before = before.drop(columns="fftconv_impl")  # a table from before the kernel was recorded: 'auto'
+    after = rows(("125M", "hyena", 2048, "off", "auto", "ok", 150.0), ("gpt-125M", "attention", 2048, "off", "", "ok", 250.0),
+                 ("125M", "hyena", 2048, "off", "monarch", "ok", 300.0),
+                 ("125M", "hyena", 8192, "off", "monarch_long", "error: x", math.nan))
+    t = step_table(before, after, "NVIDIA H200")
+    assert list(t.hyena_tok_s) == [100.0, 150.0] and set(t.kernel) == {"auto"}  # the forced row is not the default's
+    assert list(t.ratio) == [0.5, 0.6]
+    f = step_table(before, after, "NVIDIA H200", kernels=("monarch", "monarch_long")).dropna(subset=["hyena_tok_s"])
+    assert list(f.index) == [("after", "eager", "125M", 2048)]  # the failed step is no row
+    assert f.iloc[0].kernel == "monarch" and f.iloc[0].gpt_tok_s == 250.0 and f.iloc[0].ratio == 1.2
+
+def test_a_step_whose_kernel_fell_back_is_an_error_row():
+    "step_bench with a forced kernel whose build does not fit: an error row naming the fallback, not a timing."
+    import os, pathlib, subprocess, sys
+    root = pathlib.Path(__file__).resolve().parents[1]
+    code = """
+import triton, torch
+import hyena_lit.kernels.monarch_fftconv as M
+from hyena_lit.experiments.runtime import step_bench
+class Refused:
+    def __getitem__(self, grid):
+        def launch(*a, **kw): raise triton.runtime.errors.OutOfResources(233472, 232448, "shared memory")
+        return launch
+M._monarch_bwd_kernel = Refused()
+row = step_bench("tiny", 64, 1, steps=1, device="cpu", dtype=torch.float32, fftconv_impl="monarch")
+print(row["status"]); print(row.get("tokens_per_s"))
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=600,
+                       env=dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(root)))
+    assert r.returncode == 0, r.stderr[-2000:]
+    status, tps = r.stdout.splitlines()[-2:]
+    assert status.startswith("error: KernelFallback: monarch_fftconv: the backward kernel at L = 64") and tps == "None"
