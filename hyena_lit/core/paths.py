@@ -179,7 +179,8 @@ def portable_text(text: str, root: str | Path | None = None) -> str:
     """`text` with the repository root's absolute path removed (paths become relative) and site-packages
     folders replaced."""
     root = str(Path(root) if root is not None else project_root()).rstrip("/")
-    text = text.replace(root + "/", "").replace(root, ".")
+    # the root itself, not a longer name that begins with it (a sibling folder "<root>2" stays as it is)
+    text = re.sub(re.escape(root) + r"(?:/|(?![A-Za-z0-9._+-]))", lambda m: "" if m[0].endswith("/") else ".", text)
     return _SITE.sub("<site-packages>/", text)
 
 def absolute_paths(text: str) -> list[str]:
