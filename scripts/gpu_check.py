@@ -21,7 +21,7 @@ Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-d
   looked up or fetched once; a notebook short of any gets the row "missing: <what>" instead of a papermill run;
 - profile/kernels.csv, profile/summary.csv, profile/block_ops.csv: one AdamW step of Hyena-125M and GPT-125M at
   L = 2048 and 8192 under torch.profiler (`scripts/step_profile.py`): kernels by time, launches, peak memory; and
-  the operators (launches) per block forward+backward;
+  the operators (launches) per block forward+backward (Hyena's also with the Monarch kernel forced);
 - steps.csv: tokens/s and MFU of a training step (`step_bench` of 50_runtime, its FLOPs from 14_flops), eager and
   with `compile`, and Hyena's eager steps again with a Monarch kernel forced (`fftconv_impl`, 12_operator);
 - figure43/b<B>-bf16.csv (Figure 4.3 under bf16 autocast, SDPA restricted to its FlashAttention backend) and
@@ -210,7 +210,8 @@ def part_profile(out: pathlib.Path, deadline: float, dry: bool):
     out.mkdir(parents=True, exist_ok=True)
     dev = "cpu" if dry else "cuda"
     if not (out / "block_ops.csv").exists():
-        rows, _ = sp.block_rows(d_model=64 if dry else 768, L=64 if dry else 2048, device=dev)
+        rows, _ = sp.block_rows(d_model=64 if dry else 768, L=64 if dry else 2048, device=dev,  # + the kernel forced
+                                fftconv_impls=("auto",) if dry else ("auto", "monarch"))
         sp.write_new(out / "block_ops.csv", rows)
     # eager, then the compiled step's launches (inductor's kernels are CUDA events too)
     plan = [("tiny", 64, 1, "off"), ("gpt-tiny", 64, 1, "off")] if dry else [

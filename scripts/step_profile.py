@@ -2,6 +2,7 @@
 
 usage: python scripts/step_profile.py --out DIR [--blocks hyena,attention] [--d-model 768] [--L 1024] [--batch 1]
                                       [--dtype bfloat16] [--device cpu] [--reps 1] [--compile off|default]
+                                      [--fftconv-impl auto|monarch|monarch_long|...]
 
 One pre-norm block of the model (`Block` of 13_model: Hyena-125M's or GPT-125M's, at `--d-model`), one warm-up
 forward+backward, then `--reps` forward+backward passes under torch.profiler with autocast to `--dtype` (float32: off).
@@ -9,13 +10,16 @@ On a CPU every aten operator the dispatcher runs is an event; on a GPU each of t
 count of aten events is the CPU proxy for the launches of a step. With `--compile default` the block runs under
 torch.compile: the aten events left are the calls inductor does not generate (matrix products, FFTs, the convolution,
 views), and each kernel it generates is one more launch a pass (`compiled_kernels`, inductor's own count), so the
-proxy is `ops` = aten events + generated kernels. Writes (refusing files that exist):
-- DIR/aten_ops.csv: one row per block: aten events, generated kernels, their sum (`ops`) and distinct operators per
-  forward+backward, milliseconds, device, the compile mode, torch version;
+proxy is `ops` = aten events + generated kernels. With `--fftconv-impl` naming a Triton kernel (`monarch`, ...), the
+Hyena block's long convolutions run by it (under Triton's interpreter on a CPU) and each of its launches is one more
+op (`triton_launches`, counted while the profiler records). Writes (refusing files that exist):
+- DIR/aten_ops.csv: one row per block: aten events, generated kernels, Triton launches, their sum (`ops`) and
+  distinct operators per forward+backward, milliseconds, device, the compile mode, the long convolution's
+  `fftconv_impl` (Hyena's block), torch version;
 - DIR/aten_ops_by_name.csv: per block and operator name, calls per forward+backward.
 `profile_step` (used by scripts/gpu_check.py) profiles a whole HyenaLM training step the same way and returns its
 kernels (on CUDA) or operators (on CPU) by time, with the number of launches and the peak memory."""
-import argparse, pathlib, sys, time
+import argparse, contextlib, os, pathlib, sys, time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
@@ -70,27 +74,73 @@ def generated_kernels() -> int:
     from torch._inductor import metrics
     return int(metrics.generated_kernel_count)
 
+LAUNCH_EVENT = "triton kernel launch"  # the profiler range around each counted launch (`counted_launches`)
+
+def _under_launch(e) -> bool:
+    while e is not None:
+        if e.name == LAUNCH_EVENT: return True
+        e = e.cpu_parent
+    return False
+
 def count_aten(events, reps: int = 1) -> tuple[int, dict]:
-    "(aten events per pass, {operator name: calls per pass}) of a profile's CPU events."
+    """(aten events per pass, {operator name: calls per pass}) of a profile's CPU events, less those inside a counted
+    Triton launch (`LAUNCH_EVENT`: the launch is one op, counted apart)."""
     by_name = {}
     for e in events:
-        if e.name.startswith("aten::") and e.device_type.name == "CPU":
+        if e.name.startswith("aten::") and e.device_type.name == "CPU" and not _under_launch(e):
             by_name[e.name] = by_name.get(e.name, 0) + 1
     return sum(by_name.values()) // reps, {k: v // reps for k, v in sorted(by_name.items(), key=lambda kv: -kv[1])}
 
+# the modules whose Triton kernels the operator may launch (fftconv_impl), and how a launched kernel is named there
+TRITON_MODULES = ("hyena_lit.kernels.monarch_fftconv", "hyena_lit.kernels.monarch_long", "hyena_lit.kernels.fftconv_triton")
+
+@contextlib.contextmanager
+def counted_launches():
+    """Counts, in the one-element list it yields, the launches of the Triton kernels of `TRITON_MODULES` made while
+    torch.profiler records (module attributes named `*_kernel`, replaced by a counting wrapper of their
+    `kernel[grid](...)` launch while inside; the device functions they call are left alone). A launch is one GPU
+    kernel that no aten event shows."""
+    import importlib, torch
+    n, saved = [0], []
+    class Counted:
+        def __init__(self, kernel): self.kernel = kernel
+        def __getitem__(self, grid):
+            launch = self.kernel[grid]
+            def counted(*a, **kw):
+                n[0] += torch.autograd._profiler_enabled()  # the profiled passes', not the warm-up's
+                # the launch's own events (under Triton's interpreter: its copies) are not the block's ops
+                with torch.profiler.record_function(LAUNCH_EVENT): return launch(*a, **kw)
+            return counted
+    for name in TRITON_MODULES:
+        mod = importlib.import_module(name)
+        for attr, v in list(vars(mod).items()):
+            if attr.endswith("_kernel") and hasattr(v, "__getitem__") and hasattr(v, "fn"):
+                saved.append((mod, attr, v))
+                setattr(mod, attr, Counted(v))
+    try: yield n
+    finally:
+        for mod, attr, v in saved: setattr(mod, attr, v)
+
 def block_rows(blocks=tuple(BLOCKS), d_model: int = 768, L: int = 1024, batch: int = 1, dtype: str = "bfloat16",
-               device: str = "cpu", reps: int = 1, compile: str = "off") -> tuple[list[dict], list[dict]]:
-    "(one summary row per block, one row per block and operator): what `main` writes."
+               device: str = "cpu", reps: int = 1, compile: str = "off",
+               fftconv_impls=("auto",)) -> tuple[list[dict], list[dict]]:
+    """(one summary row per block, one row per block and operator): what `main` writes. Hyena's block runs once for
+    each long convolution of `fftconv_impls` (12_operator's `fftconv_impl`); a forced Triton kernel's launches count
+    as ops."""
     import torch
     rows, by = [], []
-    for b in blocks:
-        ev, ms = block_events(b, d_model, L, batch, dtype, device, reps, compile)
+    for b, fftconv_impl in [(b, i) for b in blocks for i in (fftconv_impls if b == "hyena" else ("",))]:
+        over = dict(fftconv_impl=fftconv_impl) if b == "hyena" else {}
+        with counted_launches() as launches:
+            ev, ms = block_events(b, d_model, L, batch, dtype, device, reps, compile, **over)
+        t = launches[0] // reps
         n, names = count_aten(ev, reps)
         k = generated_kernels() if compile != "off" else 0
         rows.append(dict(block=b, d_model=d_model, L=L, batch=batch, dtype=dtype, device=device, compile=compile,
-                         aten_ops=n, compiled_kernels=k, ops=n + k, distinct_ops=len(names), ms=round(ms, 2),
+                         fftconv_impl=fftconv_impl, aten_ops=n, compiled_kernels=k,
+                         triton_launches=t, ops=n + k + t, distinct_ops=len(names), ms=round(ms, 2),
                          torch=torch.__version__))
-        by += [dict(block=b, op=k, calls=v) for k, v in names.items()]
+        by += [dict(block=b, fftconv_impl=fftconv_impl, op=k, calls=v) for k, v in names.items()]
     return rows, by
 
 def profile_step(size: str, L: int, batch: int, device: str = "cuda", dtype: str = "bfloat16",
@@ -162,7 +212,15 @@ def main(argv=None):
     p.add_argument("--device", default="cpu")
     p.add_argument("--reps", type=int, default=1)
     p.add_argument("--compile", default="off", help="off, or a torch.compile mode for the block (default, ...)")
+    p.add_argument("--fftconv-impl", default="auto", help="comma-separated long convolutions for the Hyena block "
+                   "(12_operator's fftconv_impl), one row each; a forced Triton kernel runs under Triton's interpreter "
+                   "on a CPU")
     a = p.parse_args(argv)
+    from hyena_lit.core.operator import FFTCONV_IMPLS, KERNEL_IMPLS  # imports no kernel module
+    impls = a.fftconv_impl.split(",")
+    if not all(i in FFTCONV_IMPLS for i in impls) or len(set(impls)) < len(impls):
+        raise SystemExit(f"error: --fftconv-impl takes distinct names from {FFTCONV_IMPLS}, got {a.fftconv_impl!r}")
+    if set(impls) & set(KERNEL_IMPLS) and a.device == "cpu": os.environ["TRITON_INTERPRET"] = "1"
     if a.compile not in ("off", "default", "reduce-overhead", "max-autotune"):
         raise SystemExit(f"error: --compile must be off, default, reduce-overhead or max-autotune, got {a.compile!r}")
     blocks = a.blocks.split(",")
@@ -174,11 +232,12 @@ def main(argv=None):
     out = pathlib.Path(a.out)
     for f in ("aten_ops.csv", "aten_ops_by_name.csv"):
         if (out / f).exists(): raise SystemExit(f"error: {out / f} exists: a profile is not overwritten")
-    rows, by = block_rows(blocks, a.d_model, a.L, a.batch, a.dtype, a.device, a.reps, a.compile)
+    rows, by = block_rows(blocks, a.d_model, a.L, a.batch, a.dtype, a.device, a.reps, a.compile, impls)
     write_new(out / "aten_ops.csv", rows)
     write_new(out / "aten_ops_by_name.csv", by)
-    for r in rows: print(f"{r['block']:9}: {r['ops']} ops per forward+backward ({r['aten_ops']} aten events, "
-                         f"{r['compiled_kernels']} generated kernels; {r['distinct_ops']} distinct aten ops), {r['ms']} ms")
+    for r in rows: print(f"{r['block']:9} {r['fftconv_impl']:12}: {r['ops']} ops per forward+backward ({r['aten_ops']} aten events, "
+                         f"{r['compiled_kernels']} generated kernels, {r['triton_launches']} Triton launches; "
+                         f"{r['distinct_ops']} distinct aten ops), {r['ms']} ms")
 
 if __name__ == "__main__":
     main()
