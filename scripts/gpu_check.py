@@ -27,8 +27,8 @@ Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-d
 - figure43/b<B>-bf16.csv (Figure 4.3 under bf16 autocast, SDPA restricted to its FlashAttention backend) and
   figure43/b<B>.csv (float32), and figure43/backend.json: the SDPA kernel that ran, read from the profiler;
 - kernels/monarch/: the Monarch kernels (one kernel to 8K, three passes to 64K) against torch.fft from 1K to 64K
-  (scripts/monarch_bench.py); kernels/ncu_monarch.csv: Nsight Compute's details of their kernels at 4K and 16K
-  (where ncu is installed); then kernels/:
+  (scripts/monarch_bench.py); kernels/ncu_<L>_<pass>_<kernel>.csv: Nsight Compute's details of their kernels at 4K,
+  16K and 1K, one call each (`NCU_PLAN`; where ncu is installed); then kernels/:
   scripts/triton_gpu.py's kernel stage (the first kernel) with what is left.
 The notebooks run `--jobs` at once; the step table runs its eager rows before the compiled ones.
 Each part runs in its own process group with a share of what is left before the deadline; a part that runs over is
@@ -313,8 +313,15 @@ for L, backward, *kernel in {plan!r}:
     if backward: y.float().sum().backward()
     if {device!r} == "cuda": torch.cuda.synchronize()
 """
-# the one-kernel forward at 4K; its forward and backward where the backward fits; the three passes' forward at 16K
-NCU_PLAN = ((4096, False), (1024, True), (16384, False, "monarch_long"))
+# what Nsight Compute profiles, most wanted first, one ncu call each (a call cut by the deadline loses only its own):
+# both designs' forward at 4K, the three passes' forward and forward+backward at 16K, the one kernel's at 1K
+NCU_PLAN = ((4096, False), (4096, False, "monarch_long"), (16384, False, "monarch_long"), (16384, True, "monarch_long"),
+            (1024, True))
+
+def ncu_name(entry) -> str:
+    "The CSV one NCU_PLAN entry's profile is written to: ncu_<L>_<fwd|fwdbwd>_<monarch|monarch_long>.csv."
+    L, backward, *kernel = entry
+    return f"ncu_{L}_{'fwdbwd' if backward else 'fwd'}_{kernel[0] if kernel else 'monarch'}.csv"
 
 def ncu_program(plan=NCU_PLAN, B: int = 64, C: int = 768, device: str = "cuda") -> str:
     """The program Nsight Compute profiles: the Monarch kernels on the bench's own inputs (`monarch_bench.bench_inputs`),
@@ -328,25 +335,29 @@ def find_ncu():
                                                   glob.glob("/opt/nvidia/nsight-compute/*/ncu"))), None)
 
 def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
-    """The Monarch kernels against torch.fft from 1K to 64K (`scripts/monarch_bench.py`, most of the share), one
-    Nsight Compute profile of their kernels (`NCU_PLAN`: 4K, and 16K in three passes; where ncu is installed), then the first kernel's benchmark
-    (`scripts/triton_gpu.py`'s kernel stage) with whatever is left."""
+    """The Monarch kernels against torch.fft from 1K to 64K (`scripts/monarch_bench.py`, most of the share), Nsight
+    Compute profiles of their kernels (`NCU_PLAN`, one ncu call and one `ncu_name` CSV each; where ncu is installed),
+    then the first kernel's benchmark (`scripts/triton_gpu.py`'s kernel stage) with whatever is left."""
     out.mkdir(parents=True, exist_ok=True)
     def minutes(share): return max(0.2, share * (deadline - time.time()) / 60)
     bench = [sys.executable, str(ROOT / "scripts" / "monarch_bench.py"), "--out", str(out / "monarch")]
     subprocess.run(bench + ["--deadline-min", f"{minutes(0.6):.2f}"] + (["--dry"] if dry else []), check=False)
     ncu = None if dry else find_ncu()
     if ncu and deadline - time.time() > 60:
-        prog = ncu_program()
-        cmd = [ncu, "--clock-control", "none", "-k", "regex:_monarch|_long_", "--section", "SpeedOfLight", "--section",
-               "MemoryWorkloadAnalysis", "--section", "Occupancy", "--section", "LaunchStats", "--csv", "--page",
-               "details", sys.executable, "-c", prog]
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=max(10, 0.6 * (deadline - time.time())))
-            (out / "ncu_monarch.csv").write_text(r.stdout)
-            if r.returncode: (out / "ncu_monarch.err").write_text(r.stderr[-4000:])
-        except subprocess.TimeoutExpired:
-            (out / "ncu_monarch.err").write_text("stopped at its share of the deadline")
+        stop = time.time() + 0.6 * (deadline - time.time())  # the first kernel's benchmark keeps the rest
+        for i, entry in enumerate(NCU_PLAN):
+            left = stop - time.time()
+            if left < 20: print(f"kernels: ncu of {[ncu_name(e) for e in NCU_PLAN[i:]]} not started", flush=True); break
+            cmd = [ncu, "--clock-control", "none", "-k", "regex:_monarch|_long_", "--section", "SpeedOfLight",
+                   "--section", "MemoryWorkloadAnalysis", "--section", "Occupancy", "--section", "LaunchStats", "--csv",
+                   "--page", "details", sys.executable, "-c", ncu_program(plan=(entry,))]
+            name = ncu_name(entry)
+            try:  # each entry its share of what is left, so that a slow one does not take the others' time
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=max(10, left / (len(NCU_PLAN) - i)))
+                (out / name).write_text(r.stdout)
+                if r.returncode: (out / name.replace(".csv", ".err")).write_text(r.stderr[-4000:])
+            except subprocess.TimeoutExpired:
+                (out / name.replace(".csv", ".err")).write_text("stopped at its share of the deadline")
     elif not dry:
         print("kernels: no ncu found", flush=True)
     script = ROOT / "scripts" / "triton_gpu.py"

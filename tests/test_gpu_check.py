@@ -180,6 +180,15 @@ def test_the_profiled_program_runs_the_benchs_own_problem(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
 
 
+def test_each_profile_of_the_plan_has_its_own_file():
+    "One ncu call per NCU_PLAN entry, each to its own CSV: a call cut by the deadline loses only its entry."
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import gpu_check
+    names = [gpu_check.ncu_name(e) for e in gpu_check.NCU_PLAN]
+    assert len(set(names)) == len(names) and names[:2] == ["ncu_4096_fwd_monarch.csv", "ncu_4096_fwd_monarch_long.csv"]
+    assert "ncu_16384_fwdbwd_monarch_long.csv" in names and gpu_check.ncu_name((1024, True)) == "ncu_1024_fwdbwd_monarch.csv"
+
+
 def test_a_table_gains_a_column_without_shifting_its_rows(tmp_path):
     "A second call that records a new column (the profile's `compile`) rewrites the header; old rows keep their values."
     sys.path.insert(0, str(ROOT / "scripts"))
