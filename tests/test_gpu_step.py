@@ -41,3 +41,14 @@ print(row["status"]); print(row.get("tokens_per_s"))
     assert r.returncode == 0, r.stderr[-2000:]
     status, tps = r.stdout.splitlines()[-2:]
     assert status.startswith("error: KernelFallback: monarch_fftconv: the backward kernel at L = 64") and tps == "None"
+
+def test_the_forced_table_compares_with_the_same_runs_default():
+    from hyena_lit.eval.gpu_step import forced_table
+    after = rows(("125M", "hyena", 2048, "off", "auto", "ok", 150.0), ("gpt-125M", "attention", 2048, "off", "", "ok", 250.0),
+                 ("125M", "hyena", 2048, "off", "monarch", "ok", 300.0), ("125M", "hyena", 8192, "off", "monarch_long", "ok", 90.0))
+    before = rows(("125M", "hyena", 2048, "off", "auto", "ok", 100.0))
+    f = forced_table(before, after, "NVIDIA H200")
+    assert list(f.index) == [("eager", "125M", 2048), ("eager", "125M", 8192)]
+    assert list(f.kernel) == ["monarch", "monarch_long"] and f.speed_up.iloc[0] == 2.0 and pd.isna(f.speed_up.iloc[1])
+    assert f.ratio.iloc[0] == 1.2 and pd.isna(f.gpt_tok_s.iloc[1])  # no GPT step at 8K in this run
+    assert forced_table(before, after.iloc[:2], "NVIDIA H200").empty  # no forced step: an empty table

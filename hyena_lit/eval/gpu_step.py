@@ -14,7 +14,7 @@ from ..experiments.runtime import PAPER_FIGURE_4_3, crossover, runtime_table
 
 # %% auto #0
 __all__ = ['RATIO_TARGETS', 'MFU_TARGET', 'KERNEL_CLASSES', 'FIGURE43_STYLE', 'FAILURE_CAUSES', 'read_run_csv', 'read_run_json',
-           'step_mfu', 'step_table', 'kernel_class', 'kernel_label', 'profile_costs', 'figure43_table',
+           'step_mfu', 'step_table', 'forced_table', 'kernel_class', 'kernel_label', 'profile_costs', 'figure43_table',
            'figure43_crossovers', 'flash_kernel', 'plot_figure43', 'failure_cause']
 
 # %% ../../nbs/eval/52_gpu_step.ipynb #s005
@@ -63,6 +63,14 @@ def step_table(before: pd.DataFrame, after: pd.DataFrame, gpu: str, kernels=("au
     t["mfu_met"] = [bool(m >= MFU_TARGET) if int(x) == 2048 else None for m, x in zip(t.hyena_mfu, L)]
     order = {"before": 0, "after": 1, "eager": 0, "compiled": 1}
     return t.sort_index(key=lambda ix: ix.map(lambda v: order.get(v, v)) if ix.name in ("measured", "mode") else ix)
+
+def forced_table(before: pd.DataFrame, after: pd.DataFrame, gpu: str) -> pd.DataFrame:
+    """The `after` run's Hyena steps with a Monarch kernel forced (`step_table`'s rows, by mode, size and L), each beside
+    GPT's, and `speed_up`: their tokens/s over the same run's default ('auto') step (NaN where that is missing)."""
+    forced = step_table(before, after, gpu, kernels=("monarch", "monarch_long")).xs("after", level="measured")
+    forced = forced.dropna(subset=["hyena_tok_s"])
+    default = step_table(before, after, gpu).xs("after", level="measured").hyena_tok_s.reindex(forced.index)
+    return forced.assign(speed_up=forced.hyena_tok_s / default)
 
 # %% ../../nbs/eval/52_gpu_step.ipynb #s016
 KERNEL_CLASSES = (  # (what a kernel does, a pattern of its name); the first match names it
