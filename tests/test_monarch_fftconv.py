@@ -190,13 +190,10 @@ def test_kernels_fall_back_where_the_build_does_not_fit():
     """A build that does not fit raises OutOfResources when loaded: the output or the gradients come from torch.fft,
     named, in bound."""
     _child("""
-import warnings, torch, triton
+import sys, warnings, torch
 from hyena_lit.kernels.monarch_fftconv import KernelFallback
 import hyena_lit.kernels.monarch_fftconv as M
-class Refused:
-    def __getitem__(self, grid):
-        def launch(*a, **kw): raise triton.runtime.errors.OutOfResources(233472, 232448, "shared memory")
-        return launch
+sys.path.insert(0, "tests"); from refused_build import Refused
 for name, says in (("_monarch_bwd_kernel", ("backward kernel at L = 300", "monarch_backward_torch_fft")),
                    ("_monarch_fwd_kernel", ("forward kernel at L = 300", "gated_fftconv_ref"))):
     kernel = getattr(M, name)
@@ -214,12 +211,9 @@ def test_bench_keeps_a_fallback_out_of_the_timings(tmp_path):
     """A build that does not fit falls back to torch.fft with a KernelFallback warning: the bench records that as the
     row's failure, with no timing, and the correctness rows say so, so that no fallback is ever timed as the kernel."""
     _child(f"""
-import sys, triton; sys.path.insert(0, "scripts")
+import sys; sys.path.insert(0, "scripts")
 import monarch_bench, hyena_lit.kernels.monarch_fftconv as M
-class Refused:
-    def __getitem__(self, grid):
-        def launch(*a, **kw): raise triton.runtime.errors.OutOfResources(233472, 232448, "shared memory")
-        return launch
+sys.path.insert(0, "tests"); from refused_build import Refused
 M._monarch_bwd_kernel = Refused()
 monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "1", "--lengths", "100"])
 """, timeout=600)

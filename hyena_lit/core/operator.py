@@ -166,6 +166,17 @@ def _gated_conv(self: HyenaOperator, v, k, D, pre, post):
     y = fftconv_ref(v if pre is None else v * pre, k, D)
     return y if post is None else y * post
 
+def _kernel_fn(name: str):
+    "The fused, gated convolution a kernel's name stands for: 'triton' or 'first' (20), 'monarch' (22), 'monarch_long' (23)."
+    if name == "monarch_long":
+        from hyena_lit.kernels.monarch_long import monarch_long_fftconv
+        return monarch_long_fftconv
+    if name == "monarch":
+        from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
+        return monarch_fftconv
+    from hyena_lit.kernels.fftconv_triton import fftconv_triton
+    return fftconv_triton
+
 @patch
 def _fused(self: HyenaOperator, v: Tensor, conv_inputs, grad: bool = True):
     """The fused, gated Triton convolution mix takes (`fftconv_triton`, `monarch_fftconv` or `monarch_long_fftconv`), or
@@ -173,25 +184,14 @@ def _fused(self: HyenaOperator, v: Tensor, conv_inputs, grad: bool = True):
     if conv_inputs is not None or (self.training and self.dropout.p > 0):
         return None  # the unfused path records inputs and applies dropout
     if self.fftconv_impl == "auto" and v.is_cuda:  # a kernel where the committed GPU benchmarks say it wins
-        from hyena_lit.kernels.fftconv_triton import fftconv_triton
-        from hyena_lit.kernels.monarch_fftconv import auto_kernel, monarch_fftconv
+        from hyena_lit.kernels.monarch_fftconv import auto_kernel
         kern = auto_kernel(torch.cuda.get_device_name(v.device), v.dtype, v.shape[-1], grad)
-        if kern == "monarch_long":
-            from hyena_lit.kernels.monarch_long import monarch_long_fftconv
-            return monarch_long_fftconv
-        return {"first": fftconv_triton, "monarch": monarch_fftconv}.get(kern)
+        return None if kern is None else _kernel_fn(kern)
     if self.fftconv_impl not in KERNEL_IMPLS: return None
     if not v.is_cuda and os.environ.get("TRITON_INTERPRET") != "1":
         raise RuntimeError(f"fftconv_impl={self.fftconv_impl!r} runs its Triton kernel on a CUDA GPU (or under "
                            f"TRITON_INTERPRET=1), and the input is on {v.device}: use 'auto' or 'torch' there")
-    if self.fftconv_impl == "monarch_long":
-        from hyena_lit.kernels.monarch_long import monarch_long_fftconv
-        return monarch_long_fftconv
-    if self.fftconv_impl == "monarch":
-        from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
-        return monarch_fftconv
-    from hyena_lit.kernels.fftconv_triton import fftconv_triton
-    return fftconv_triton
+    return _kernel_fn(self.fftconv_impl)
 
 # %% ../../nbs/core/12_operator.ipynb #c005p1s1
 @patch
