@@ -112,8 +112,14 @@ def test_what_is_left_out_is_never_imported_on_the_notebooks_path(tmp_path):
     for dist in list(gb.LEAVE_OUT) + ["parso", "nltk"]:  # and what only they bring
         for mod in (md_top_level(dist) or [dist.replace("-", "_")]):
             (shadow / mod).mkdir(parents=True, exist_ok=True)
-            (shadow / mod / "__init__.py").write_text(f"raise ModuleNotFoundError('No module named {mod!r}', "
-                                                      f"name={mod!r})\n")
+            message = f"No module named {mod!r}"  # Python's own wording, quoted safely below
+            (shadow / mod / "__init__.py").write_text(f"raise ModuleNotFoundError({message!r}, name={mod!r})\n")
+    # the stand-ins themselves must raise what a missing module raises (an IPython that tries `import jedi` at
+    # import time catches ImportError only)
+    for mod in sorted(p.name for p in shadow.iterdir()):
+        probe = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True, text=True,
+                               env=dict(os.environ, PYTHONPATH=str(shadow)))
+        assert "ModuleNotFoundError" in probe.stderr and "SyntaxError" not in probe.stderr, probe.stderr
     prog = ("import ipykernel.ipkernel, ipykernel.kernelapp, IPython, IPython.core.completer, papermill, lm_eval, "
             "lm_eval.evaluator, lm_eval.api.metrics\n"
             "from hyena_lit.eval.downstream import task_manager\n"
