@@ -12,7 +12,7 @@ RUN ?= $(shell date -u +%Y%m%d-%H%M%S)
 install:
 	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install "$(TORCH_SPEC)" "$(TORCHVISION_SPEC)"
 	@$(PY) -c "import importlib.util as u, sys; sys.exit(u.find_spec('torchvision') is None)" || $(PY) -m pip install "$(TORCHVISION_SPEC)"
-	@$(PY) -c "import nbdev, papermill, execnb, pytest, seaborn, datasets, tiktoken, safetensors, triton, lm_eval, fastcore, Bio, sklearn, ray, huggingface_hub, tokenizers, lxml, importlib.util; assert nbdev.__version__.startswith('2.') and importlib.util.find_spec('torchvision')" 2>/dev/null \
+	@$(PY) -c "import nbdev, papermill, execnb, pytest, xdist, seaborn, datasets, tiktoken, safetensors, triton, lm_eval, fastcore, Bio, sklearn, ray, huggingface_hub, tokenizers, lxml, importlib.util; assert nbdev.__version__.startswith('2.') and importlib.util.find_spec('torchvision')" 2>/dev/null \
 	  || $(PY) -m pip install -e ".[dev]"
 	@$(PY) -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v -i "warning: running pip as" || true
 
@@ -34,9 +34,13 @@ run: run-name install
 export:
 	nbdev_export
 
+# pytest in TEST_WORKERS processes (pytest-xdist), a test file to a process (a file's module fixtures run once);
+# TEST_WORKERS=0 runs every test in this one process
+TEST_WORKERS ?= 2
+
 test: install
 	bash scripts/check_export.sh
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q tests -n $(TEST_WORKERS) --dist loadfile
 
 # Without a GPU the Triton kernels run in the interpreter, which must be on before any notebook imports triton.
 INTERPRET ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 0 || echo 1)
