@@ -23,9 +23,12 @@ Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-d
   L = 2048 and 8192 under torch.profiler (`scripts/step_profile.py`): kernels by time, launches, peak memory; and
   the operators (launches) per block forward+backward (Hyena's also with the Monarch kernel forced);
 - steps.csv: tokens/s and MFU of a training step (`step_bench` of 50_runtime, its FLOPs from 14_flops), eager and
-  with `compile`, and Hyena's eager steps again with a Monarch kernel forced (`fftconv_impl`, 12_operator);
+  with `compile`, and Hyena's eager steps again with a Monarch kernel forced (`fftconv_impl`, 12_operator; the
+  short filter then runs by its Triton kernel too);
 - figure43/b<B>-bf16.csv (Figure 4.3 under bf16 autocast, SDPA restricted to its FlashAttention backend) and
   figure43/b<B>.csv (float32), and figure43/backend.json: the SDPA kernel that ran, read from the profiler;
+- kernels/short_conv/: the short filter's Triton kernel against PyTorch's convolution at the step's shapes
+  (scripts/short_conv_bench.py; `fftconv_impl="auto"` takes the kernel where it won, 24_short_conv's `short_auto`);
 - kernels/monarch/: the Monarch kernels (one kernel to 8K, three passes to 64K) against torch.fft from 1K to 64K
   (scripts/monarch_bench.py); kernels/ncu_<L>_<pass>_<kernel>.csv: Nsight Compute's details of their kernels at 4K,
   16K and 1K, one call each (`NCU_PLAN`; where ncu is installed); then kernels/:
@@ -335,11 +338,18 @@ def find_ncu():
                                                   glob.glob("/opt/nvidia/nsight-compute/*/ncu"))), None)
 
 def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
-    """The Monarch kernels against torch.fft from 1K to 64K (`scripts/monarch_bench.py`, most of the share), Nsight
+    """The short filter's kernel against PyTorch's convolution (`scripts/short_conv_bench.py`, a tenth of the share),
+    the Monarch kernels against torch.fft from 1K to 64K (`scripts/monarch_bench.py`, most of what is left), Nsight
     Compute profiles of their kernels (`NCU_PLAN`, one ncu call and one `ncu_name` CSV each; where ncu is installed),
     then the first kernel's benchmark (`scripts/triton_gpu.py`'s kernel stage) with whatever is left."""
     out.mkdir(parents=True, exist_ok=True)
     def minutes(share): return max(0.2, share * (deadline - time.time()) / 60)
+    short = [sys.executable, str(ROOT / "scripts" / "short_conv_bench.py"), "--out", str(out / "short_conv")]
+    m = minutes(0.1)
+    try:  # a minute's work at most: its shapes stop starting at its share, and the call at twice that
+        subprocess.run(short + ["--deadline-min", f"{m:.2f}"] + (["--dry", "--reps", "2"] if dry else []), check=False,
+                       timeout=max(60, 120 * m))
+    except subprocess.TimeoutExpired: print("kernels: the short filter's benchmark stopped at its share", flush=True)
     bench = [sys.executable, str(ROOT / "scripts" / "monarch_bench.py"), "--out", str(out / "monarch")]
     subprocess.run(bench + ["--deadline-min", f"{minutes(0.6):.2f}"] + (["--dry"] if dry else []), check=False)
     ncu = None if dry else find_ncu()

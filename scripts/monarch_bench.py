@@ -124,25 +124,32 @@ def bench_inputs(B: int, C: int, L: int, dtype, device: str, seed: int = 0) -> t
     D = torch.randn(C, device=device, generator=g).requires_grad_()
     return u, k, D, pre, post
 
-def main(argv=None):
-    a = parse(argv)
-    if a.dry: os.environ["TRITON_INTERPRET"] = "1"  # before anything imports triton
-    import pandas as pd, torch, triton
+def start(a: argparse.Namespace, **fields) -> tuple:
+    """The benchmarks' common start (this script's and short_conv_bench's): Triton's interpreter on for `--dry` (before
+    anything imports triton), a CUDA GPU required otherwise, the folder `a.out` made and its device.json written (the
+    GPU, the versions, `a.dry`, `a.reps`, the start and `fields`). Returns (out folder, device, deadline, start time)."""
+    if a.dry: os.environ["TRITON_INTERPRET"] = "1"
+    import torch, triton
     cuda = not a.dry
     if cuda and not torch.cuda.is_available(): raise SystemExit("error: no CUDA GPU: run with --dry to test the script on CPU")
-    from hyena_lit.kernels.monarch_fftconv import check_monarch, monarch_rows
-    from hyena_lit.kernels.monarch_long import monarch_long_fftconv
     t0, out = time.time(), pathlib.Path(a.out)
-    deadline = t0 + 60 * a.deadline_min
     out.mkdir(parents=True, exist_ok=True)
-    dev = "cuda" if cuda else "cpu"
-    B, C, lengths, cases, long_cases = a.batch, a.channels, a.lengths, CHECK_CASES, LONG_CHECK_CASES
-    if a.dry: B, C, cases, long_cases = min(B, 3), min(C, 2), ((3, 2, 100),), ((3, 2, 100),)
-    warmup = 1 if a.dry else 3
     (out / "device.json").write_text(json.dumps(dict(
         gpu=torch.cuda.get_device_name() if cuda else "cpu", torch=torch.__version__, triton=triton.__version__,
-        cuda=torch.version.cuda, dry=a.dry, B=B, C=C, reps=a.reps,
+        cuda=torch.version.cuda, dry=a.dry, reps=a.reps, **fields,
         started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())), indent=1) + "\n")
+    return out, "cuda" if cuda else "cpu", t0 + 60 * a.deadline_min, t0
+
+def main(argv=None):
+    a = parse(argv)
+    B, C, lengths, cases, long_cases = a.batch, a.channels, a.lengths, CHECK_CASES, LONG_CHECK_CASES
+    if a.dry: B, C, cases, long_cases = min(B, 3), min(C, 2), ((3, 2, 100),), ((3, 2, 100),)
+    out, dev, deadline, t0 = start(a, B=B, C=C)
+    import pandas as pd, torch
+    from hyena_lit.kernels.monarch_fftconv import check_monarch, monarch_rows
+    from hyena_lit.kernels.monarch_long import monarch_long_fftconv
+    cuda = dev == "cuda"
+    warmup = 1 if a.dry else 3
     corr = []
     for kernel, impl, kcases in (("monarch", None, cases), ("monarch long", monarch_long_fftconv, long_cases)):
         for Bc, Cc, L in kcases:

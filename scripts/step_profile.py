@@ -11,8 +11,8 @@ count of aten events is the CPU proxy for the launches of a step. With `--compil
 torch.compile: the aten events left are the calls inductor does not generate (matrix products, FFTs, the convolution,
 views), and each kernel it generates is one more launch a pass (`compiled_kernels`, inductor's own count), so the
 proxy is `ops` = aten events + generated kernels. With `--fftconv-impl` naming a Triton kernel (`monarch`, ...), the
-Hyena block's long convolutions run by it (under Triton's interpreter on a CPU) and each of its launches is one more
-op (`triton_launches`, counted while the profiler records). Writes (refusing files that exist):
+Hyena block's long convolutions run by it and its short filter by 24_short_conv's kernel (under Triton's interpreter on
+a CPU), and each of their launches is one more op (`triton_launches`, counted while the profiler records). Writes (refusing files that exist):
 - DIR/aten_ops.csv: one row per block: aten events, generated kernels, Triton launches, their sum (`ops`) and
   distinct operators per forward+backward, milliseconds, device, the compile mode, the long convolution's
   `fftconv_impl` (Hyena's block), torch version;
@@ -92,7 +92,8 @@ def count_aten(events, reps: int = 1) -> tuple[int, dict]:
     return sum(by_name.values()) // reps, {k: v // reps for k, v in sorted(by_name.items(), key=lambda kv: -kv[1])}
 
 # the modules whose Triton kernels the operator may launch (fftconv_impl), and how a launched kernel is named there
-TRITON_MODULES = ("hyena_lit.kernels.monarch_fftconv", "hyena_lit.kernels.monarch_long", "hyena_lit.kernels.fftconv_triton")
+TRITON_MODULES = ("hyena_lit.kernels.monarch_fftconv", "hyena_lit.kernels.monarch_long", "hyena_lit.kernels.fftconv_triton",
+                  "hyena_lit.kernels.short_conv")
 
 @contextlib.contextmanager
 def counted_launches():

@@ -50,22 +50,24 @@ def test_the_compiled_block_runs_under_half_the_ops_before_the_lean_step():
 
 def test_a_forced_kernel_is_one_op_a_launch_and_leaves_the_blocks_count():
     """With the Monarch kernel forced, each convolution is one launch forward and one backward (three passes: three
-    and five), counted beside the aten events outside them; the block's count stays that of torch.fft's path (the gates
-    and skip were one autograd node already): a recount, small, under the interpreter, is no larger than committed."""
+    and five) and the short filter's kernel one and one, counted beside the aten events outside them; the block's count
+    stays near that of torch.fft's path (the gates and skip were one autograd node already), a little under it (the
+    short filter's autograd bookkeeping goes): a recount, small, under the interpreter, is no larger than committed."""
     import os, subprocess
     t = pd.read_csv(PROXY / "kernels" / "aten_ops.csv").fillna({"fftconv_impl": ""}).set_index(["block", "fftconv_impl"])
     assert (t.ops == t.aten_ops + t.compiled_kernels + t.triton_launches).all()
-    assert t.loc[("hyena", "monarch"), "triton_launches"] == 2 and t.loc[("hyena", "monarch_long"), "triton_launches"] == 8
+    # the convolution's launches (one kernel: 1 + 1; three passes: 3 + 5) and the short filter's (24_short_conv: 1 + 1)
+    assert t.loc[("hyena", "monarch"), "triton_launches"] == 4 and t.loc[("hyena", "monarch_long"), "triton_launches"] == 10
     assert t.loc[("hyena", "auto"), "aten_ops"] == committed("after")["hyena"]  # the count is the graph's, not the size's
     hy = t.xs("hyena", level="block").ops
-    assert abs(hy.monarch - hy.auto) <= 0.05 * hy.auto and abs(hy.monarch_long - hy.auto) <= 0.05 * hy.auto
+    for forced in (hy.monarch, hy.monarch_long): assert 0.85 * hy.auto <= forced <= hy.auto
     code = ("import sys; sys.path.insert(0, 'scripts'); import step_profile as sp; "
             "r = sp.block_rows(('hyena',), 64, 128, fftconv_impls=('monarch',))[0][0]; print(r['ops'], r['triton_launches'])")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600,
                        env=dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT)))
     assert r.returncode == 0, r.stderr[-2000:]
     ops, launches = map(int, r.stdout.split()[-2:])
-    assert launches == 2 and ops <= t.loc[("hyena", "monarch"), "ops"], (ops, launches)
+    assert launches == 4 and ops <= t.loc[("hyena", "monarch"), "ops"], (ops, launches)
 
 
 def test_compile_gives_the_eager_forward_and_gradients():

@@ -11,12 +11,8 @@ from hyena_lit.kernels.monarch_fftconv import (MONARCH_LAUNCH, MONARCH_MAX_L, mo
                                                monarch_transform_flops, spectrum_order)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-ENV = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
+from interpreter import child
 
-def _child(code: str, timeout: int = 300) -> str:
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=timeout)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return r.stdout
 
 @pytest.mark.parametrize("factors", [(3, 5, 7), (4, 9), (2, 2, 2, 2, 3), (32, 16), (32, 16, 16), (32, 16, 32)])
 def test_model_is_the_dft(factors):
@@ -59,15 +55,15 @@ assert len(rows) == 18 * len({lengths}) and not bad, bad
 
 def test_kernel_within_bound_two_factors():
     "L = 64, 100, 777, 1024: N = 512 and 2048, two factors; B = 3 leaves the last pair one row."
-    _child(KERNEL.format(lengths=(64, 100, 777, 1024)))
+    child(KERNEL.format(lengths=(64, 100, 777, 1024)))
 
 def test_kernel_within_bound_three_factors():
     "L = 3001, 4096 (N = 32 x 16 x 16) and 8192 (32 x 16 x 32)."
-    _child(KERNEL.format(lengths=(3001, 4096, 8192)))
+    child(KERNEL.format(lengths=(3001, 4096, 8192)))
 
 def test_kernel_in_blocks_of_rows():
     "The kernel at 16 rows a block and at the whole tile (N1 rows), whatever the launch table picks, within bound."
-    _child("""
+    child("""
 import torch; torch.set_num_threads(1)
 import hyena_lit.kernels.monarch_fftconv as M
 for rb in (16, None):
@@ -79,7 +75,7 @@ for rb in (16, None):
 """)
 
 def test_kernel_without_gates_and_with_pairs():
-    _child("""
+    child("""
 import torch
 from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
 from hyena_lit.kernels.fftconv_triton import gated_fftconv_ref
@@ -189,7 +185,7 @@ def test_default_depth_is_what_failed_on_the_h200():
 def test_kernels_fall_back_where_the_build_does_not_fit():
     """A build that does not fit raises OutOfResources when loaded: the output or the gradients come from torch.fft,
     named, in bound."""
-    _child("""
+    child("""
 import sys, warnings, torch
 from hyena_lit.kernels.monarch_fftconv import KernelFallback
 import hyena_lit.kernels.monarch_fftconv as M
@@ -210,7 +206,7 @@ for name, says in (("_monarch_bwd_kernel", ("backward kernel at L = 300", "monar
 def test_bench_keeps_a_fallback_out_of_the_timings(tmp_path):
     """A build that does not fit falls back to torch.fft with a KernelFallback warning: the bench records that as the
     row's failure, with no timing, and the correctness rows say so, so that no fallback is ever timed as the kernel."""
-    _child(f"""
+    child(f"""
 import sys; sys.path.insert(0, "scripts")
 import monarch_bench, hyena_lit.kernels.monarch_fftconv as M
 sys.path.insert(0, "tests"); from refused_build import Refused
@@ -287,16 +283,17 @@ def test_auto_picks_the_kernel_exactly_where_the_table_says(monkeypatch):
     assert op._fused(v, None, False) is None
 
 def test_operator_runs_a_forced_kernel_within_the_bound():
-    """HyenaOperator(fftconv_impl='monarch' / 'monarch_long') calls that kernel for each of its convolutions, and its
-    output and every gradient (input and parameters) stay within c u log2 N of float64, as torch.fft's do: float32, and
+    """HyenaOperator(fftconv_impl='monarch' / 'monarch_long') calls that kernel for each of its convolutions and the
+    short filter's kernel (24_short_conv) once, and its output and every gradient (input and parameters) stay within c u log2 N of float64, as torch.fft's do: float32, and
     bfloat16 autocast (where the convolution's inputs are bfloat16 and the filters float32); either gating."""
-    out = _child("""
+    out = child("""
 import torch; torch.set_num_threads(1)
 from hyena_lit.core.operator import HyenaOperator
 from hyena_lit.kernels.fftconv_checks import error_bound
 import hyena_lit.kernels.monarch_fftconv as mf, hyena_lit.kernels.monarch_long as ml
 calls = []
-for mod, name in ((mf, "monarch_fftconv"), (ml, "monarch_long_fftconv")):
+import hyena_lit.kernels.short_conv as sc
+for mod, name in ((mf, "monarch_fftconv"), (ml, "monarch_long_fftconv"), (sc, "short_conv_triton")):
     setattr(mod, name, lambda *a, _f=getattr(mod, name), _n=name, **k: (calls.append(_n), _f(*a, **k))[1])
 def grads(op, u, dtype, autocast):
     op.to(dtype).zero_grad()
@@ -318,11 +315,14 @@ for order, gating, kernel in ((2, "official", "monarch_long"), (3, "paper", "mon
             got = grads(op, u, torch.float32, autocast)
             err = max(((a - b).abs().max() / b.abs().max()).item() for a, b in zip(got, exact) if b.abs().max() > 0)
             bound = error_bound(torch.bfloat16 if autocast else torch.float32, 100)
-            print(order, impl, autocast, len(calls), set(calls), err / bound)
+            short = calls.count("short_conv_triton")
+            calls[:] = [c for c in calls if c != "short_conv_triton"]
+            print(order, impl, autocast, short, len(calls), set(calls), err / bound)
 """, timeout=900)
-    rows = [l.split(" ", 4) for l in out.splitlines()]
+    rows = [l.split(" ", 5) for l in out.splitlines()]
     assert len(rows) == 8
-    for order, impl, autocast, n, rest in rows:
+    for order, impl, autocast, short, n, rest in rows:
+        assert int(short) == (0 if impl == "torch" else 1), (order, impl, short)  # the short filter's kernel with it
         kernels, share = rest.rsplit(" ", 1)
         # one call per convolution (order 2 official: one filter; order 3 paper: three), the forced kernel's own
         want = {"torch": 0, "monarch": 1 if order == "2" else 3, "monarch_long": 1 if order == "2" else 3}[impl]
@@ -359,7 +359,7 @@ def test_roofline_arithmetic():
     assert c["tensor_flops"] == 32 * 768 * 2 * monarch_transform_flops((32, 64))["tensor"]
 
 def test_bench_dry_run(tmp_path):
-    _child(f"""
+    child(f"""
 import sys; sys.path.insert(0, "scripts")
 import monarch_bench
 monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "2", "--lengths", "100,1024,9000"])

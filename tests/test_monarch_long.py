@@ -11,13 +11,11 @@ from hyena_lit.kernels.fftconv_triton import gated_fftconv_ref
 from hyena_lit.kernels.monarch_long import LONG_LAUNCH, LONG_MAX_L, long_conv_model, long_costs, long_launch, long_plan
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-ENV = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
+from interpreter import child
 AOT = ROOT / "runs" / "triton" / "aot_monarch_long.csv"
 
 def _child(code: str, timeout: int = 600) -> str:
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=timeout)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return r.stdout
+    return child(code, timeout)
 
 @pytest.mark.parametrize("L", [100, 4096, 8192, 10000, 65536])
 def test_model_over_any_split(L):

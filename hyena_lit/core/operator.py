@@ -18,7 +18,8 @@ __all__ = ['GATINGS', 'FFTCONV_IMPLS', 'KERNEL_IMPLS', 'NONFINITE', 'HyenaOperat
 # %% ../../nbs/core/12_operator.ipynb #c005
 GATINGS = ("official", "paper")
 # auto: torch.fft, or the fused kernel where it measured faster (20_fftconv_triton.AUTO_WINS); triton, monarch,
-# monarch_long: opt in to one kernel (20_fftconv_triton, 22_monarch_fftconv, 23_monarch_long) at every length
+# monarch_long: opt in to one kernel (20_fftconv_triton, 22_monarch_fftconv, 23_monarch_long) at every length, and to
+# the short filter's kernel (24_short_conv) with it
 FFTCONV_IMPLS = ("auto", "torch", "ref", "triton", "monarch", "monarch_long")
 KERNEL_IMPLS = ("triton", "monarch", "monarch_long")  # the opt-in kernels: a CUDA GPU, or Triton's interpreter
 
@@ -150,10 +151,32 @@ def short_weights(self: HyenaOperator) -> tuple[Tensor | None, Tensor | None]:
     return (None, None) if self.short_filter is None else (self.short_filter.weight, self.short_filter.bias)
 
 # %% ../../nbs/core/12_operator.ipynb #c005p1
+def _kernel_device(impl: str, x: Tensor):
+    "A forced Triton kernel runs on a CUDA GPU or under Triton's interpreter: anything else is refused before any work."
+    if not x.is_cuda and os.environ.get("TRITON_INTERPRET") != "1":
+        raise RuntimeError(f"fftconv_impl={impl!r} runs its Triton kernel on a CUDA GPU (or under "
+                           f"TRITON_INTERPRET=1), and the input is on {x.device}: use 'auto' or 'torch' there")
+
+@patch
+def _short_kernel(self: HyenaOperator, z: Tensor) -> bool:
+    """Whether the short filter runs by its Triton kernel (24_short_conv): with a forced Triton convolution, and with
+    'auto' on a GPU where a committed benchmark of that GPU measured it faster than PyTorch's op (`short_auto`)."""
+    if self.fftconv_impl in KERNEL_IMPLS:
+        _kernel_device(self.fftconv_impl, z)
+        return True
+    if self.fftconv_impl == "auto" and z.is_cuda:
+        from hyena_lit.kernels.short_conv import short_auto
+        return short_auto(torch.cuda.get_device_name(z.device), str(z.dtype).split(".")[1])
+    return False
+
 @patch
 def _short(self: HyenaOperator, z, w, b):
     if w is None: return z
-    return (short_conv_ref if self.fftconv_impl == "ref" else short_conv)(z, w, b)
+    if self.fftconv_impl == "ref": return short_conv_ref(z, w, b)
+    if self._short_kernel(z):
+        from hyena_lit.kernels.short_conv import short_conv_triton
+        return short_conv_triton(z, w, b)
+    return short_conv(z, w, b)
 
 @patch
 def _conv(self: HyenaOperator, v, k, D):
@@ -188,9 +211,7 @@ def _fused(self: HyenaOperator, v: Tensor, conv_inputs, grad: bool = True):
         kern = auto_kernel(torch.cuda.get_device_name(v.device), v.dtype, v.shape[-1], grad)
         return None if kern is None else _kernel_fn(kern)
     if self.fftconv_impl not in KERNEL_IMPLS: return None
-    if not v.is_cuda and os.environ.get("TRITON_INTERPRET") != "1":
-        raise RuntimeError(f"fftconv_impl={self.fftconv_impl!r} runs its Triton kernel on a CUDA GPU (or under "
-                           f"TRITON_INTERPRET=1), and the input is on {v.device}: use 'auto' or 'torch' there")
+    _kernel_device(self.fftconv_impl, v)
     return _kernel_fn(self.fftconv_impl)
 
 # %% ../../nbs/core/12_operator.ipynb #c005p1s1
