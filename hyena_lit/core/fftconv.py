@@ -52,15 +52,30 @@ def next_fast_len(n: int) -> int:
     return best
 
 # %% ../../nbs/core/11_fftconv.ipynb #c013
-def _fftconv_fwd(u: Tensor, k: Tensor, D: Tensor | None, keep: bool):
-    """The forward: y, and the spectra and FFT size the backward needs; keep=False multiplies the spectra in
-    place (no graph)."""
+def _padded(x: Tensor | tuple[Tensor, Tensor], n: int, dtype: torch.dtype) -> Tensor:
+    """x (..., L), or a pair of them stacked as (2, ..., L), cast to `dtype` and zero-padded to (..., n): the FFT's
+    input. Eager, the cast is written straight into the padded buffer, one pass over x (`rfft(x, n=n)` pads by a
+    copy of its own, a fill of n and a copy of L, after the cast's copy); compiled, inductor fuses the stack, the cast
+    and the pad into one kernel."""
+    xs = x if isinstance(x, tuple) else (x,)
+    L = xs[0].shape[-1]
+    if torch.compiler.is_compiling():
+        return F.pad((torch.stack(xs) if len(xs) > 1 else x).to(dtype), (0, n - L))
+    out = torch.empty((*((len(xs),) if len(xs) > 1 else ()), *xs[0].shape[:-1], n), dtype=dtype, device=xs[0].device)
+    for i, t in enumerate(xs): (out[i] if len(xs) > 1 else out)[..., :L].copy_(t)
+    out[..., L:].zero_()
+    return out
+
+def _fftconv_fwd(u: Tensor, k: Tensor, D: Tensor | None, keep: bool, ft: torch.dtype):
+    """The forward in dtype `ft` (u, k in any dtype; D in `ft`): y, and the spectra and FFT size the backward needs;
+    keep=False multiplies the spectra in place (no graph)."""
     L = u.shape[-1]
     n = next_fast_len(2 * L - 1)
-    k_f = torch.fft.rfft(k, n=n)  # (C, n//2+1), shared over the batch
-    u_f = torch.fft.rfft(u, n=n)  # (B, C, n//2+1): n= pads inside the transform, no padded copy of u
+    up = _padded(u, n, ft)
+    k_f = torch.fft.rfft(_padded(k, n, ft))  # (C, n//2+1), shared over the batch
+    u_f = torch.fft.rfft(up)  # (B, C, n//2+1)
     y = torch.fft.irfft(u_f * k_f if keep else u_f.mul_(k_f), n=n)[..., :L]
-    if D is not None: y = torch.addcmul(y, u, D[:, None])
+    if D is not None: y = torch.addcmul(y, up[..., :L], D[:, None])
     return y, u_f, k_f, n
 
 def _spectral(dtype: torch.dtype) -> torch.dtype:
@@ -75,7 +90,7 @@ class FFTConvFn(torch.autograd.Function):
     def forward(ctx, u: Tensor, k: Tensor, D: Tensor | None, pre: Tensor | None, post: Tensor | None) -> Tensor:
         ft = _spectral(u.dtype)
         w = u if pre is None else u * pre  # rounded to u's dtype, as the plain path rounds it
-        s, w_f, k_f, n = _fftconv_fwd(w.to(ft), k.to(ft), None if D is None else D.to(ft), keep=True)
+        s, w_f, k_f, n = _fftconv_fwd(w, k, None if D is None else D.to(ft), keep=True, ft=ft)
         s = s.to(u.dtype)
         # what the backward reads: the spectra in float32/64 (the FFT's own precision); for half-precision
         # input its rounded time signal w instead, from which the backward recomputes the spectrum exactly,
@@ -95,16 +110,15 @@ class FFTConvFn(torch.autograd.Function):
         gs = g if post is None else g * post  # d loss / d s
         du = dk = dD = dpre = None
         if w_f is None and (need_k or need_D):
-            # half precision: gs and w cast into one float32 buffer, whose transforms are one call
-            both = torch.empty((2, *gs.shape), dtype=ft, device=gs.device)
-            both[0].copy_(gs)
-            both[1].copy_(w)
-            gs_t, w_t = both.unbind(0)
-            g_f, w_f = torch.fft.rfft(both, n=n).unbind(0) if need_k else (torch.fft.rfft(gs_t, n=n), None)
+            # half precision: gs and w cast into one padded float32 buffer, whose transforms are one call
+            both = _padded((gs, w), n, ft)
+            gs_t, w_t = both[..., :L].unbind(0)
+            g_f, w_f = torch.fft.rfft(both).unbind(0) if need_k else (torch.fft.rfft(both[0]), None)
         else:
-            gs_t = gs.to(ft)
+            gp = _padded(gs, n, ft)
+            gs_t = gp[..., :L]
             w_t = None if w is None else w.to(ft)
-            g_f = torch.fft.rfft(gs_t, n=n)
+            g_f = torch.fft.rfft(gp)
         if need_k: dk = torch.fft.irfft((g_f * w_f.conj()).sum(0), n=n)[..., :L].to(ctx.k_dtype)
         if D is not None and need_D: dD = (gs_t * w_t).sum((0, 2)).to(D.dtype)
         if need_u or need_pre:
@@ -137,7 +151,7 @@ def fftconv(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tensor | Non
         return FFTConvFn.apply(*args)
     # no graph to build: skip autograd's bookkeeping (~4% of a small call)
     w = u if pre is None else u * pre
-    y = _fftconv_fwd(w.to(ft), k[:, :L].to(ft), None if D is None else D.to(ft), keep=False)[0].to(u.dtype)
+    y = _fftconv_fwd(w, k[:, :L], None if D is None else D.to(ft), keep=False, ft=ft)[0].to(u.dtype)
     return y if post is None else y * post
 
 # %% ../../nbs/core/11_fftconv.ipynb #c015
