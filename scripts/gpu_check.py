@@ -338,18 +338,12 @@ def find_ncu():
                                                   glob.glob("/opt/nvidia/nsight-compute/*/ncu"))), None)
 
 def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
-    """The short filter's kernel against PyTorch's convolution (`scripts/short_conv_bench.py`, a tenth of the share),
-    the Monarch kernels against torch.fft from 1K to 64K (`scripts/monarch_bench.py`, most of what is left), Nsight
+    """The Monarch kernels against torch.fft from 1K to 64K (`scripts/monarch_bench.py`, most of the share), Nsight
     Compute profiles of their kernels (`NCU_PLAN`, one ncu call and one `ncu_name` CSV each; where ncu is installed),
+    the short filter's kernel against PyTorch's convolution (`scripts/short_conv_bench.py`, half a minute of shapes),
     then the first kernel's benchmark (`scripts/triton_gpu.py`'s kernel stage) with whatever is left."""
     out.mkdir(parents=True, exist_ok=True)
     def minutes(share): return max(0.2, share * (deadline - time.time()) / 60)
-    short = [sys.executable, str(ROOT / "scripts" / "short_conv_bench.py"), "--out", str(out / "short_conv")]
-    m = minutes(0.1)
-    try:  # a minute's work at most: its shapes stop starting at its share, and the call at twice that
-        subprocess.run(short + ["--deadline-min", f"{m:.2f}"] + (["--dry", "--reps", "2"] if dry else []), check=False,
-                       timeout=max(60, 120 * m))
-    except subprocess.TimeoutExpired: print("kernels: the short filter's benchmark stopped at its share", flush=True)
     bench = [sys.executable, str(ROOT / "scripts" / "monarch_bench.py"), "--out", str(out / "monarch")]
     subprocess.run(bench + ["--deadline-min", f"{minutes(0.6):.2f}"] + (["--dry"] if dry else []), check=False)
     ncu = None if dry else find_ncu()
@@ -370,6 +364,13 @@ def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
                 (out / name.replace(".csv", ".err")).write_text("stopped at its share of the deadline")
     elif not dry:
         print("kernels: no ncu found", flush=True)
+    if deadline - time.time() > 30:  # the short filter's kernel: under a minute (its JIT builds, then fast timings)
+        short = [sys.executable, str(ROOT / "scripts" / "short_conv_bench.py"), "--out", str(out / "short_conv")]
+        m = min(0.5, minutes(0.5))
+        try:
+            subprocess.run(short + ["--deadline-min", f"{m:.2f}"] + (["--dry", "--reps", "2"] if dry else []),
+                           check=False, timeout=max(30, 90 * m))
+        except subprocess.TimeoutExpired: print("kernels: the short filter's benchmark stopped at its share", flush=True)
     script = ROOT / "scripts" / "triton_gpu.py"
     if deadline - time.time() > 20 and script.is_file():
         cmd = [sys.executable, str(script), "--out", str(out), "--minutes", f"{minutes(0.9):.2f}", "--stages", "kernels"]

@@ -1,8 +1,8 @@
 """scripts/gpu_check.py's dry mode on the CPU: the whole flow at toy sizes (one notebook through papermill, the step
-profile, the step table, Figure 4.3 in both dtypes with the SDPA backend recorded), a deadline that stops it cleanly,
-a second call that redoes only what is missing, the preflight that names a missing module or data cache instead of
-running a doomed notebook, a bundle's wheels on the children's path (and the requirements the image does not meet),
-and bad arguments refused before any work."""
+profile, the step table, Figure 4.3 in both dtypes with the SDPA backend recorded, the kernels part's benchmarks), a
+deadline that stops it cleanly, a second call that redoes only what is missing, the preflight that names a missing
+module or data cache instead of running a doomed notebook, a bundle's wheels on the children's path (and the
+requirements the image does not meet), and bad arguments refused before any work."""
 import csv
 import json
 import os
@@ -54,6 +54,17 @@ def test_dry_run_writes_every_part(dry):
     for name in ("b1-bf16.csv", "b1.csv"):
         t = rows(dry / "figure43" / name)
         assert {r["op"] for r in t} == {"hyena", "sdpa"} and {r["status"] for r in t} == {"ok"}
+
+
+def test_the_kernels_part_writes_each_benchmark(tmp_path):
+    "The kernels part, dry: the Monarch kernels', the short filter's and the first kernel's tables, each in its folder."
+    r = run("--dry", "--out", tmp_path, "--deadline-min", 4, "--parts", "kernels")
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    k = tmp_path / "cpu-dry" / "kernels"
+    for table in ("monarch/monarch_bench.csv", "monarch/monarch_correctness.csv", "short_conv/short_conv.csv",
+                  "short_conv/short_conv_correctness.csv", "triton/cpu/bench.csv"):
+        assert rows(k / table), table
+    assert {r["impl"] for r in rows(k / "short_conv" / "short_conv.csv")} == {"torch conv1d", "torch shifted", "triton"}
 
 
 def test_a_second_call_redoes_only_what_is_missing(dry):
