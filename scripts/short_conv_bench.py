@@ -46,7 +46,7 @@ def main(argv=None):
     import torch
     import pandas as pd
     from hyena_lit.core.fftconv import short_conv
-    from hyena_lit.kernels.short_conv import check_short_conv, short_conv_bytes, short_conv_triton
+    from hyena_lit.kernels.short_conv import check_short_conv, short_conv_bytes, short_conv_floor, short_conv_triton
     cuda = dev == "cuda"
     corr = []
     for B, C, L, K in CHECKS[:1] if a.dry else CHECKS:
@@ -76,8 +76,8 @@ def main(argv=None):
                     row |= dict(status="ok", fwd_ms=f["ms"], fwd_p20=f["p20"], fwd_p80=f["p80"],
                                 fwd_bwd_ms=fb["ms"], fwd_bwd_p20=fb["p20"], fwd_bwd_p80=fb["p80"])
                     if peaks:
-                        for p in ("fwd", "fwd_bwd"):
-                            row[f"{p}_floor_ms"] = 1e3 * row[f"{p}_bytes"] / peaks["bandwidth"]
+                        for p, backward in (("fwd", False), ("fwd_bwd", True)):
+                            row[f"{p}_floor_ms"] = short_conv_floor(B, C, L, elem, backward, peaks["bandwidth"])
                             row[f"{p}_share"] = row[f"{p}_floor_ms"] / row[f"{p}_ms"]
                 except torch.OutOfMemoryError: row |= dict(status="out of memory")
                 except Exception as e: row |= dict(status=f"error: {type(e).__name__}: {e}"[:300])

@@ -12,7 +12,8 @@ torch.compile: the aten events left are the calls inductor does not generate (ma
 views), and each kernel it generates is one more launch a pass (`compiled_kernels`, inductor's own count), so the
 proxy is `ops` = aten events + generated kernels. With `--fftconv-impl` naming a Triton kernel (`monarch`, ...), the
 Hyena block's long convolutions run by it and its short filter by 24_short_conv's kernel (under Triton's interpreter on
-a CPU), and each of their launches is one more op (`triton_launches`, counted while the profiler records). Writes (refusing files that exist):
+a CPU), and each of their launches is one more op (`triton_launches`, counted while the profiler records).
+Writes (refusing files that exist):
 - DIR/aten_ops.csv: one row per block: aten events, generated kernels, Triton launches, their sum (`ops`) and
   distinct operators per forward+backward, milliseconds, device, the compile mode, the long convolution's
   `fftconv_impl` (Hyena's block), torch version;

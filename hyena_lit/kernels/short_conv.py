@@ -208,8 +208,8 @@ def short_auto(gpu: str, dtype: str, root: str | None = None) -> bool:
     PyTorch's convolution op at every shape, and at least one did.'''
     import pathlib
     import pandas as pd
-    from hyena_lit.kernels.monarch_fftconv import bench_gpu
-    base = pathlib.Path(root) if root else pathlib.Path(__file__).resolve().parents[2]
+    from hyena_lit.kernels.monarch_fftconv import _repo_root, bench_gpu
+    base = pathlib.Path(root) if root else _repo_root()
     seen = False
     for path in sorted(p for pattern in SHORT_TABLES for p in base.glob(pattern)):
         if bench_gpu(path, base) != gpu: continue
