@@ -2,7 +2,7 @@
 interpreter against float64 within c u log2 N (forward and every gradient, odd and power-of-two lengths, both plans),
 the committed AOT table, the roofline's arithmetic and the benchmark script's dry run. The interpreter runs in a child
 process: it must be switched on before anything imports triton."""
-import json, math, os, pathlib, subprocess, sys
+import json, math, pathlib, sys
 import pandas as pd
 import pytest
 import torch
@@ -329,15 +329,15 @@ for order, gating, kernel in ((2, "official", "monarch_long"), (3, "paper", "mon
         assert int(n) == want and (impl == "torch" or kernels == "{'%s'}" % (impl + "_fftconv")), (order, impl, n, kernels)
         assert float(share) <= 1, (order, impl, autocast, share)
 
-def test_forced_kernel_is_checked_before_any_work():
+def test_forced_kernel_is_checked_before_any_work(monkeypatch):
     from hyena_lit.core.operator import HyenaOperator
     with pytest.raises(ValueError, match="runs to L = 8192, got l_max = 16384.*'monarch_long' runs to 65536"):
         HyenaOperator(8, 16384, fftconv_impl="monarch")
     with pytest.raises(ValueError, match="runs to L = 65536, got l_max = 65537"):
         HyenaOperator(8, 65537, fftconv_impl="monarch_long")
     op = HyenaOperator(8, 16, fftconv_impl="monarch_long")
-    if os.environ.get("TRITON_INTERPRET") != "1":
-        with pytest.raises(RuntimeError, match="CUDA GPU.*input is on cpu"): op(torch.randn(1, 16, 8))
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)  # read at the call: without it a CPU input is refused
+    with pytest.raises(RuntimeError, match="CUDA GPU.*input is on cpu"): op(torch.randn(1, 16, 8))
 
 def test_operator_tells_whether_a_gradient_is_needed(monkeypatch):
     from hyena_lit.core.operator import HyenaOperator

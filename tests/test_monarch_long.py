@@ -3,7 +3,7 @@ columns and rows, the kernels under Triton's interpreter against float64 within 
 gradient, L = 100 to 65536, odd batches, without gates, a filter longer than L), the fall-back where a build does not
 fit, the committed AOT table and the launch chosen from it, and the roofline's arithmetic. The interpreter runs in a
 child process: it must be switched on before anything imports triton."""
-import math, os, pathlib, subprocess, sys
+import math, pathlib, sys
 import pandas as pd
 import pytest
 import torch
