@@ -2,7 +2,8 @@
 profile, the step table, Figure 4.3 in both dtypes with the SDPA backend recorded, the kernels part's benchmarks), a
 deadline that stops it cleanly, a second call that redoes only what is missing, the preflight that names a missing
 module or data cache instead of running a doomed notebook, a bundle's wheels on the children's path (and the
-requirements the image does not meet), and bad arguments refused before any work."""
+requirements the image does not meet), and bad arguments refused before any work; the offline wrapper
+scripts/gpu_run.sh packing one part's folder."""
 import csv
 import json
 import os
@@ -210,3 +211,28 @@ def test_a_table_gains_a_column_without_shifting_its_rows(tmp_path):
         gpu_check._append(p, row)
     assert rows(p) == [dict(size="125M", L="2048", compile=""), dict(size="gpt-125M", L="2048", compile=""),
                        dict(size="125M", L="2048", compile="default"), dict(size="x", L="1", compile="")]
+
+
+def wrapper(*args, env=None, timeout=300):
+    "bash scripts/gpu_run.sh with `args` and extra environment `env`."
+    return subprocess.run(["bash", str(ROOT / "scripts" / "gpu_run.sh"), *map(str, args)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=timeout,
+                          env={**ENV, "PYTHON": sys.executable, **(env or {})})
+
+
+def test_the_offline_wrapper_packs_its_part(tmp_path):
+    "scripts/gpu_run.sh, dry: gpu_check's folder for the part packed in OUT, with its log and the machine's lists."
+    out = tmp_path / "out"
+    r = wrapper("figure43", 120, tmp_path / "no-bundle", env=dict(DRY="1", OUT=str(out)))
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert {p.name for p in out.iterdir()} == {"gpu-figure43.tgz", "log-figure43.txt", "nvidia-smi.txt", "pip-freeze.txt"}
+    with tarfile.open(out / "gpu-figure43.tgz") as t:
+        names = set(t.getnames())
+    assert {"./cpu-dry/params.json", "./cpu-dry/figure43/backend.json", "./cpu-dry/figure43/b1-bf16.csv"} <= names
+    assert "gpu_check exit code 0" in (out / "log-figure43.txt").read_text()
+
+
+@pytest.mark.parametrize("args,word", [(("mian", 300), "PART"), (("steps,", 300), "PART"), (("steps,,figure43", 300), "PART"), (("main", "5m"), "SECONDS"), (("main", 60), "margin")])
+def test_the_offline_wrapper_refuses_bad_arguments(tmp_path, args, word):
+    r = wrapper(*args, env=dict(OUT=str(tmp_path / "out")), timeout=30)
+    assert r.returncode == 2 and word in r.stderr and not (tmp_path / "out").exists()
