@@ -260,6 +260,7 @@ def test_auto_picks_the_kernel_exactly_where_the_table_says(monkeypatch):
     table's first and last forward win when no gradient is needed, and where forward+backward won when one is."""
     import types
     from hyena_lit.core.operator import HyenaOperator
+    import hyena_lit.core.operator as operator_module
     from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
     b = pd.read_csv(ROOT / "runs" / "gpu" / "NVIDIA_H200" / "kernels" / "monarch" / "monarch_bench.csv")
     ref, mon = (b[b.impl == i].set_index("L") for i in ("torch.fft", "monarch bf16"))
@@ -269,10 +270,10 @@ def test_auto_picks_the_kernel_exactly_where_the_table_says(monkeypatch):
                and mon.loc[L, f"{col}_p80"] < ref.loc[L, f"{col}_p20"]]
         expect[grad] = (min(won), max(won)) if won else None
     assert expect[False] is not None  # the table holds forward wins to dispatch on
-    monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "NVIDIA H200")
+    monkeypatch.setattr(operator_module, "_gpu_name", lambda index: "NVIDIA H200")  # asked once a device
     op = HyenaOperator(8, 16)
     for L in range(1, 2 * MONARCH_MAX_L):
-        v = types.SimpleNamespace(is_cuda=True, device="cuda", dtype=torch.bfloat16, shape=(2, 8, L))
+        v = types.SimpleNamespace(is_cuda=True, device=torch.device("cuda", 0), dtype=torch.bfloat16, shape=(2, 8, L))
         for grad in (False, True):
             kern = op._fused(v, None, grad)
             inside = expect[grad] is not None and expect[grad][0] <= L <= expect[grad][1]
@@ -281,6 +282,18 @@ def test_auto_picks_the_kernel_exactly_where_the_table_says(monkeypatch):
         assert op._fused(v, None, False) is None  # no float32 row won
     op.fftconv_impl = "torch"
     assert op._fused(v, None, False) is None
+
+def test_the_auto_rules_ask_a_devices_name_once(monkeypatch):
+    "'auto' reads the GPU's name on every forward of every layer: the operator asks CUDA once a device, then remembers."
+    from hyena_lit.core import operator as operator_module
+    asked = []
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda index=None: asked.append(index) or f"GPU {index}")
+    operator_module._gpu_name.cache_clear()
+    try:
+        names = [operator_module._gpu_name(i) for i in (0, 1, 0, 1, 0)]
+    finally:
+        operator_module._gpu_name.cache_clear()  # no mocked name outlives the test
+    assert names == ["GPU 0", "GPU 1", "GPU 0", "GPU 1", "GPU 0"] and asked == [0, 1]
 
 def test_operator_runs_a_forced_kernel_within_the_bound():
     """HyenaOperator(fftconv_impl='monarch' / 'monarch_long') calls that kernel for each of its convolutions and the

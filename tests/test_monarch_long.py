@@ -121,15 +121,16 @@ def test_auto_takes_the_passes_where_a_table_says_they_win(monkeypatch):
     import types
     import hyena_lit.kernels.fftconv_triton as ft
     from hyena_lit.core.operator import HyenaOperator
+    import hyena_lit.core.operator as operator_module
     from hyena_lit.kernels.monarch_fftconv import AUTO_KERNELS
     from hyena_lit.kernels.monarch_long import monarch_long_fftconv
     assert AUTO_KERNELS["monarch long bf16"] == AUTO_KERNELS["monarch long fp32"] == "monarch_long"
     monkeypatch.setattr(ft, "AUTO_WINS", {("NVIDIA H200", "bfloat16", "forward+backward"): ((16384, 65536, "monarch_long"),)})
     monkeypatch.setattr(ft, "AUTO_WINS_FILLED", True)
-    monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "NVIDIA H200")
+    monkeypatch.setattr(operator_module, "_gpu_name", lambda index: "NVIDIA H200")  # asked once a device
     op = HyenaOperator(8, 16)
     for L, want in ((8192, None), (16384, monarch_long_fftconv), (65536, monarch_long_fftconv)):
-        v = types.SimpleNamespace(is_cuda=True, device="cuda", dtype=torch.bfloat16, shape=(2, 8, L))
+        v = types.SimpleNamespace(is_cuda=True, device=torch.device("cuda", 0), dtype=torch.bfloat16, shape=(2, 8, L))
         assert op._fused(v, None, True) is want, L
 
 def test_launches_are_the_tables_choice():

@@ -151,6 +151,11 @@ def short_weights(self: HyenaOperator) -> tuple[Tensor | None, Tensor | None]:
     return (None, None) if self.short_filter is None else (self.short_filter.weight, self.short_filter.bias)
 
 # %% ../../nbs/core/12_operator.ipynb #c005p1
+@functools.lru_cache(maxsize=None)
+def _gpu_name(index: int) -> str:
+    "CUDA device `index`'s name, asked once: the 'auto' rules below look it up on every forward of every layer."
+    return torch.cuda.get_device_name(index)
+
 def _kernel_device(impl: str, x: Tensor):
     "A forced Triton kernel runs on a CUDA GPU or under Triton's interpreter: anything else is refused before any work."
     if not x.is_cuda and os.environ.get("TRITON_INTERPRET") != "1":
@@ -166,7 +171,7 @@ def _short_kernel(self: HyenaOperator, z: Tensor) -> bool:
         return True
     if self.fftconv_impl == "auto" and z.is_cuda:
         from hyena_lit.kernels.short_conv import short_auto
-        return short_auto(torch.cuda.get_device_name(z.device), str(z.dtype).split(".")[1])
+        return short_auto(_gpu_name(z.device.index), str(z.dtype).split(".")[1])
     return False
 
 @patch
@@ -208,7 +213,7 @@ def _fused(self: HyenaOperator, v: Tensor, conv_inputs, grad: bool = True):
         return None  # the unfused path records inputs and applies dropout
     if self.fftconv_impl == "auto" and v.is_cuda:  # a kernel where the committed GPU benchmarks say it wins
         from hyena_lit.kernels.monarch_fftconv import auto_kernel
-        kern = auto_kernel(torch.cuda.get_device_name(v.device), v.dtype, v.shape[-1], grad)
+        kern = auto_kernel(_gpu_name(v.device.index), v.dtype, v.shape[-1], grad)
         return None if kern is None else _kernel_fn(kern)
     if self.fftconv_impl not in KERNEL_IMPLS: return None
     _kernel_device(self.fftconv_impl, v)

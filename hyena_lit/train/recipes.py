@@ -12,7 +12,7 @@ from torch import nn
 
 # %% auto #0
 __all__ = ['SCHEDULES', 'PRECISIONS', 'RECIPES', 'Recipe', 'register_recipe', 'get_recipe', 'recipe_diff', 'lr_multiplier',
-           'budget', 'make_schedule', 'param_groups', 'make_optimizer']
+           'budget', 'make_schedule', 'param_groups', 'fused_adamw', 'make_optimizer']
 
 # %% ../../nbs/train/18g_recipes.ipynb #c004
 SCHEDULES = ("cosine", "linear", "cosine-from-init", "constant")
@@ -219,8 +219,15 @@ def param_groups(model: nn.Module, r: Recipe) -> list[dict]:
         groups[key]["names"].append(name)
     return list(groups.values())
 
+def fused_adamw(params) -> bool:
+    "Whether AdamW takes its fused update (one kernel for every tensor's step) for `params`: all of them on a CUDA GPU."
+    ps = list(params)
+    return bool(ps) and all(p.is_cuda for p in ps)
+
 def make_optimizer(model: nn.Module, r: Recipe, groups: list[dict] | None = None) -> torch.optim.AdamW:
-    "AdamW over `param_groups(model, r)` (or `groups`), with the recipe's betas and eps."
-    groups = groups if groups is not None else param_groups(model, r)
-    return torch.optim.AdamW(
-        [{k: v for k, v in g.items() if k != "names"} for g in groups], betas=tuple(r.betas), eps=r.eps)
+    """AdamW over `param_groups(model, r)` (or `groups`), with the recipe's betas and eps; fused where every parameter
+    is on a CUDA GPU (`fused_adamw`), PyTorch's default elsewhere. Its state is the same either way."""
+    groups = [{k: v for k, v in g.items() if k != "names"} for g in
+              (groups if groups is not None else param_groups(model, r))]
+    fused = fused_adamw(p for g in groups for p in g["params"])
+    return torch.optim.AdamW(groups, betas=tuple(r.betas), eps=r.eps, fused=True if fused else None)
