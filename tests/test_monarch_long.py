@@ -37,7 +37,7 @@ KERNEL = """
 import torch; torch.set_num_threads(1)
 from hyena_lit.kernels.monarch_fftconv import check_monarch
 from hyena_lit.kernels.monarch_long import monarch_long_fftconv
-rows = [r for L in {lengths} for dt in {dtypes} for r in check_monarch(3, 2, L, dt, impl=monarch_long_fftconv)]
+rows = [r for L in {lengths} for dt in {dtypes} for r in check_monarch({batch}, 2, L, dt, impl=monarch_long_fftconv)]
 bad = [r for r in rows if not r["error"] <= r["bound"]]
 print(len(rows), max(r["share"] for r in rows))
 assert len(rows) == 6 * len({lengths}) * len({dtypes}) and not bad, bad
@@ -45,12 +45,13 @@ assert len(rows) == 6 * len({lengths}) * len({dtypes}) and not bad, bad
 
 def test_kernel_within_bound_short():
     "L = 100 and 777 (almost all of the 8192-point transform is padding), 3001 (a partial column block); three dtypes."
-    _child(KERNEL.format(lengths=(100, 777, 3001), dtypes="(torch.float32, torch.float16, torch.bfloat16)"))
+    _child(KERNEL.format(lengths=(100, 777, 3001), dtypes="(torch.float32, torch.float16, torch.bfloat16)", batch=3))
 
 def test_kernel_within_bound_long():
-    "L = 10000 (P = 128), float32 and bfloat16; 65536 (P = 512, LONG_MAX_L), float32 (the interpreter's bf16 is slow)."
-    _child(KERNEL.format(lengths=(10000,), dtypes="(torch.float32, torch.bfloat16)"), timeout=900)
-    _child(KERNEL.format(lengths=(65536,), dtypes="(torch.float32,)"), timeout=900)
+    """L = 10000 (P = 128), float32 and bfloat16; 65536 (P = 512, LONG_MAX_L), float32 (the interpreter's bf16 is slow).
+    Two rows a channel, one complex pair (the passes pair rows; the short lengths above add a pair's unpaired half)."""
+    _child(KERNEL.format(lengths=(10000,), dtypes="(torch.float32, torch.bfloat16)", batch=2), timeout=900)
+    _child(KERNEL.format(lengths=(65536,), dtypes="(torch.float32,)", batch=2), timeout=900)
 
 def test_kernel_without_gates_and_odd_shapes():
     _child("""
