@@ -150,17 +150,17 @@ def profile_step(size: str, L: int, batch: int, device: str = "cuda", dtype: str
     """One AdamW training step of HyenaLM(`size`) at context L after a warm-up, profiled: (the `top` kernels (CUDA) or
     operators (CPU) by self time, with calls and share; a summary: step ms, launches or aten events, peak memory).
     `compile`: HyenaConfig's torch.compile mode for the blocks (the warm-up step compiles). AdamW is the training
-    loop's: fused on a GPU (`fused_adamw`, 18g_recipes)."""
+    loop's: fused on a GPU (`adamw`, 18g_recipes)."""
     import torch
     import torch.nn.functional as F
     from torch.profiler import ProfilerActivity, profile
     from hyena_lit.models.model import HyenaConfig, HyenaLM
-    from hyena_lit.train.recipes import fused_adamw
+    from hyena_lit.train.recipes import adamw
     dev = torch.device(device)
     torch.manual_seed(0)
     cfg = HyenaConfig.from_size(size, l_max=max(L, HyenaConfig.from_size(size).l_max), compile=compile)
     model = HyenaLM(cfg).to(dev)
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True if fused_adamw(model.parameters()) else None)
+    opt = adamw(model.parameters(), lr=1e-4)
     x = torch.randint(0, cfg.vocab_size, (batch, L + 1), device=dev)
 
     def step():

@@ -411,14 +411,14 @@ def step_bench(size: str, L: int, batch: int, steps: int = 30, device: str = "cu
     from hyena_lit.models.model import HyenaConfig, HyenaLM
     from hyena_lit.models.flops import forward_flops
     from hyena_lit.kernels.monarch_fftconv import KernelFallback
-    from hyena_lit.train.recipes import fused_adamw  # the training loop's AdamW: fused on a GPU
+    from hyena_lit.train.recipes import adamw  # the training loop's AdamW: fused on a GPU
     dev = torch.device(device)
     cfg = HyenaConfig.from_size(size, l_max=L, compile=compile, fftconv_impl=fftconv_impl)
     row = dict(size=size, mixer=cfg.mixer, L=L, batch=batch, steps=steps, dtype=str(dtype).split(".")[1],
                compile=compile, fftconv_impl=fftconv_impl if cfg.mixer.startswith("hyena") else "")
     try:
         model = HyenaLM(cfg).to(dev)
-        opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True if fused_adamw(model.parameters()) else None)
+        opt = adamw(model.parameters(), lr=1e-4)
         x = torch.randint(0, cfg.vocab_size, (batch, L + 1), device=dev)
         def step():
             with torch.autocast(dev.type, dtype=dtype, enabled=dtype != torch.float32):

@@ -12,7 +12,7 @@ from torch import nn
 
 # %% auto #0
 __all__ = ['SCHEDULES', 'PRECISIONS', 'RECIPES', 'Recipe', 'register_recipe', 'get_recipe', 'recipe_diff', 'lr_multiplier',
-           'budget', 'make_schedule', 'param_groups', 'fused_adamw', 'make_optimizer']
+           'budget', 'make_schedule', 'param_groups', 'fused_adamw', 'adamw', 'make_optimizer']
 
 # %% ../../nbs/train/18g_recipes.ipynb #c004
 SCHEDULES = ("cosine", "linear", "cosine-from-init", "constant")
@@ -224,10 +224,14 @@ def fused_adamw(params) -> bool:
     ps = list(params)
     return bool(ps) and all(p.is_cuda for p in ps)
 
+def adamw(params, **kw) -> torch.optim.AdamW:
+    """`torch.optim.AdamW(params, **kw)` (tensors or groups), fused where every parameter is on a CUDA GPU
+    (`fused_adamw`), PyTorch's default elsewhere. Its state is the same either way."""
+    params = list(params)
+    tensors = [p for g in params for p in g["params"]] if params and isinstance(params[0], dict) else params
+    return torch.optim.AdamW(params, fused=True if fused_adamw(tensors) else None, **kw)
+
 def make_optimizer(model: nn.Module, r: Recipe, groups: list[dict] | None = None) -> torch.optim.AdamW:
-    """AdamW over `param_groups(model, r)` (or `groups`), with the recipe's betas and eps; fused where every parameter
-    is on a CUDA GPU (`fused_adamw`), PyTorch's default elsewhere. Its state is the same either way."""
-    groups = [{k: v for k, v in g.items() if k != "names"} for g in
-              (groups if groups is not None else param_groups(model, r))]
-    fused = fused_adamw(p for g in groups for p in g["params"])
-    return torch.optim.AdamW(groups, betas=tuple(r.betas), eps=r.eps, fused=True if fused else None)
+    "`adamw` over `param_groups(model, r)` (or `groups`), with the recipe's betas and eps."
+    groups = groups if groups is not None else param_groups(model, r)
+    return adamw([{k: v for k, v in g.items() if k != "names"} for g in groups], betas=tuple(r.betas), eps=r.eps)
