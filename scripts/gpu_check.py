@@ -240,7 +240,7 @@ def part_steps(out: pathlib.Path, deadline: float, dry: bool):
     from hyena_lit.experiments.runtime import step_bench
     # (size, L, batch, compile, fftconv_impl): the eager steps first, each Hyena one beside its run with a Monarch kernel
     # forced (one kernel to 8K, three passes beyond: 12_operator), then the compiled ones and CUDA graphs
-    plan = ([("tiny", 64, 2, "off", "auto"), ("gpt-tiny", 64, 2, "off", "auto"), ("tiny", 64, 1, "off", "monarch")]
+    plan = ([("tiny", 64, 2, "off", "auto"), ("gpt-tiny", 64, 2, "off", "auto"), ("micro", 64, 1, "off", "monarch")]
             if dry else
             [(s, L, B, "off", "auto") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]
             + [("125M", 2048, 8, "off", "monarch"), ("125M", 8192, 2, "off", "monarch_long")]

@@ -47,9 +47,9 @@ def test_dry_run_writes_every_part(dry):
     assert {r["size"] for r in summary} == {"tiny", "gpt-tiny"} and all(int(r["launches"]) > 0 for r in summary)
     assert rows(dry / "profile" / "kernels.csv") and rows(dry / "profile" / "block_ops.csv")
     steps = rows(dry / "steps.csv")
-    assert {r["size"] for r in steps} == {"tiny", "gpt-tiny"} and all(float(r["tokens_per_s"]) > 0 for r in steps)
+    assert {r["size"] for r in steps} == {"tiny", "gpt-tiny", "micro"} and all(float(r["tokens_per_s"]) > 0 for r in steps)
     # Hyena's step again with a Monarch kernel forced (under Triton's interpreter on a CPU); attention's has no kernel
-    assert sorted((r["size"], r["fftconv_impl"]) for r in steps) == [("gpt-tiny", ""), ("tiny", "auto"), ("tiny", "monarch")]
+    assert sorted((r["size"], r["fftconv_impl"]) for r in steps) == [("gpt-tiny", ""), ("micro", "monarch"), ("tiny", "auto")]
     backend = json.loads((dry / "figure43" / "backend.json").read_text())
     assert backend["bfloat16"]["requested"] == "FLASH_ATTENTION"  # recorded, whichever kernel ran (none on a CPU)
     for name in ("b1-bf16.csv", "b1.csv"):

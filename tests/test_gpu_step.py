@@ -30,7 +30,7 @@ import hyena_lit.kernels.monarch_fftconv as M
 from hyena_lit.experiments.runtime import step_bench
 sys.path.insert(0, "tests"); from refused_build import Refused
 M._monarch_bwd_kernel = Refused()
-row = step_bench("tiny", 64, 1, steps=1, device="cpu", dtype=torch.float32, fftconv_impl="monarch")
+row = step_bench("micro", 64, 1, steps=1, device="cpu", dtype=torch.float32, fftconv_impl="monarch")
 print(row["status"]); print(row.get("tokens_per_s"))
 """
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=600,

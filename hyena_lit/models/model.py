@@ -154,7 +154,7 @@ def padded_vocab_size(self: HyenaConfig) -> int:
 @patch(cls_method=True)
 def from_size(cls: HyenaConfig, name: str, **overrides) -> "HyenaConfig":
     """A named size: Table A.4 ('125M', '125M-slim', '153M', '355M', '1.3B') or a CPU size ('tiny',
-    'small')."""
+    'small', 'micro')."""
     if name not in SIZES: raise ValueError(f"unknown size {name!r}; known sizes: {', '.join(SIZES)}")
     known = {f.name for f in fields(cls)}
     bad = set(overrides) - known
@@ -179,6 +179,9 @@ SIZES = {  # Table A.4
     "tiny":      dict(n_layer=2, d_model=64,  d_inner=128, l_max=256, emb_dim=5, filter_order=32),
     "small":     dict(n_layer=4, d_model=128, d_inner=256, l_max=512, emb_dim=5, filter_order=64),
     "gpt-tiny":  dict(n_layer=2, d_model=64, d_inner=128, n_heads=4, mixer="attention", l_max=256),
+    # the narrowest: a step with a Triton kernel forced, run on a CPU under Triton's interpreter (whose time grows
+    # with the channels), as the GPU check's dry run and the kernels' step tests do
+    "micro":     dict(n_layer=1, d_model=16, d_inner=32, l_max=64, emb_dim=3, filter_order=8),
     # the CPU pair of the Pile notebook, shaped like Hyena-355M vs GPT-355M: 1.5x the layers, half the MLP
     # width
     "mini":      dict(n_layer=6, d_model=128, d_inner=256, **{**_PILE, "l_max": 512}),
