@@ -237,20 +237,27 @@ def __enter__(self) -> "RunFolder":
 
 @patch_to(RunFolder)
 def start(self, **derived) -> dict:
-    """Write params.json (settings, `derived`, provenance) at the first start; a resumed run keeps what it
-    saved and adds where and when it resumed to `provenance["resumed"]` (a run may start on a GPU and end on
-    a CPU), and the `derived` keys it lacks (a run begun before a key such as `kind` was recorded)."""
+    """Write params.json (settings, `derived`, provenance) at the first start. An unfinished run with a checkpoint
+    resumes: it keeps what it saved and adds where and when it resumed to `provenance["resumed"]` (a run may start
+    on a GPU and end on a CPU), and the `derived` keys it lacks (a run begun before a key such as `kind` was
+    recorded). An unfinished run without one (stopped before its first checkpoint, or carried to another machine
+    without it) trains again from its first step: params.json then records this start's settings, `derived` and
+    provenance, and keeps the earlier attempts' provenance in `provenance["abandoned"]`, so that no result claims
+    a device or a resume it did not have."""
     saved = self.saved
-    if saved:
-        if not self.finished:
-            for k, v in derived.items(): saved.setdefault(k, v)
-            here = provenance(self.device)
-            saved.setdefault("provenance", {}).setdefault("resumed", []).append(
-                {k: here[k] for k in ("started", "device", "device_name", "torch")})
-            save_json(saved, self.dir / "params.json")
+    if saved and self.finished: return saved
+    if saved and (self.dir / "checkpoint").is_dir():
+        for k, v in derived.items(): saved.setdefault(k, v)
+        here = provenance(self.device)
+        saved.setdefault("provenance", {}).setdefault("resumed", []).append(
+            {k: here[k] for k in ("started", "device", "device_name", "torch")})
+        save_json(saved, self.dir / "params.json")
         return saved
     body = {self.key: self.settings} if self.key else dict(self.settings)
-    p = {**body, "dir": relative(self.dir), **derived, "provenance": provenance(self.device)}
+    p = {**saved, **body, "dir": relative(self.dir), **derived, "provenance": provenance(self.device)}
+    if saved:  # nothing to resume from
+        earlier = dict(saved.get("provenance", {}))
+        p["provenance"]["abandoned"] = earlier.pop("abandoned", []) + [earlier | dict(why="no checkpoint to resume from")]
     save_json(p, self.dir / "params.json")
     return p
 
