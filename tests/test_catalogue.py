@@ -36,6 +36,11 @@ ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("clear", "raw", "silent", "hang")
 
 
+if __name__ == "__main__":  # run as a script (the table at the end): the probes' folders go under one folder, removed
+    _SCRIPT_TMP = tempfile.TemporaryDirectory(prefix="hl-probes-", ignore_cleanup_errors=True)  # at exit, as
+    os.environ["TMPDIR"] = tempfile.tempdir = _SCRIPT_TMP.name  # tests/conftest.py does for a pytest session
+
+
 def _tmp() -> Path: return Path(tempfile.mkdtemp(prefix="probe-"))
 
 
