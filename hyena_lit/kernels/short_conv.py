@@ -32,12 +32,12 @@ def _short_fwd_kernel(u_ptr, w_ptr, b_ptr, y_ptr, C, L, K: tl.constexpr, KP: tl.
     row = tl.program_id(0)
     c = row % C
     t = tl.program_id(1) * BLOCK_L + tl.arange(0, BLOCK_L)
-    m = tl.arange(0, KP)
     base = row.to(tl.int64) * L
-    src = t[None, :] - (K - 1 - m)[:, None]  # (KP, BLOCK_L): tap m reads u at t - (K-1-m)
-    x = tl.load(u_ptr + base + src, mask=(m[:, None] < K) & (src >= 0) & (t[None, :] < L), other=0.0)
-    w = tl.load(w_ptr + c * K + m, mask=m < K, other=0.0).to(tl.float32)
-    y = tl.sum(w[:, None] * x.to(tl.float32), axis=0)
+    y = tl.zeros([BLOCK_L], dtype=tl.float32)
+    for m in tl.static_range(K):  # tap m reads u at t - (K-1-m): a shift by a constant, one load a tap
+        src = t - (K - 1 - m)
+        x = tl.load(u_ptr + base + src, mask=(src >= 0) & (t < L), other=0.0)
+        y += tl.load(w_ptr + c * K + m).to(tl.float32) * x.to(tl.float32)
     if HAS_BIAS: y += tl.load(b_ptr + c).to(tl.float32)
     tl.store(y_ptr + base + t, y.to(y_ptr.dtype.element_ty), mask=t < L)
 
@@ -50,9 +50,7 @@ def _short_bwd_kernel(u_ptr, g_ptr, w_ptr, du_ptr, dw_ptr, db_ptr, B, C, L, SPLI
     (SPLIT, C, KP), db_ptr: (SPLIT, C)).'''
     c = tl.program_id(0)
     s = tl.program_id(1)
-    m = tl.arange(0, KP)
-    shift = (K - 1 - m)[:, None]
-    w = tl.load(w_ptr + c * K + m, mask=m < K, other=0.0).to(tl.float32)
+    rows = tl.arange(0, KP)[:, None]
     nblk = tl.cdiv(L, BLOCK_L)
     per = tl.cdiv(B * nblk, SPLIT)
     acc_w = tl.zeros([KP, BLOCK_L], dtype=tl.float32)
@@ -63,18 +61,21 @@ def _short_bwd_kernel(u_ptr, g_ptr, w_ptr, du_ptr, dw_ptr, db_ptr, B, C, L, SPLI
         base = (b * C + c).to(tl.int64) * L
         live = t < L
         if NEED_U:
-            dst = t[None, :] + shift  # tap m carried u[t] to y[t + K-1-m]
-            gs = tl.load(g_ptr + base + dst, mask=(m[:, None] < K) & (dst < L) & live[None, :], other=0.0)
-            du = tl.sum(w[:, None] * gs.to(tl.float32), axis=0)
+            du = tl.zeros([BLOCK_L], dtype=tl.float32)
+            for m in tl.static_range(K):  # tap m carried u[t] to y[t + K-1-m]: a shift by a constant, one load a tap
+                dst = t + (K - 1 - m)
+                gs = tl.load(g_ptr + base + dst, mask=(dst < L) & live, other=0.0)
+                du += tl.load(w_ptr + c * K + m).to(tl.float32) * gs.to(tl.float32)
             tl.store(du_ptr + base + t, du.to(du_ptr.dtype.element_ty), mask=live)
         if NEED_W:
             g = tl.load(g_ptr + base + t, mask=live, other=0.0).to(tl.float32)
-            src = t[None, :] - shift
-            x = tl.load(u_ptr + base + src, mask=(m[:, None] < K) & (src >= 0) & live[None, :], other=0.0)
-            acc_w += g[None, :] * x.to(tl.float32)
+            for m in tl.static_range(K):
+                src = t - (K - 1 - m)
+                x = tl.load(u_ptr + base + src, mask=(src >= 0) & live, other=0.0).to(tl.float32)
+                acc_w += tl.where(rows == m, (g * x)[None, :], 0.0)
             acc_b += g
     if NEED_W:
-        tl.store(dw_ptr + (s * C + c) * KP + m, tl.sum(acc_w, axis=1))
+        tl.store(dw_ptr + (s * C + c) * KP + tl.arange(0, KP), tl.sum(acc_w, axis=1))
         tl.store(db_ptr + s * C + c, tl.sum(acc_b, axis=0))
 
 # %% ../../nbs/kernels/24_short_conv.ipynb #s013
