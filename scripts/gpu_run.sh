@@ -10,7 +10,9 @@
 #            when it exists (wheels and data caches the GPU image lacks)
 # Environment: OUT (default runs/gpu-out) gets gpu-<PART>.tgz (gpu_check's folder <GPU name>/ for this part),
 # log-<PART>.txt, nvidia-smi.txt and pip-freeze.txt; WORK (default a new temporary folder) is gpu_check's --out, never
-# the project's runs/gpu, whose finished rows a second call would skip; DRY=1 runs gpu_check --dry on the CPU.
+# the project's runs/gpu, whose finished rows a second call would skip; DRY=1 runs gpu_check --dry on the CPU;
+# NOTEBOOKS (comma-separated names, default all) the experiment notebooks the notebooks part runs, e.g. the ones an
+# earlier call left unfinished: NOTEBOOKS=44_lm_training,35_mqar bash scripts/gpu_run.sh notebooks 300.
 # Unpack a tarball into a new folder under runs/gpu/ and commit it; a second PART of the same GPU unpacks beside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +43,15 @@ esac
 if (( seconds <= margin + 30 )); then
   echo "error: SECONDS must exceed the packing margin ($margin s) by at least 30, got $seconds" >&2; exit 2
 fi
+notebooks=${NOTEBOOKS:-}
+if [[ -n "$notebooks" ]]; then
+  [[ "$notebooks" =~ ^[0-9A-Za-z_]+(,[0-9A-Za-z_]+)*$ ]] \
+    || { echo "error: NOTEBOOKS must be comma-separated notebook names, got '$notebooks'" >&2; exit 2; }
+  for n in ${notebooks//,/ }; do
+    [[ -f "nbs/experiments/$n.ipynb" || -f "nbs/eval/$n.ipynb" ]] \
+      || { echo "error: NOTEBOOKS: no notebook '$n' in nbs/experiments or nbs/eval" >&2; exit 2; }
+  done
+fi
 label=${part//,/-}
 out=${OUT:-runs/gpu-out}
 mkdir -p "$out"
@@ -50,6 +61,7 @@ python=${PYTHON:-python3}
 minutes=$("$python" -c "print(round(($seconds - $margin) / 60, 2))")
 flags=(--out "$work" --deadline-min "$minutes" --parts "$parts")
 [[ -d "$bundle" ]] && flags+=(--bundle "$bundle")
+[[ -n "$notebooks" ]] && flags+=(--notebooks "$notebooks")
 [[ "${DRY:-0}" == 1 ]] && flags+=(--dry)
 { nvidia-smi 2>&1 || echo "nvidia-smi: not found"; } > "$out/nvidia-smi.txt"
 "$python" -m pip freeze > "$out/pip-freeze.txt" 2>&1 || true

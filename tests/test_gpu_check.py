@@ -221,18 +221,31 @@ def wrapper(*args, env=None, timeout=300):
 
 
 def test_the_offline_wrapper_packs_its_part(tmp_path):
-    "scripts/gpu_run.sh, dry: gpu_check's folder for the part packed in OUT, with its log and the machine's lists."
+    """scripts/gpu_run.sh, dry: gpu_check's folder for the part packed in OUT, with its log and the machine's lists;
+    NOTEBOOKS reaches gpu_check as --notebooks."""
     out = tmp_path / "out"
-    r = wrapper("figure43", 120, tmp_path / "no-bundle", env=dict(DRY="1", OUT=str(out)))
+    r = wrapper("figure43", 120, tmp_path / "no-bundle",
+                env=dict(DRY="1", OUT=str(out), NOTEBOOKS="44_lm_training,35_mqar"))
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert {p.name for p in out.iterdir()} == {"gpu-figure43.tgz", "log-figure43.txt", "nvidia-smi.txt", "pip-freeze.txt"}
     with tarfile.open(out / "gpu-figure43.tgz") as t:
         names = set(t.getnames())
+        params = json.load(t.extractfile("./cpu-dry/params.json"))
     assert {"./cpu-dry/params.json", "./cpu-dry/figure43/backend.json", "./cpu-dry/figure43/b1-bf16.csv"} <= names
-    assert "gpu_check exit code 0" in (out / "log-figure43.txt").read_text()
+    log = (out / "log-figure43.txt").read_text()
+    assert "gpu_check exit code 0" in log and "--notebooks 44_lm_training,35_mqar" in log.splitlines()[0]
+    assert params["notebooks"] == ["44_lm_training", "35_mqar"] and params["parts"] == ["figure43"]
 
 
 @pytest.mark.parametrize("args,word", [(("mian", 300), "PART"), (("steps,", 300), "PART"), (("steps,,figure43", 300), "PART"), (("main", "5m"), "SECONDS"), (("main", 60), "margin")])
 def test_the_offline_wrapper_refuses_bad_arguments(tmp_path, args, word):
     r = wrapper(*args, env=dict(OUT=str(tmp_path / "out")), timeout=30)
     assert r.returncode == 2 and word in r.stderr and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("names,word", [("40_pile,,35_mqar", "comma-separated"), ("../40_pile", "comma-separated"),
+                                        ("40_pile,99_nothing", "no notebook '99_nothing'")])
+def test_the_offline_wrapper_refuses_unknown_notebooks(tmp_path, names, word):
+    r = wrapper("notebooks", 300, env=dict(OUT=str(tmp_path / "out"), NOTEBOOKS=names), timeout=30)
+    assert r.returncode == 2 and word in r.stderr and not (tmp_path / "out").exists()
+

@@ -52,6 +52,32 @@ def test_the_aot_table_holds_every_build_of_the_script_without_spills():
     assert built == set(short_conv_aot.jobs())
     used = t[(t.block == SHORT_BLOCK_L) & (t.num_warps == SHORT_WARPS)]
     assert len(used) == 8 and (used.spill_stack_bytes == 0).all() and used.launches.all()
+    # every committed build loads no wider than its addresses' alignment allows (24_short_conv's model)
+    from hyena_lit.kernels.short_conv import short_load_model
+    elem = {"bf16": 2, "fp16": 2, "fp32": 4}
+    assert all(r.global_loads == short_load_model(r.kernel, elem[r.dtype], r.K, r.block, r.num_warps)
+               for r in t.itertuples())
+
+def test_the_kernels_as_built_here_load_no_wider_than_their_alignment():
+    """The launch's kernels compiled for sm_90 and sm_80 by the installed Triton (its compiler, not its interpreter):
+    the PTX's global loads by width equal `short_load_model`, at K = 3 and at K = 5 (shifts 4, 3: widths 4 and 1)."""
+    import subprocess
+    code = """
+import json
+from hyena_lit.kernels.short_conv import short_conv_compile, short_load_model
+rows = []
+for sm, kernel, dtype, K in ((90, "forward", "bf16", 3), (90, "backward", "bf16", 3), (80, "forward", "fp32", 5),
+                             (90, "backward", "fp16", 5)):
+    r = short_conv_compile(sm, kernel, dtype, K)
+    rows.append((r["global_loads"], short_load_model(kernel, 4 if dtype == "fp32" else 2, K)))
+print(json.dumps(rows))
+"""
+    env = {k: v for k, v in __import__("os").environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = str(ROOT)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    rows = json.loads(r.stdout.splitlines()[-1])
+    assert all(got == want for got, want in rows), rows
 
 def _table(root: pathlib.Path, gpu: str, rows: list[tuple]):
     d = root / "runs" / "gpu" / gpu.replace(" ", "_") / "kernels" / "short_conv"

@@ -17,9 +17,9 @@ import hyena_lit.kernels.fftconv_triton as _ft
 __all__ = ['MONARCH_MAX_L', 'MONARCH_LAUNCH', 'AUTO_TABLES', 'AUTO_KERNELS', 'AUTO_PASSES', 'monarch_dft', 'monarch_plan',
            'spectrum_order', 'monarch_tile_fft', 'monarch_tile_ifft', 'monarch_conv_model', 'monarch_tables',
            'monarch_filter_spectrum', 'monarch_launch', 'monarch_rows', 'monarch_backward_torch_fft', 'KernelFallback',
-           'MonarchFFTConv', 'monarch_fftconv', 'check_monarch', 'compile_resources', 'monarch_compile', 'monarch_aot',
-           'choose_launch', 'monarch_choose_launch', 'monarch_transform_flops', 'monarch_cost', 'monarch_roofline',
-           'bench_gpu', 'auto_wins', 'auto_kernel']
+           'MonarchFFTConv', 'monarch_fftconv', 'check_monarch', 'ptx_global_loads', 'compile_resources',
+           'monarch_compile', 'monarch_aot', 'choose_launch', 'monarch_choose_launch', 'monarch_transform_flops',
+           'monarch_cost', 'monarch_roofline', 'bench_gpu', 'auto_wins', 'auto_kernel']
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m005
 def monarch_dft(x: Tensor, factors: tuple[int, ...]) -> Tensor:
@@ -509,10 +509,22 @@ def check_monarch(B: int, C: int, L: int, dtype=torch.float32, seed: int = 0, de
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m037
 _IO = {"tf32x3": "fp32", "ieee": "fp32", "fp16": "fp16", "bf16": "bf16"}
 
-def compile_resources(kern, signature: dict, consts: dict, sm: int, warps: int, stages: int) -> dict:
+def ptx_global_loads(ptx: str) -> str:
+    """The global loads of one thread in PTX, by width: 'bytes:count' pairs in increasing width ('2:8 4:2 8:1': eight
+    2-byte loads, two 4-byte, one 8-byte), a vector load `ld.global.v2.b32` counted once at its full width."""
+    import re
+    from collections import Counter
+    widths = Counter()
+    for vec, bits in re.findall(r"\bld\.global(?:\.[A-Za-z0-9_:]+?)*?(?:\.v(\d))?\.[bfsu](\d+)\b", ptx):
+        widths[int(vec or 1) * int(bits) // 8] += 1
+    return " ".join(f"{w}:{n}" for w, n in sorted(widths.items()))
+
+def compile_resources(kern, signature: dict, consts: dict, sm: int, warps: int, stages: int,
+                      loads: bool = False) -> dict:
     """Compile the Triton kernel `kern` ahead of time for NVIDIA sm_XX (no GPU), specialised as a launch on 16-byte
     aligned tensors with B, C, L multiples of 16 is: registers a thread, spill stack bytes, shared memory bytes,
-    whether it launches (its shared memory fits) and its occupancy (warps an SM holds at once over 64)."""
+    whether it launches (its shared memory fits) and its occupancy (warps an SM holds at once over 64); with `loads`,
+    also its global loads by width (`ptx_global_loads`)."""
     import re, subprocess, tempfile
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
@@ -532,7 +544,8 @@ def compile_resources(kern, signature: dict, consts: dict, sm: int, warps: int, 
     blocks = min(64 // warps, 65536 // (max(r["REG"], 1) * 32 * warps),
                  SHARED_MAX[sm] // c.metadata.shared if c.metadata.shared else 64)
     return dict(registers=r["REG"], spill_stack_bytes=r["STACK"], shared_bytes=c.metadata.shared,
-                launches=c.metadata.shared <= SHARED_MAX[sm], occupancy=blocks * warps / 64)
+                launches=c.metadata.shared <= SHARED_MAX[sm], occupancy=blocks * warps / 64) | (
+                    dict(global_loads=ptx_global_loads(c.asm["ptx"])) if loads else {})
 
 def monarch_compile(sm: int, L: int, kernel: str = "forward", prec: str = "bf16", num_warps: int | None = None,
                     num_stages: int | None = None, rows: int | None = None, pairs: int = 1) -> dict:

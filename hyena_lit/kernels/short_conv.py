@@ -13,8 +13,8 @@ import triton.language as tl
 
 # %% auto #0
 __all__ = ['SHORT_MAX_K', 'SHORT_BLOCK_L', 'SHORT_WARPS', 'SHORT_IO', 'SHORT_TABLES', 'short_conv_plain', 'ShortConvTriton',
-           'short_conv_triton', 'check_short_conv', 'short_conv_compile', 'short_conv_bytes', 'short_conv_floor',
-           'short_auto']
+           'short_conv_triton', 'check_short_conv', 'short_conv_compile', 'short_load_model', 'short_conv_bytes',
+           'short_conv_floor', 'short_auto']
 
 # %% ../../nbs/kernels/24_short_conv.ipynb #s007
 SHORT_MAX_K = 16  # the longest short filter the kernels take (the paper's is 3)
@@ -26,7 +26,7 @@ def short_conv_plain(u: Tensor, weight: Tensor, bias: Tensor | None = None) -> T
 
 # %% ../../nbs/kernels/24_short_conv.ipynb #s009
 @triton.jit
-def _short_fwd_kernel(u_ptr, w_ptr, b_ptr, y_ptr, C, L, K: tl.constexpr, KP: tl.constexpr, HAS_BIAS: tl.constexpr,
+def _short_fwd_kernel(u_ptr, w_ptr, b_ptr, y_ptr, C, L, K: tl.constexpr, HAS_BIAS: tl.constexpr,
                       BLOCK_L: tl.constexpr):
     "Row (b, c), positions t of one block: y[t] = b[c] + sum_m w[c, m] u[t - (K-1-m)], in float32, rounded once."
     row = tl.program_id(0)
@@ -108,7 +108,7 @@ class ShortConvTriton(torch.autograd.Function):
         w = weight.reshape(C, K).to(u.dtype).contiguous()
         y = torch.empty_like(u)
         _short_fwd_kernel[(B * C, triton.cdiv(L, SHORT_BLOCK_L))](
-            u, w, w if bias is None else bias.to(u.dtype).contiguous(), y, C, L, K=K, KP=triton.next_power_of_2(K),
+            u, w, w if bias is None else bias.to(u.dtype).contiguous(), y, C, L, K=K,
             HAS_BIAS=bias is not None, BLOCK_L=SHORT_BLOCK_L, num_warps=SHORT_WARPS)
         ctx.save_for_backward(u, w)
         ctx.weight_shape, ctx.weight_dtype = weight.shape, weight.dtype
@@ -174,22 +174,45 @@ SHORT_IO = {"bf16": "bf16", "fp16": "fp16", "fp32": "fp32"}
 def short_conv_compile(sm: int, kernel: str = "forward", dtype: str = "bf16", K: int = 3, block: int = SHORT_BLOCK_L,
                        warps: int = SHORT_WARPS) -> dict:
     '''Compile the forward or backward kernel ahead of time for NVIDIA sm_XX (needs Triton's compiler, not its
-    interpreter): registers a thread, spill stack and shared memory bytes, occupancy; inputs, taps and bias of
-    `dtype`, gradient partials in float32, every gradient asked for.'''
+    interpreter): registers a thread, spill stack and shared memory bytes, occupancy, the global loads of a thread by
+    width (`ptx_global_loads`); inputs, taps and bias of `dtype`, gradient partials in float32, every gradient asked
+    for.'''
     from hyena_lit.kernels.monarch_fftconv import compile_resources
     if kernel not in ("forward", "backward"): raise ValueError(f"kernel must be 'forward' or 'backward', got {kernel!r}")
     if dtype not in SHORT_IO: raise ValueError(f"dtype must be one of {tuple(SHORT_IO)}, got {dtype!r}")
     kern = _short_bwd_kernel if kernel == "backward" else _short_fwd_kernel
     if not isinstance(kern, triton.runtime.jit.JITFunction):
         raise RuntimeError("short_conv_compile needs Triton's compiler: import this module without TRITON_INTERPRET=1")
-    consts = dict(K=K, KP=triton.next_power_of_2(K), BLOCK_L=block) | (
-        dict(NEED_U=True, NEED_W=True) if kernel == "backward" else dict(HAS_BIAS=True))
+    consts = dict(K=K, BLOCK_L=block) | (
+        dict(KP=triton.next_power_of_2(K), NEED_U=True, NEED_W=True) if kernel == "backward" else dict(HAS_BIAS=True))
     def kind(a):
         if a in ("B", "C", "L", "SPLIT"): return "i32"
         if not a.endswith("_ptr"): return "constexpr"
         return "*fp32" if a in ("dw_ptr", "db_ptr") else "*" + SHORT_IO[dtype]
-    res = compile_resources(kern, {a: kind(a) for a in kern.arg_names}, consts, sm, warps, 1)
+    res = compile_resources(kern, {a: kind(a) for a in kern.arg_names}, consts, sm, warps, 1, loads=True)
     return dict(sm=sm, kernel=kernel, dtype=dtype, K=K, block=block, num_warps=warps, triton=triton.__version__) | res
+
+def short_load_model(kernel: str, elem: int, K: int = 3, block: int = SHORT_BLOCK_L, warps: int = SHORT_WARPS) -> str:
+    """The global loads a thread of either kernel may issue, by width, in `ptx_global_loads`' form: a block shifted by
+    s positions starts at a multiple of the lowest set bit of s (16 for s = 0: the block's start and, in a launch
+    specialised on aligned tensors, the row's are multiples of 16), so a thread's `block / (32 warps)` positions
+    load in pieces of at most that many elements and at most 16 bytes; the taps and the bias are one scalar each."""
+    from collections import Counter
+    per = max(1, block // (32 * warps))
+    def shifted(s: int) -> Counter:
+        w = min(per, 16 if s == 0 else s & -s, 16 // elem)
+        return Counter({w * elem: per // w})
+    loads = Counter()
+    if kernel == "forward":  # K shifted blocks of u, K taps and the bias
+        for m in range(K): loads += shifted(K - 1 - m)
+        loads[elem] += K + 1
+    elif kernel == "backward":  # du: K shifted blocks of g and K taps; dw, db: g unshifted and K shifted blocks of u
+        for m in range(K): loads += shifted(K - 1 - m) + shifted(K - 1 - m)
+        loads += shifted(0)
+        loads[elem] += K
+    else: raise ValueError(f"kernel must be 'forward' or 'backward', got {kernel!r}")
+    return " ".join(f"{w}:{n}" for w, n in sorted(loads.items()))
+
 
 # %% ../../nbs/kernels/24_short_conv.ipynb #s022
 SHORT_TABLES = ("runs/gpu/*/kernels/short_conv/short_conv.csv",)  # the committed GPU benchmarks `short_auto` reads
