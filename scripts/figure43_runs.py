@@ -1,8 +1,9 @@
 """Figure 4.3's runs from what the GPU check measured: each `figure43/b<B>[-bf16].csv` that `scripts/gpu_check.py`
 wrote under runs/gpu/<GPU>/ becomes a finished runtime run folder runs/runtime/<GPU>/gpu-check-<stem>/ (params.json,
 times.csv, metrics.json, runtime.png, by 50_runtime's `gpu_sweep_run`), the runs the scoreboard's Figure 4.3 rows
-read. The settings are the check's (`figure43/backend.json`), the provenance its params.json plus the attention
-kernels the profiler saw run. A folder that exists is left as it is.
+read. A later check of the same GPU, unpacked beside the first as runs/gpu/<GPU>-<n>, makes gpu-check-<n>-<stem>/. The
+settings are the check's (`figure43/backend.json`), the provenance its params.json plus the attention kernels the
+profiler saw run. A folder that exists is left as it is.
 
 usage: python scripts/figure43_runs.py runs/gpu/NVIDIA_H200 [--runs runs]"""
 import argparse
@@ -25,8 +26,12 @@ def figure43_runs(check: pathlib.Path, runs: pathlib.Path) -> list[pathlib.Path]
     backend = json.loads((fig / "backend.json").read_text())
     if info.get("dry"): raise SystemExit(f"error: {check} is a dry run (CPU): it times nothing of Figure 4.3")
     gpu = path_component(str(info["gpu"]).replace(" ", "_"), "the GPU's name in params.json")
+    if check.name == gpu: prefix = "gpu-check-"
+    elif check.name.startswith(gpu + "-") and check.name[len(gpu) + 1:].isdigit():
+        prefix = f"gpu-check-{check.name[len(gpu) + 1:]}-"  # a later check of that GPU: its runs beside the first's
+    else: raise SystemExit(f"error: {check} is named neither {gpu} nor {gpu}-<n>, as its params.json's GPU would be")
     for csv in sorted(fig.glob("b*.csv")):
-        run = runs / "runtime" / gpu / f"gpu-check-{path_component(csv.stem, 'a sweep file name')}"
+        run = runs / "runtime" / gpu / f"{prefix}{path_component(csv.stem, 'a sweep file name')}"
         if run.exists(): continue
         dtype = "bfloat16" if csv.stem.endswith("-bf16") else "float32"
         ran = (backend.get(dtype) or {}).get("ran")

@@ -83,6 +83,13 @@ def test_figure43_runs_rebuild_the_committed_runtime_runs(tmp_path):
         committed = ROOT / "runs" / "runtime" / "NVIDIA_H200" / m.name
         assert json.loads((m / "metrics.json").read_text()) == json.loads((committed / "metrics.json").read_text())
     assert figure43_runs.figure43_runs(check, tmp_path / "runs") == []  # made once; nothing overwritten
+    later = check.with_name("NVIDIA_H200-2")  # a second check of that GPU: its own runs beside the first's
+    shutil.copytree(check, later)
+    assert [m.name for m in figure43_runs.figure43_runs(later, tmp_path / "runs")] == ["gpu-check-2-b64-bf16",
+                                                                                      "gpu-check-2-b64"]
+    other = check.with_name("NVIDIA_H100")  # a folder whose name is not its params.json's GPU
+    shutil.copytree(check, other)
+    with pytest.raises(SystemExit, match="named neither"): figure43_runs.figure43_runs(other, tmp_path / "runs")
     p = json.loads((check / "params.json").read_text())
     (check / "params.json").write_text(json.dumps(dict(p, dry=True)))
     with pytest.raises(SystemExit, match="dry run"): figure43_runs.figure43_runs(check, tmp_path / "runs")

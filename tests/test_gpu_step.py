@@ -49,3 +49,35 @@ def test_the_forced_table_compares_with_the_same_runs_default():
     assert list(f.kernel) == ["monarch", "monarch_long"] and f.speed_up.iloc[0] == 2.0 and pd.isna(f.speed_up.iloc[1])
     assert f.ratio.iloc[0] == 1.2 and pd.isna(f.gpt_tok_s.iloc[1])  # no GPT step at 8K in this run
     assert forced_table(before, after.iloc[:2], "NVIDIA H200").empty  # no forced step: an empty table
+
+def test_the_checks_of_one_gpu_are_found_in_the_order_they_ran(tmp_path, monkeypatch):
+    import json
+    import hyena_lit.eval.gpu_step as gs
+    def check(name, started, gpu_override="NVIDIA H200", dry_run=False):
+        d = tmp_path / "runs" / "gpu" / name
+        d.mkdir(parents=True)
+        (d / "params.json").write_text(json.dumps(dict(gpu=gpu_override, dry=dry_run, started=started)))
+    check("NVIDIA_H200", started="2026-01-02T00:00:00Z")
+    check("NVIDIA_H200-2", started="2026-01-01T00:00:00Z")  # unpacked second, ran first
+    check("NVIDIA_H200-x", started="2026-01-04T00:00:00Z")  # not a check's name
+    check("NVIDIA_H200-5", started="2026-01-06T00:00:00Z", gpu_override="NVIDIA H100")  # another GPU's params
+    check("NVIDIA_H200-6", started="2026-01-07T00:00:00Z", dry_run=True)  # a dry run on a CPU
+    monkeypatch.setattr(gs, "project_root", lambda: tmp_path)
+    checks = gs.gpu_checks("NVIDIA_H200")
+    assert checks == ["runs/gpu/NVIDIA_H200-2", "runs/gpu/NVIDIA_H200"]
+    (tmp_path / "runs/gpu/NVIDIA_H200/profile").mkdir()
+    (tmp_path / "runs/gpu/NVIDIA_H200/profile/summary.csv").write_text("")  # empty: a profile that crashed
+    (tmp_path / "runs/gpu/NVIDIA_H200-2/profile").mkdir()
+    (tmp_path / "runs/gpu/NVIDIA_H200-2/profile/summary.csv").write_text("size\n125M\n")
+    assert gs.newest_with(checks, "profile/summary.csv") == "runs/gpu/NVIDIA_H200-2"
+    assert gs.newest_with(checks, "steps.csv") is None
+
+def test_two_checks_sit_side_by_side_with_one_before():
+    from hyena_lit.eval.gpu_step import checks_step_table
+    before = rows(("125M", "hyena", 2048, "off", "auto", "ok", 100.0), ("gpt-125M", "attention", 2048, "off", "", "ok", 200.0))
+    a1 = rows(("125M", "hyena", 2048, "off", "auto", "ok", 150.0), ("gpt-125M", "attention", 2048, "off", "", "ok", 250.0))
+    a2 = rows(("125M", "hyena", 2048, "off", "auto", "ok", 140.0), ("gpt-125M", "attention", 2048, "off", "", "ok", 280.0),
+              ("125M", "hyena", 8192, "off", "auto", "error: x", math.nan))
+    t = checks_step_table(before, {"H200": a1, "H200-2": a2}, "NVIDIA H200")
+    assert list(t.index.get_level_values("measured")) == ["before", "H200", "H200-2"]
+    assert list(t.ratio) == [0.5, 0.6, 0.5]
