@@ -35,7 +35,10 @@ Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-d
   scripts/triton_gpu.py's kernel stage (the first kernel) with what is left.
 The notebooks run `--jobs` at once; the step table runs its eager rows before the compiled ones.
 Each part runs in its own process group with a share of what is left before the deadline; a part that runs over is
-stopped, and the rows it wrote stay. A second call into the same folder redoes only what is missing: a notebook
+stopped, and the rows it wrote stay. A kernel fault (a misaligned or illegal address) leaves a process's CUDA context
+unusable, failing every later call in it: a profile or step row that fails is followed by a probe of the context, and
+where the context is gone the part records the row, exits with `POISONED` and is started again in a fresh process
+for the rows still missing (at most `RESTARTS` times a part). A second call into the same folder redoes only what is missing: a notebook
 whose last status is not ok, a profile, step or Figure 4.3 point without its row. `--dry` runs the whole flow on the CPU at toy sizes (profiler on the CPU, papermill with the notebooks'
 smoke settings) to test the script; its notebooks are those of `--notebooks` (default: 19_quickstart)."""
 import argparse, ast, contextlib, csv, json, multiprocessing as mp, os, pathlib, signal, subprocess, sys
@@ -160,6 +163,26 @@ def run_notebook(name: str, out: pathlib.Path, gpu: bool, timeout: float) -> dic
     return dict(notebook=name, status=status, seconds=round(time.time() - t0, 1), device="cuda" if gpu else "cpu",
                 error=err)
 
+POISONED = 3  # a part's exit code: a row failed and left its process's CUDA context unusable; start it again
+RESTARTS = 3  # fresh processes a part may get after POISONED
+
+def cuda_usable() -> bool:
+    "Whether this process's CUDA context still runs work (a kernel fault leaves it failing every call); True off CUDA."
+    import torch
+    if not torch.cuda.is_available() or not torch.cuda.is_initialized(): return True
+    try:
+        torch.cuda.synchronize()
+        return (torch.ones(1, device="cuda") + 1).item() == 2.0
+    except Exception:
+        return False
+
+def _stop_if_poisoned(what: str):
+    "After a failed row: exit with POISONED where the CUDA context is gone, so that a fresh process does the rest."
+    if not cuda_usable():
+        print(f"{what} left the CUDA context unusable: this part starts again in a fresh process", flush=True)
+        sys.stdout.flush()
+        os._exit(POISONED)
+
 def _append(path: pathlib.Path, row: dict):
     "Add `row` to the CSV at `path`; a column the file lacks is added to it (its earlier rows empty there)."
     rows, cols = [], list(row)
@@ -212,10 +235,21 @@ def part_profile(out: pathlib.Path, deadline: float, dry: bool):
     import step_profile as sp
     out.mkdir(parents=True, exist_ok=True)
     dev = "cpu" if dry else "cuda"
-    if not (out / "block_ops.csv").exists():
-        rows, _ = sp.block_rows(d_model=64 if dry else 768, L=64 if dry else 2048, device=dev,  # + the kernel forced
-                                fftconv_impls=("auto",) if dry else ("auto", "monarch"))
-        sp.write_new(out / "block_ops.csv", rows)
+    have = set()  # the block rows made: (block, fftconv_impl); a failed one is kept as its error and not retried
+    if (out / "block_ops.csv").exists():
+        have = {(r["block"], r.get("fftconv_impl") or "") for r in csv.DictReader((out / "block_ops.csv").open())}
+    for block, impl in [("hyena", "auto"), ("attention", "")] + ([] if dry else [("hyena", "monarch")]):  # + forced
+        if (block, impl) in have: continue
+        if time.time() > deadline: return
+        try:
+            rows, _ = sp.block_rows(blocks=(block,), d_model=64 if dry else 768, L=64 if dry else 2048, device=dev,
+                                    fftconv_impls=(impl,) if impl else ("auto",))
+            row = {**rows[0], "status": "ok"}
+        except Exception as e:
+            row = dict(block=block, fftconv_impl=impl, status=f"error: {type(e).__name__}: {e}"[:300])
+        _append(out / "block_ops.csv", row)
+        print("profile block:", row, flush=True)
+        if row["status"] != "ok" and not dry: _stop_if_poisoned(f"the {block} block ({impl})")
     # eager, then the compiled step's launches (inductor's kernels are CUDA events too)
     plan = [("tiny", 64, 1, "off"), ("gpt-tiny", 64, 1, "off")] if dry else [
         ("125M", 2048, 4, "off"), ("gpt-125M", 2048, 4, "off"), ("125M", 8192, 1, "off"), ("gpt-125M", 8192, 1, "off"),
@@ -234,6 +268,7 @@ def part_profile(out: pathlib.Path, deadline: float, dry: bool):
         for r in kernels: _append(out / "kernels.csv", r)
         _append(out / "summary.csv", {"status": "ok", **summary} if "status" not in summary else summary)
         print("profile:", summary, flush=True)
+        if "status" in summary and not dry: _stop_if_poisoned(f"the profiled step {size} L = {L}")
 
 def part_steps(out: pathlib.Path, deadline: float, dry: bool):
     import torch
@@ -261,6 +296,7 @@ def part_steps(out: pathlib.Path, deadline: float, dry: bool):
                          dtype=torch.float32 if dry else torch.bfloat16, compile=comp, fftconv_impl=impl)
         _append(path, {k: row.get(k, "") for k in STEP_COLUMNS})
         print("step:", row, flush=True)
+        if row.get("status") != "ok" and not dry: _stop_if_poisoned(f"the step {size} L = {L} {impl} {comp}")
 
 STEP_COLUMNS = ("size", "mixer", "L", "batch", "steps", "dtype", "compile", "fftconv_impl", "status", "step_ms", "tokens_per_s",
                 "model_tflops", "mfu", "peak_gb")
@@ -441,6 +477,25 @@ def _run(part, out, deadline, dry, names, jobs=1):
     args = (out, deadline, dry) + ((names, jobs) if part == "notebooks" else ())
     PARTS[part](*args)
 
+def supervise(part, out, until, dry, names, jobs, restarts=RESTARTS, target=None) -> list:
+    '''Run `part` in a process of its own (spawned: a fresh CUDA context) until `until`, stopping its process group
+    there; where it exits with POISONED and time is left, start it again (at most `restarts` times), as a second call
+    into the same folder would: it redoes only the rows still missing. Returns the exit codes, one a process.'''
+    codes = []
+    for attempt in range(restarts + 1):
+        budget = until - time.time()
+        if budget < 5: break
+        proc = mp.get_context("spawn").Process(target=target or _run,
+                                               args=(part, out, time.time() + 0.9 * budget, dry, names, jobs))
+        proc.start(); proc.join(budget)
+        if proc.is_alive():
+            os.killpg(proc.pid, signal.SIGKILL); proc.join(10)
+            print(f"{part}: stopped at its budget ({budget:.0f} s)", flush=True)
+        codes.append(proc.exitcode)
+        print(f"{part}: exit code {proc.exitcode}", flush=True)
+        if proc.exitcode != POISONED: break
+    return codes
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default=str(ROOT / "runs" / "gpu"), help="the folder that gets <GPU name>/")
@@ -487,12 +542,8 @@ def main(argv=None):
         later = sum(SHARES[s] for s in parts[i + 1:]) / total * (end - t0)
         budget = end - time.time() - later  # its share plus whatever the parts before it left
         if budget < 5: print(f"{part}: no time left", flush=True); continue
-        proc = mp.get_context("spawn").Process(target=_run, args=(part, dirs[part], time.time() + 0.9 * budget, a.dry, names, jobs))
-        proc.start(); proc.join(budget)
-        if proc.is_alive():
-            os.killpg(proc.pid, signal.SIGKILL); proc.join(10)
-            print(f"{part}: stopped at its budget ({budget:.0f} s)", flush=True)
-        print(f"{part}: {time.time() - t0:.0f} s in; exit code {proc.exitcode}", flush=True)
+        supervise(part, dirs[part], time.time() + budget, a.dry, names, jobs)
+        print(f"{part}: {time.time() - t0:.0f} s in", flush=True)
     from hyena_lit.core.paths import make_portable
     make_portable(root)  # tracebacks and warnings name files relative to the repository and <site-packages>/
     print(f"total {time.time() - t0:.0f} s; results under {root}")

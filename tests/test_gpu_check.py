@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import tarfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -249,3 +250,55 @@ def test_the_offline_wrapper_refuses_unknown_notebooks(tmp_path, names, word):
     r = wrapper("notebooks", 300, env=dict(OUT=str(tmp_path / "out"), NOTEBOOKS=names), timeout=30)
     assert r.returncode == 2 and word in r.stderr and not (tmp_path / "out").exists()
 
+
+
+def test_a_part_whose_context_is_poisoned_starts_again_in_a_fresh_process(tmp_path):
+    """`supervise` starts a part again while it exits POISONED (at most `restarts` times), and stops one that runs
+    past its time."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    sys.path.insert(0, str(ROOT / "tests"))
+    import gpu_check, poisoned_part
+    for restarts, codes, starts in ((3, [3, 3, 0], 3), (1, [3, 3], 2)):
+        out = tmp_path / f"r{restarts}"
+        out.mkdir()
+        got = gpu_check.supervise("steps", out, time.time() + 120, True, [], 1, restarts=restarts,
+                                  target=poisoned_part.poisoned_twice)
+        assert got == codes and (out / "starts.txt").read_text() == str(starts)
+    out = tmp_path / "slow"
+    out.mkdir()
+    t0 = time.time()
+    assert gpu_check.supervise("steps", out, time.time() + 8, True, [], 1, target=poisoned_part.sleeps) == [-9]
+    assert time.time() - t0 < 30 and (out / "starts.txt").read_text() == "1"
+
+
+def test_a_failed_step_that_poisons_the_context_ends_the_part_and_a_restart_goes_on(tmp_path):
+    """part_steps on a (stand-in) GPU: a step that fails and leaves the CUDA context unusable is recorded and the part
+    exits POISONED; started again it skips every recorded row, the failed one included, and runs the rest."""
+    code = """
+import sys, time, pathlib
+sys.path.insert(0, "scripts")
+import gpu_check
+import hyena_lit.experiments.runtime as rt
+out = pathlib.Path(sys.argv[1]); poisoned = sys.argv[2] == "1"
+def step_bench(size, L, B, steps, device, dtype, compile, fftconv_impl):
+    bad = fftconv_impl == "monarch" and size == "125M" and L == 2048
+    return dict(size=size, mixer="attention" if size.startswith("gpt") else "hyena", L=L, batch=B, steps=steps,
+                dtype="bfloat16", compile=compile, fftconv_impl=fftconv_impl, step_ms=1.0, tokens_per_s=1.0,
+                status="error: AcceleratorError: CUDA error: misaligned address" if bad else "ok")
+rt.step_bench = step_bench
+gpu_check.cuda_usable = lambda: not poisoned
+gpu_check.part_steps(out, time.time() + 60, False)
+"""
+    def call(poisoned):
+        return subprocess.run([sys.executable, "-c", code, str(tmp_path), "1" if poisoned else "0"], cwd=ROOT,
+                              env=ENV, capture_output=True, text=True, timeout=120)
+    r = call(True)
+    assert r.returncode == 3 and "fresh process" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+    first = rows(tmp_path / "steps.csv")
+    assert [(x["size"], x["fftconv_impl"], x["status"][:5]) for x in first][-1] == ("125M", "monarch", "error")
+    assert len(first) == 5  # the four default steps before it, then the failed one: nothing after it ran
+    r = call(False)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    steps = rows(tmp_path / "steps.csv")
+    keys = [(x["size"], x["L"], x["compile"], x["fftconv_impl"]) for x in steps]
+    assert steps[:5] == first and len(keys) == len(set(keys)) > 5  # no row twice; the failed one not retried
