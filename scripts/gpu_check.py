@@ -163,18 +163,8 @@ def run_notebook(name: str, out: pathlib.Path, gpu: bool, timeout: float) -> dic
     return dict(notebook=name, status=status, seconds=round(time.time() - t0, 1), device="cuda" if gpu else "cpu",
                 error=err)
 
-POISONED = 3  # a part's exit code: a row failed and left its process's CUDA context unusable; start it again
-RESTARTS = 3  # fresh processes a part may get after POISONED
-
-def cuda_usable() -> bool:
-    "Whether this process's CUDA context still runs work (a kernel fault leaves it failing every call); True off CUDA."
-    import torch
-    if not torch.cuda.is_available() or not torch.cuda.is_initialized(): return True
-    try:
-        torch.cuda.synchronize()
-        return (torch.ones(1, device="cuda") + 1).item() == 2.0
-    except Exception:
-        return False
+from monarch_bench import POISONED, cuda_usable  # POISONED: a part's (or a benchmark's) exit code after a row
+RESTARTS = 3  # failed and left its CUDA context unusable: start it again; RESTARTS: at most this many times
 
 def _stop_if_poisoned(what: str):
     "After a failed row: exit with POISONED where the CUDA context is gone, so that a fresh process does the rest."
@@ -381,7 +371,13 @@ def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
     out.mkdir(parents=True, exist_ok=True)
     def minutes(share): return max(0.2, share * (deadline - time.time()) / 60)
     bench = [sys.executable, str(ROOT / "scripts" / "monarch_bench.py"), "--out", str(out / "monarch")]
-    subprocess.run(bench + ["--deadline-min", f"{minutes(0.6):.2f}"] + (["--dry"] if dry else []), check=False)
+    stop = time.time() + minutes(0.6) * 60
+    for attempt in range(RESTARTS + 1):  # a kernel fault: the benchmark exits POISONED and goes on in a fresh process
+        left = (stop - time.time()) / 60
+        if left < 0.2: break
+        r = subprocess.run(bench + ["--deadline-min", f"{left:.2f}"] + (["--dry"] if dry else []), check=False)
+        if r.returncode != POISONED: break
+        print(f"kernels: the Monarch benchmark lost its CUDA context; starting it again ({attempt + 1})", flush=True)
     ncu = None if dry else find_ncu()
     if ncu and deadline - time.time() > 60:
         stop = time.time() + 0.6 * (deadline - time.time())  # the first kernel's benchmark keeps the rest
@@ -403,10 +399,16 @@ def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
     if deadline - time.time() > 30:  # the short filter's kernel: under a minute (its JIT builds, then fast timings)
         short = [sys.executable, str(ROOT / "scripts" / "short_conv_bench.py"), "--out", str(out / "short_conv")]
         m = min(0.5, minutes(0.5))
-        try:
-            subprocess.run(short + ["--deadline-min", f"{m:.2f}"] + (["--dry", "--reps", "2"] if dry else []),
-                           check=False, timeout=max(30, 90 * m))
-        except subprocess.TimeoutExpired: print("kernels: the short filter's benchmark stopped at its share", flush=True)
+        stop = time.time() + max(30, 90 * m)
+        for attempt in range(RESTARTS + 1):  # POISONED: a kernel fault; the benchmark goes on in a fresh process
+            try:
+                r = subprocess.run(short + ["--deadline-min", f"{m:.2f}"] + (["--dry", "--reps", "2"] if dry else []),
+                                   check=False, timeout=max(10, stop - time.time()))
+            except subprocess.TimeoutExpired:
+                print("kernels: the short filter's benchmark stopped at its share", flush=True); break
+            if r.returncode != POISONED or stop - time.time() < 15: break
+            print(f"kernels: the short filter's benchmark lost its CUDA context; starting it again ({attempt + 1})",
+                  flush=True)
     script = ROOT / "scripts" / "triton_gpu.py"
     if deadline - time.time() > 20 and script.is_file():
         cmd = [sys.executable, str(script), "--out", str(out), "--minutes", f"{minutes(0.9):.2f}", "--stages", "kernels"]

@@ -20,6 +20,11 @@ its input dtype and the products' dtype the kernel ran (`products`), and the Mon
 status "not built" for the Monarch kernel. A length that does not fit in memory is a row with status "out of
 memory". Lengths run in the order given (by default every other length first, so that a deadline cuts the
 sweep's resolution rather than its range); none starts after the deadline. DIR/device.json names the GPU and the versions.
+A second call into the same DIR, with the same settings, keeps what the first wrote: the correctness rows, and the
+timed (L, contender) rows, timing only the missing ones. A kernel fault (a misaligned or illegal address) leaves the
+process's CUDA context failing every later call: after a failed case or row the context is probed (`cuda_usable`),
+and where it is gone the rows so far are written and the script exits with `POISONED` (3), for its caller to start it
+again in a fresh process (scripts/gpu_check.py does).
 `--dry` runs the same plumbing on CPU under Triton's interpreter at toy sizes (wall-clock timing, lengths up to
 `DRY_MAX_L`), to test the script.
 Callable as `main(argv)`."""
@@ -33,6 +38,25 @@ LENGTHS = (1024, 4096, 16384, 65536, 2048, 8192, 32768)
 CHECK_CASES = ((3, 5, 100), (2, 7, 777), (3, 3, 3001), (1, 3, 8192))
 LONG_CHECK_CASES = ((3, 5, 100), (3, 3, 3001), (1, 3, 20000), (1, 2, 65536))  # the three-pass kernel (23_monarch_long)
 DRY_MAX_L = 300  # --dry times lengths up to this one (the interpreter is slow), and only records the plumbing above
+POISONED = 3  # the exit code of a benchmark whose CUDA context a kernel fault left unusable: start it again
+
+def cuda_usable() -> bool:
+    "Whether this process's CUDA context still runs work (a kernel fault leaves it failing every call); True off CUDA."
+    import torch
+    if not torch.cuda.is_available() or not torch.cuda.is_initialized(): return True
+    try:
+        torch.cuda.synchronize()
+        return (torch.ones(1, device="cuda") + 1).item() == 2.0
+    except Exception:
+        return False
+
+def exit_if_poisoned(what: str, write=None):
+    "After a failure: where the CUDA context is gone, `write()` what there is and exit with POISONED."
+    if cuda_usable(): return
+    if write: write()
+    print(f"{what} left the CUDA context unusable: exit {POISONED}, to be started again in a fresh process", flush=True)
+    sys.stdout.flush()
+    os._exit(POISONED)
 
 def parse(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -134,10 +158,16 @@ def start(a: argparse.Namespace, **fields) -> tuple:
     if cuda and not torch.cuda.is_available(): raise SystemExit("error: no CUDA GPU: run with --dry to test the script on CPU")
     t0, out = time.time(), pathlib.Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "device.json").write_text(json.dumps(dict(
-        gpu=torch.cuda.get_device_name() if cuda else "cpu", torch=torch.__version__, triton=triton.__version__,
-        cuda=torch.version.cuda, dry=a.dry, reps=a.reps, **fields,
-        started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())), indent=1) + "\n")
+    info = dict(gpu=torch.cuda.get_device_name() if cuda else "cpu", torch=torch.__version__, triton=triton.__version__,
+                cuda=torch.version.cuda, dry=a.dry, reps=a.reps, **fields)
+    f = out / "device.json"
+    if f.exists():  # a second call: the same GPU, versions and settings, or nothing is mixed into the first's tables
+        earlier = json.loads(f.read_text())
+        differ = {k: (earlier.get(k), v) for k, v in info.items() if earlier.get(k) != v}
+        if differ: raise SystemExit(f"error: {out} holds a benchmark with other settings ({differ}): use another --out")
+        print(f"{out}: going on from the call started {earlier.get('started')}", flush=True)
+    else:
+        f.write_text(json.dumps(info | dict(started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())), indent=1) + "\n")
     return out, "cuda" if cuda else "cpu", t0 + 60 * a.deadline_min, t0
 
 def main(argv=None):
@@ -152,30 +182,43 @@ def main(argv=None):
     from hyena_lit.kernels.monarch_long import monarch_long_fftconv
     cuda = dev == "cuda"
     warmup = 1 if a.dry else 3
-    corr = []
-    for kernel, impl, kcases in (("monarch", None, cases), ("monarch long", monarch_long_fftconv, long_cases)):
-        for Bc, Cc, L in kcases:
-            for dt in (torch.float32, torch.float16, torch.bfloat16):
-                try:
-                    with fallbacks() as fell: got = check_monarch(Bc, Cc, L, dt, device=dev, impl=impl)
-                    # a build that did not fit: torch.fft's numbers, not the kernel's (status not ok)
-                    corr += [r | dict(kernel=kernel) | (dict(status=f"fell back: {fell[0]}"[:300]) if fell else {})
-                             for r in got]
-                except Exception as e:  # a build that does not launch (shared memory): a row that says so
-                    corr.append(dict(B=Bc, C=Cc, L=L, dtype=str(dt).split(".")[1], output="all", kernel=kernel,
-                                     status=f"error: {type(e).__name__}: {e}"[:300]))
+    corr, corr_path = [], out / "monarch_correctness.csv"
+    cases_all = [(kernel, impl, Bc, Cc, L, dt) for kernel, impl, kcases in
+                 (("monarch", None, cases), ("monarch long", monarch_long_fftconv, long_cases))
+                 for Bc, Cc, L in kcases for dt in (torch.float32, torch.float16, torch.bfloat16)]
+    if corr_path.exists():  # a second call: the first's checks stand
+        corr = pd.read_csv(corr_path).to_dict("records")
+        print(f"correctness: kept from the earlier call ({len(corr)} rows)", flush=True)
+    for i, (kernel, impl, Bc, Cc, L, dt) in enumerate([] if corr_path.exists() else cases_all):
+        try:
+            with fallbacks() as fell: got = check_monarch(Bc, Cc, L, dt, device=dev, impl=impl)
+            # a build that did not fit: torch.fft's numbers, not the kernel's (status not ok)
+            corr += [r | dict(kernel=kernel) | (dict(status=f"fell back: {fell[0]}"[:300]) if fell else {})
+                     for r in got]
+        except Exception as e:  # a build that does not launch (shared memory): a row that says so
+            corr.append(dict(B=Bc, C=Cc, L=L, dtype=str(dt).split(".")[1], output="all", kernel=kernel,
+                             status=f"error: {type(e).__name__}: {e}"[:300]))
+            lost = [dict(B=b_, C=c_, L=l_, dtype=str(d_).split(".")[1], output="all", kernel=k_,
+                         status="not run: an earlier case left the CUDA context unusable")
+                    for k_, _, b_, c_, l_, d_ in cases_all[i + 1:]]
+            exit_if_poisoned(f"the correctness case {kernel} {(Bc, Cc, L)} {dt}",
+                             lambda: pd.DataFrame([r if "status" in r else r | dict(status="ok") for r in corr + lost])
+                             .to_csv(corr_path, index=False))
     corr = [r if "status" in r else r | dict(status="ok") for r in corr]
-    pd.DataFrame(corr).to_csv(out / "monarch_correctness.csv", index=False)
+    pd.DataFrame(corr).to_csv(corr_path, index=False)
     checked = [r for r in corr if r["status"] == "ok"]
     worst = max(checked, key=lambda r: r["share"], default=dict(share=float("nan"), dtype="-", L="-", output="-"))
     print(f"correctness (both kernels): all within the bound: {all(r['error'] <= r['bound'] for r in checked)};"
           f" {len(corr) - len(checked)} case(s) did not run;"
           f" largest share {worst['share']:.3f} ({worst['dtype']}, L = {worst['L']}, {worst['output']})", flush=True)
-    rows = []
+    bench_path = out / "monarch_bench.csv"
+    rows = pd.read_csv(bench_path).to_dict("records") if bench_path.exists() else []  # a second call: kept
+    done = {(int(r["L"]), r["impl"]) for r in rows}
     for L in lengths:
         if time.time() > deadline:
             print(f"deadline: lengths {lengths[lengths.index(L):]} not started", flush=True); break
         for name, (dtype, prec, fn) in contenders(L).items():
+            if (L, name) in done: continue
             row = dict(L=L, impl=name, dtype=str(dtype).split(".")[1], products=prec, B=B, C=C, reps=a.reps)
             if fn is None: rows.append(row | dict(status="not built")); continue
             scope = monarch_rows if name == WHOLE_TILE else contextlib.nullcontext  # a new context each use
@@ -205,9 +248,10 @@ def main(argv=None):
                 if cuda: torch.cuda.empty_cache()
             rows.append(row)
             print(row, flush=True)
-            pd.DataFrame(rows).to_csv(out / "monarch_bench.csv", index=False)
+            pd.DataFrame(rows).to_csv(bench_path, index=False)
+            if row["status"] not in ("ok", "out of memory"): exit_if_poisoned(f"{name} at L = {L}")
     bench = pd.DataFrame(rows)
-    bench.to_csv(out / "monarch_bench.csv", index=False)
+    bench.to_csv(bench_path, index=False)
     ok = bench[bench.status == "ok"] if "fwd_bwd_ms" in bench else bench.iloc[:0]
     if len(ok):
         t = ok.pivot_table(index="L", columns="impl", values="fwd_bwd_ms")

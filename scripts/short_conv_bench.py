@@ -11,8 +11,11 @@ in float32 as the operator holds them: `torch conv1d` (`11_fftconv`'s `short_con
 one backward: the operator's path on CUDA), `torch shifted` (its K multiply-add passes) and `triton` (this kernel).
 Each row carries the least bytes the call moves (`short_conv_bytes`), the floor at the GPU's bandwidth and the share
 of it reached. Writes DIR/short_conv.csv (after every row), DIR/short_conv_correctness.csv and DIR/device.json; no
-shape starts after the deadline. `--dry` runs the same plumbing on CPU under Triton's interpreter at toy sizes
-(wall-clock timing), to test the script. Callable as `main(argv)`."""
+shape starts after the deadline. A second call into the same DIR with the same settings keeps what the first wrote and
+times only the missing rows; after a failed check or row whose fault left the CUDA context unusable, the rows so far
+are written and the script exits with monarch_bench's `POISONED`, for its caller to start it again in a fresh
+process. `--dry` runs the same plumbing on CPU under Triton's interpreter at toy sizes (wall-clock timing), to test
+the script. Callable as `main(argv)`."""
 import argparse, pathlib, sys, time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -36,7 +39,7 @@ def parse(argv=None) -> argparse.Namespace:
 
 def main(argv=None):
     a = parse(argv)
-    from monarch_bench import start, timer
+    from monarch_bench import exit_if_poisoned, start, timer
     peaks = None
     if not a.dry:  # (with --dry nothing may import triton before `start` turns the interpreter on)
         import torch
@@ -48,17 +51,29 @@ def main(argv=None):
     from hyena_lit.core.fftconv import short_conv
     from hyena_lit.kernels.short_conv import check_short_conv, short_conv_bytes, short_conv_floor, short_conv_triton
     cuda = dev == "cuda"
-    corr = []
-    for B, C, L, K in CHECKS[:1] if a.dry else CHECKS:
+    corr, corr_path = [], out / "short_conv_correctness.csv"
+    if corr_path.exists():  # a second call: the first's checks stand
+        corr = pd.read_csv(corr_path).to_dict("records")
+    for B, C, L, K in [] if corr_path.exists() else CHECKS[:1] if a.dry else CHECKS:
         for dt in (torch.float32, torch.bfloat16):
-            shares = check_short_conv(B, C, L, K, dt, device=dev)
-            corr += [dict(B=B, C=C, L=L, K=K, dtype=str(dt).split(".")[1], output=k, share=v) for k, v in shares.items()]
-    pd.DataFrame(corr).to_csv(out / "short_conv_correctness.csv", index=False)
-    print(f"correctness: largest share of the bound {max(r['share'] for r in corr):.3f}", flush=True)
+            try: shares = check_short_conv(B, C, L, K, dt, device=dev)
+            except Exception as e:  # a kernel that does not run: a row that says so
+                corr.append(dict(B=B, C=C, L=L, K=K, dtype=str(dt).split(".")[1], output="all",
+                                 status=f"error: {type(e).__name__}: {e}"[:300]))
+                exit_if_poisoned(f"the check {(B, C, L, K)} {dt}", lambda: pd.DataFrame(corr).to_csv(corr_path, index=False))
+                continue
+            corr += [dict(B=B, C=C, L=L, K=K, dtype=str(dt).split(".")[1], output=k, share=v, status="ok")
+                     for k, v in shares.items()]
+    pd.DataFrame(corr).to_csv(corr_path, index=False)
+    checked = [r for r in corr if r.get("status", "ok") == "ok"]
+    print(f"correctness: largest share of the bound {max((r['share'] for r in checked), default=float('nan')):.3f}; "
+          f"{len(corr) - len(checked)} check(s) failed", flush=True)
     contenders = {"torch conv1d": lambda u, w, b: short_conv(u, w, b, one_op=True),
                   "torch shifted": lambda u, w, b: short_conv(u, w, b, one_op=False),
                   "triton": short_conv_triton}
-    rows = []
+    bench_path = out / "short_conv.csv"
+    rows = pd.read_csv(bench_path).to_dict("records") if bench_path.exists() else []  # a second call: kept
+    done = {(int(r["B"]), int(r["C"]), int(r["L"]), r["dtype"], r["impl"]) for r in rows}
     for B, C, L in DRY_SHAPES if a.dry else SHAPES:
         for dt in (torch.bfloat16, torch.float32):
             if time.time() > deadline: print(f"deadline: shape {(B, C, L)} {dt} not started", flush=True); break
@@ -68,6 +83,7 @@ def main(argv=None):
             b = torch.randn(C, device=dev, requires_grad=True)
             gy = torch.randn(B, C, L, device=dev).to(dt)
             for name, fn in contenders.items():
+                if (B, C, L, str(dt).split(".")[1], name) in done: continue
                 row = dict(B=B, C=C, L=L, K=3, dtype=str(dt).split(".")[1], impl=name, reps=a.reps,
                            fwd_bytes=short_conv_bytes(B, C, L, elem, False), fwd_bwd_bytes=short_conv_bytes(B, C, L, elem, True))
                 try:
@@ -83,11 +99,12 @@ def main(argv=None):
                 except Exception as e: row |= dict(status=f"error: {type(e).__name__}: {e}"[:300])
                 rows.append(row)
                 print(row, flush=True)
-                pd.DataFrame(rows).to_csv(out / "short_conv.csv", index=False)
+                pd.DataFrame(rows).to_csv(bench_path, index=False)
+                if row["status"] not in ("ok", "out of memory"): exit_if_poisoned(f"{name} at {(B, C, L)} {dt}")
             u = w = b = gy = None
             if cuda: torch.cuda.empty_cache()
     bench = pd.DataFrame(rows)
-    bench.to_csv(out / "short_conv.csv", index=False)
+    bench.to_csv(bench_path, index=False)
     ok = bench[bench.status == "ok"] if "status" in bench else bench.iloc[:0]
     if len(ok):
         t = ok.pivot_table(index=["dtype", "B", "C", "L"], columns="impl", values="fwd_bwd_ms")

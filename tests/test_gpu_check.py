@@ -302,3 +302,34 @@ gpu_check.part_steps(out, time.time() + 60, False)
     steps = rows(tmp_path / "steps.csv")
     keys = [(x["size"], x["L"], x["compile"], x["fftconv_impl"]) for x in steps]
     assert steps[:5] == first and len(keys) == len(set(keys)) > 5  # no row twice; the failed one not retried
+
+
+def test_a_benchmark_whose_context_is_poisoned_exits_for_a_fresh_process_and_goes_on(tmp_path):
+    """monarch_bench: a contender that fails and leaves the CUDA context unusable (stand-ins here) ends the call with
+    POISONED after writing its row; a second call into the folder keeps the rows, skips the failed one, times the rest."""
+    (tmp_path / "monarch_correctness.csv").write_text(
+        "kernel,B,C,L,dtype,output,error,bound,share,status\nmonarch,3,5,100,float32,y,1e-7,1e-6,0.1,ok\n")  # the checks: done already
+    code = """
+import sys, torch
+sys.path.insert(0, "scripts")
+import monarch_bench
+poisoned = sys.argv[2] == "1"
+def broken(*a): raise RuntimeError("CUDA error: misaligned address")
+def fine(u, k, D, pre, post): return u * pre
+monarch_bench.contenders = lambda L: {"a": (torch.float32, "fp32", fine), "broken": (torch.float32, "fp32", broken),
+                                      "b": (torch.float32, "fp32", fine)}
+monarch_bench.cuda_usable = lambda: not poisoned
+monarch_bench.main(["--out", sys.argv[1], "--dry", "--reps", "1", "--lengths", "64,32", "--batch", "1", "--channels", "2"])
+"""
+    def call(poisoned):
+        return subprocess.run([sys.executable, "-c", code, str(tmp_path), "1" if poisoned else "0"], cwd=ROOT, env=ENV,
+                              capture_output=True, text=True, timeout=300)
+    r = call(True)
+    assert r.returncode == 3 and "fresh process" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+    assert [(x["L"], x["impl"], x["status"][:5]) for x in rows(tmp_path / "monarch_bench.csv")] == [
+        ("64", "a", "ok"), ("64", "broken", "error")]
+    r = call(False)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    got = [(x["L"], x["impl"], x["status"][:5]) for x in rows(tmp_path / "monarch_bench.csv")]
+    assert got == [("64", "a", "ok"), ("64", "broken", "error"), ("64", "b", "ok"), ("32", "a", "ok"),
+                   ("32", "broken", "error"), ("32", "b", "ok")]

@@ -375,7 +375,15 @@ def test_bench_dry_run(tmp_path):
     child(f"""
 import sys; sys.path.insert(0, "scripts")
 import monarch_bench
-monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "2", "--lengths", "100,1024,9000"])
+args = ["--out", {str(tmp_path)!r}, "--dry", "--reps", "2", "--lengths", "100,1024,9000"]
+monarch_bench.main(args)
+# a second call into the folder with the same settings keeps every row and times nothing again; other settings: refused
+import pandas as pd, pathlib
+first = pd.read_csv(pathlib.Path(args[1]) / "monarch_bench.csv")
+monarch_bench.main(args)
+assert pd.read_csv(pathlib.Path(args[1]) / "monarch_bench.csv").equals(first)
+try: monarch_bench.main(args[:4] + ["3"] + args[5:]); raise AssertionError("other --reps accepted")
+except SystemExit as e: assert "other settings" in str(e) and "reps" in str(e), e
 """, timeout=600)
     b = pd.read_csv(tmp_path / "monarch_bench.csv")
     ok = b[b.status == "ok"]

@@ -111,11 +111,16 @@ def test_bench_dry_run(tmp_path):
     child(f"""
 import sys; sys.path.insert(0, "scripts")
 import short_conv_bench
-short_conv_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "2"])
+args = ["--out", {str(tmp_path)!r}, "--dry", "--reps", "2"]
+short_conv_bench.main(args)
+import pandas as pd, pathlib
+first = pd.read_csv(pathlib.Path(args[1]) / "short_conv.csv")
+short_conv_bench.main(args)  # a second call: every row kept, none timed again
+assert pd.read_csv(pathlib.Path(args[1]) / "short_conv.csv").equals(first)
 """)
     b = pd.read_csv(tmp_path / "short_conv.csv")
     assert set(b.impl) == {"torch conv1d", "torch shifted", "triton"} and (b.status == "ok").all()
     assert (b.fwd_bwd_bytes == 5 * b.B * b.C * b.L * b.dtype.map({"bfloat16": 2, "float32": 4})).all()
     c = pd.read_csv(tmp_path / "short_conv_correctness.csv")
-    assert len(c) == 8 and (c.share <= 1).all()
+    assert len(c) == 8 and (c.share <= 1).all() and (c.status == "ok").all()
     assert json.loads((tmp_path / "device.json").read_text())["dry"] is True
