@@ -272,6 +272,7 @@ def part_steps(out: pathlib.Path, deadline: float, dry: bool):
             + [(s, 2048, 8, "off", "auto") for s in ("355M", "gpt-355M")] + [("355M", 2048, 8, "off", "monarch")]
             + [(s, 16384, 1, "off", "auto") for s in ("125M", "gpt-125M", "355M")]
             + [("125M", 16384, 1, "off", "monarch_long")]
+            + [("gpt-355M", 16384, 1, "off", "auto")] + [(s, 8192, 2, "off", "auto") for s in ("355M", "gpt-355M")]
             + [(s, L, B, "default", "auto") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]
             + [("125M", 2048, 8, "reduce-overhead", "auto")])  # and with CUDA graphs
     path = out / "steps.csv"
