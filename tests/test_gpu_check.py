@@ -236,6 +236,10 @@ def test_the_offline_wrapper_packs_its_part(tmp_path):
     log = (out / "log-figure43.txt").read_text()
     assert "gpu_check exit code 0" in log and "--notebooks 44_lm_training,35_mqar" in log.splitlines()[0]
     assert params["notebooks"] == ["44_lm_training", "35_mqar"] and params["parts"] == ["figure43"]
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import gpu_unpack  # what comes back is unpacked by scripts/gpu_unpack.py, which reads it whole and refuses a dry run
+    with pytest.raises(SystemExit, match="cpu-dry is a dry run"): gpu_unpack.main([str(out), "--runs", str(tmp_path / "r")])
+    assert not any((tmp_path / "r" / "gpu").iterdir())
 
 
 @pytest.mark.parametrize("args,word", [(("mian", 300), "PART"), (("steps,", 300), "PART"), (("steps,,figure43", 300), "PART"), (("main", "5m"), "SECONDS"), (("main", 60), "margin")])
