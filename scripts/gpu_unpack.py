@@ -87,8 +87,9 @@ def plan(sources: list[pathlib.Path], runs: pathlib.Path, name: str | None = Non
     if name: dest = base / path_component(name, "--name")
     else:
         dest, n = base / gpu, 2
-        while dest.exists(): dest, n = base / f"{gpu}-{n}", n + 1
-    if dest.exists(): raise SystemExit(f"error: {dest} exists: nothing is overwritten")
+        while dest.exists() or dest.is_symlink(): dest, n = base / f"{gpu}-{n}", n + 1
+    if dest.exists() or dest.is_symlink(): raise SystemExit(f"error: {dest} exists: nothing is overwritten")
+    if base.is_symlink(): raise SystemExit(f"error: {base} is a link: the check would be written elsewhere")
     return dict(dest=dest, gpu=gpu, files=files, copies=copies)
 
 

@@ -86,3 +86,17 @@ def test_a_file_in_two_tarballs_and_a_bad_name_are_refused(tmp_path):
         gpu_unpack.main([str(a), "--runs", str(tmp_path / "runs"), "--name", "../x"])
     gpu_unpack.main([str(a), "--runs", str(tmp_path / "runs"), "--dry"])  # prints, writes nothing
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_link_in_the_way_is_not_followed(tmp_path):
+    a, runs = tmp_path / "a", tmp_path / "runs"
+    call(a, "main", {"./NVIDIA_H200/params.json": PARAMS})
+    (runs / "gpu").mkdir(parents=True)
+    (runs / "gpu" / "NVIDIA_H200").symlink_to(tmp_path / "elsewhere")  # dangling: taken, not written through
+    gpu_unpack.main([str(a), "--runs", str(runs)])
+    assert (runs / "gpu" / "NVIDIA_H200-2" / "params.json").is_file() and not (tmp_path / "elsewhere").exists()
+    other = tmp_path / "runs2"
+    other.mkdir()
+    (other / "gpu").symlink_to(tmp_path / "elsewhere2", target_is_directory=True)
+    with pytest.raises(SystemExit, match="is a link"): gpu_unpack.main([str(a), "--runs", str(other)])
+    assert not (tmp_path / "elsewhere2").exists()
