@@ -163,15 +163,22 @@ def run_notebook(name: str, out: pathlib.Path, gpu: bool, timeout: float) -> dic
     return dict(notebook=name, status=status, seconds=round(time.time() - t0, 1), device="cuda" if gpu else "cpu",
                 error=err)
 
-from monarch_bench import POISONED, cuda_usable  # POISONED: a part's (or a benchmark's) exit code after a row
-RESTARTS = 3  # failed and left its CUDA context unusable: start it again; RESTARTS: at most this many times
+# POISONED: a part's (or a benchmark's) exit code after a row failed and left its CUDA context unusable, probed by
+# exit_if_poisoned; the caller starts it again in a fresh process, at most RESTARTS times
+from monarch_bench import POISONED, exit_if_poisoned
+RESTARTS = 3
 
-def _stop_if_poisoned(what: str):
-    "After a failed row: exit with POISONED where the CUDA context is gone, so that a fresh process does the rest."
-    if not cuda_usable():
-        print(f"{what} left the CUDA context unusable: this part starts again in a fresh process", flush=True)
-        sys.stdout.flush()
-        os._exit(POISONED)
+def _rerun_poisoned(what: str, cmd: list, stop: float, cap_min: float | None = None, hard: bool = False):
+    """Run the benchmark `cmd` with `--deadline-min` up to `stop` (at most `cap_min` minutes), and again in a fresh
+    process while it exits POISONED and time is left; `hard`: kill it at `stop` (else its own deadline ends it)."""
+    for attempt in range(RESTARTS + 1):
+        left = stop - time.time()
+        if left < 12: return
+        m = left / 60 if cap_min is None else min(cap_min, left / 60)
+        try: r = subprocess.run(cmd + ["--deadline-min", f"{m:.2f}"], check=False, timeout=left if hard else None)
+        except subprocess.TimeoutExpired: print(f"kernels: {what} stopped at its share", flush=True); return
+        if r.returncode != POISONED: return
+        print(f"kernels: {what} lost its CUDA context; starting it again ({attempt + 1})", flush=True)
 
 def _append(path: pathlib.Path, row: dict):
     "Add `row` to the CSV at `path`; a column the file lacks is added to it (its earlier rows empty there)."
@@ -239,7 +246,7 @@ def part_profile(out: pathlib.Path, deadline: float, dry: bool):
             row = dict(block=block, fftconv_impl=impl, status=f"error: {type(e).__name__}: {e}"[:300])
         _append(out / "block_ops.csv", row)
         print("profile block:", row, flush=True)
-        if row["status"] != "ok" and not dry: _stop_if_poisoned(f"the {block} block ({impl})")
+        if row["status"] != "ok" and not dry: exit_if_poisoned(f"the {block} block ({impl})")
     # eager, then the compiled step's launches (inductor's kernels are CUDA events too)
     plan = [("tiny", 64, 1, "off"), ("gpt-tiny", 64, 1, "off")] if dry else [
         ("125M", 2048, 4, "off"), ("gpt-125M", 2048, 4, "off"), ("125M", 8192, 1, "off"), ("gpt-125M", 8192, 1, "off"),
@@ -258,7 +265,7 @@ def part_profile(out: pathlib.Path, deadline: float, dry: bool):
         for r in kernels: _append(out / "kernels.csv", r)
         _append(out / "summary.csv", {"status": "ok", **summary} if "status" not in summary else summary)
         print("profile:", summary, flush=True)
-        if "status" in summary and not dry: _stop_if_poisoned(f"the profiled step {size} L = {L}")
+        if "status" in summary and not dry: exit_if_poisoned(f"the profiled step {size} L = {L}")
 
 def part_steps(out: pathlib.Path, deadline: float, dry: bool):
     import torch
@@ -287,7 +294,7 @@ def part_steps(out: pathlib.Path, deadline: float, dry: bool):
                          dtype=torch.float32 if dry else torch.bfloat16, compile=comp, fftconv_impl=impl)
         _append(path, {k: row.get(k, "") for k in STEP_COLUMNS})
         print("step:", row, flush=True)
-        if row.get("status") != "ok" and not dry: _stop_if_poisoned(f"the step {size} L = {L} {impl} {comp}")
+        if row.get("status") != "ok" and not dry: exit_if_poisoned(f"the step {size} L = {L} {impl} {comp}")
 
 STEP_COLUMNS = ("size", "mixer", "L", "batch", "steps", "dtype", "compile", "fftconv_impl", "status", "step_ms", "tokens_per_s",
                 "model_tflops", "mfu", "peak_gb")
@@ -372,13 +379,7 @@ def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
     out.mkdir(parents=True, exist_ok=True)
     def minutes(share): return max(0.2, share * (deadline - time.time()) / 60)
     bench = [sys.executable, str(ROOT / "scripts" / "monarch_bench.py"), "--out", str(out / "monarch")]
-    stop = time.time() + minutes(0.6) * 60
-    for attempt in range(RESTARTS + 1):  # a kernel fault: the benchmark exits POISONED and goes on in a fresh process
-        left = (stop - time.time()) / 60
-        if left < 0.2: break
-        r = subprocess.run(bench + ["--deadline-min", f"{left:.2f}"] + (["--dry"] if dry else []), check=False)
-        if r.returncode != POISONED: break
-        print(f"kernels: the Monarch benchmark lost its CUDA context; starting it again ({attempt + 1})", flush=True)
+    _rerun_poisoned("the Monarch benchmark", bench + (["--dry"] if dry else []), time.time() + minutes(0.6) * 60)
     ncu = None if dry else find_ncu()
     if ncu and deadline - time.time() > 60:
         stop = time.time() + 0.6 * (deadline - time.time())  # the first kernel's benchmark keeps the rest
@@ -400,16 +401,8 @@ def part_kernels(out: pathlib.Path, deadline: float, dry: bool):
     if deadline - time.time() > 30:  # the short filter's kernel: under a minute (its JIT builds, then fast timings)
         short = [sys.executable, str(ROOT / "scripts" / "short_conv_bench.py"), "--out", str(out / "short_conv")]
         m = min(0.5, minutes(0.5))
-        stop = time.time() + max(30, 90 * m)
-        for attempt in range(RESTARTS + 1):  # POISONED: a kernel fault; the benchmark goes on in a fresh process
-            try:
-                r = subprocess.run(short + ["--deadline-min", f"{m:.2f}"] + (["--dry", "--reps", "2"] if dry else []),
-                                   check=False, timeout=max(10, stop - time.time()))
-            except subprocess.TimeoutExpired:
-                print("kernels: the short filter's benchmark stopped at its share", flush=True); break
-            if r.returncode != POISONED or stop - time.time() < 15: break
-            print(f"kernels: the short filter's benchmark lost its CUDA context; starting it again ({attempt + 1})",
-                  flush=True)
+        _rerun_poisoned("the short filter's benchmark", short + (["--dry", "--reps", "2"] if dry else []),
+                        time.time() + max(30, 90 * m), cap_min=m, hard=True)
     script = ROOT / "scripts" / "triton_gpu.py"
     if deadline - time.time() > 20 and script.is_file():
         cmd = [sys.executable, str(script), "--out", str(out), "--minutes", f"{minutes(0.9):.2f}", "--stages", "kernels"]

@@ -100,12 +100,12 @@ def unpack(p: dict, root: pathlib.Path = ROOT) -> list[pathlib.Path]:
     dest.parent.mkdir(parents=True, exist_ok=True)
     work = pathlib.Path(tempfile.mkdtemp(prefix=".unpack-", dir=dest.parent))
     try:
-        for tgz, m, rel in p["files"]:
-            out = work / rel
-            out.parent.mkdir(parents=True, exist_ok=True)
+        for tgz in dict.fromkeys(t for t, _, _ in p["files"]):  # each tarball read once, its checked members only
             with tarfile.open(tgz, "r:gz") as t:
-                src = t.extractfile(t.getmember(m.name))
-                with out.open("wb") as f: shutil.copyfileobj(src, f)
+                for _, m, rel in (x for x in p["files"] if x[0] == tgz):
+                    out = work / rel
+                    out.parent.mkdir(parents=True, exist_ok=True)
+                    with out.open("wb") as f: shutil.copyfileobj(t.extractfile(m), f)
         for f, rel in p["copies"]: shutil.copyfile(f, work / rel)
         make_portable(work, root)
         for f in work.rglob("*"):

@@ -198,11 +198,11 @@ def main(argv=None):
         except Exception as e:  # a build that does not launch (shared memory): a row that says so
             corr.append(dict(B=Bc, C=Cc, L=L, dtype=str(dt).split(".")[1], output="all", kernel=kernel,
                              status=f"error: {type(e).__name__}: {e}"[:300]))
-            lost = [dict(B=b_, C=c_, L=l_, dtype=str(d_).split(".")[1], output="all", kernel=k_,
-                         status="not run: an earlier case left the CUDA context unusable")
-                    for k_, _, b_, c_, l_, d_ in cases_all[i + 1:]]
+            lost = lambda: [dict(B=b_, C=c_, L=l_, dtype=str(d_).split(".")[1], output="all", kernel=k_,  # noqa: E731
+                                 status="not run: an earlier case left the CUDA context unusable")
+                            for k_, _, b_, c_, l_, d_ in cases_all[i + 1:]]
             exit_if_poisoned(f"the correctness case {kernel} {(Bc, Cc, L)} {dt}",
-                             lambda: pd.DataFrame([r if "status" in r else r | dict(status="ok") for r in corr + lost])
+                             lambda: pd.DataFrame([r if "status" in r else r | dict(status="ok") for r in corr + lost()])
                              .to_csv(corr_path, index=False))
     corr = [r if "status" in r else r | dict(status="ok") for r in corr]
     pd.DataFrame(corr).to_csv(corr_path, index=False)

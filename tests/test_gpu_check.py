@@ -290,7 +290,8 @@ def step_bench(size, L, B, steps, device, dtype, compile, fftconv_impl):
                 dtype="bfloat16", compile=compile, fftconv_impl=fftconv_impl, step_ms=1.0, tokens_per_s=1.0,
                 status="error: AcceleratorError: CUDA error: misaligned address" if bad else "ok")
 rt.step_bench = step_bench
-gpu_check.cuda_usable = lambda: not poisoned
+import monarch_bench
+monarch_bench.cuda_usable = lambda: not poisoned  # what exit_if_poisoned probes
 gpu_check.part_steps(out, time.time() + 60, False)
 """
     def call(poisoned):
