@@ -9,7 +9,7 @@ estimate with the seed-0 runs (the cells of PEERS) as the measured peers."""
 from dataclasses import replace
 
 from hyena_lit.experiments.pile import plan_runs
-from grids import table_a1_ablation, figure_4_1_official
+from grids import table_a1_ablation, figure_4_1_official, table_4_1_figure_c1
 from grids._common import folder, lm_cells, mechanistic_cells, recall_cells, walk_cells
 from grids.figure_4_1_official import OFFICIAL, PARAMETRIZATIONS, WALK_CELLS
 from grids.figure_4_1_table_a1 import TABLE_A1
@@ -41,9 +41,9 @@ def table_11(root) -> list[dict]:
 
 
 def arithmetic(root) -> list[dict]:
-    "Figure C.1, one layer at 4, 8 and 16 digits: bands that contain chance (10), or within 2 SE of the band."
-    return mechanistic_cells(root, "arithmetic-cpu", "arithmetic", digits=[4, 8, 16], layers=[1], seeds=SEEDS,
-                             max_minutes_per_run=4.0)
+    """Figure C.1, one layer at 4, 8 and 16 digits, with a validation split (the configuration the rows rest on): bands
+    that contain chance (10), or within 2 SE of the band."""
+    return table_4_1_figure_c1.validation(root, seeds=SEEDS, digits=[4, 8, 16], layers=[1])
 
 
 def slim_vs_base(root) -> list[dict]:

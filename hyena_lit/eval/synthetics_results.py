@@ -47,7 +47,8 @@ def recipe_change(p: dict) -> str:
 # %% ../../nbs/eval/34_synthetics_results.ipynb #c010s1
 def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
     """Every finished synthetic run under runs_root (associative_recall/<sweep>/<run>,
-    mechanistic/<sweep>/<run>) as one row."""
+    mechanistic/<sweep>/<run>) as one row; `selected`: for a run with a validation split, its test accuracy at the
+    epoch validation chose (`selected_epoch`), else NaN (`best` is the best epoch's, chosen on the test set)."""
     rows = []
     for exp in ("associative_recall", "mechanistic"):
         for m in (d / "metrics.json" for d in run_folders(Path(runs_root) / exp)):
@@ -67,11 +68,13 @@ def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
                      epochs_run=r["epochs_run"], epochs_planned=r["epochs_planned"], seconds=r["seconds"],
                      tokens_per_second=r.get("tokens_per_second"), device=p.get("device", "cpu"),
                      params=r.get("params"), max_minutes_per_run=p.get("max_minutes_per_run"),
-                     recipe=recipe_change(p), test_len_acc=r.get("test_len_acc"))
+                     recipe=recipe_change(p), test_len_acc=r.get("test_len_acc"),
+                     selected=r.get("selected_test_acc"), selected_epoch=r.get("selected_epoch"))
             )
     cols = ["experiment", "sweep", "run", "task", "operator", "seq_len", "vocab_size", "n_layer", "seed",
             "metric", "best", "final", "solved_epoch", "epochs_run", "epochs_planned", "seconds",
-            "tokens_per_second", "device", "params", "max_minutes_per_run", "recipe", "test_len_acc"]
+            "tokens_per_second", "device", "params", "max_minutes_per_run", "recipe", "test_len_acc",
+            "selected", "selected_epoch"]
     return pd.DataFrame(rows, columns=cols)
 
 # %% ../../nbs/eval/34_synthetics_results.ipynb #c017g16
