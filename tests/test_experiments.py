@@ -21,7 +21,7 @@ from hyena_lit.core.paths import is_finished, run_folders
 FILES = sorted(p for p in (ROOT / "grids").glob("*.py") if not p.name.startswith("_"))
 DERIVED = {  # what each runner adds to its settings in params.json (resolved or measured at run time; folder names)
     "associative_recall": {"epochs_used", "warmup_epochs_used", "params", "model", "torch"},
-    "mechanistic": {"epochs_used", "warmup_epochs_used", "params", "model", "torch"},
+    "mechanistic": {"epochs_used", "warmup_epochs_used", "params", "model", "torch", "recipe"},
     "mechanistic_steps": {"steps_used", "params", "model", "recipe"},
     "mqar": {"epochs_used", "params", "model", "recipe"},
     "images": {"augmentation", "config", "params", "num_train_used", "num_test", "sweep", "run_name"},
