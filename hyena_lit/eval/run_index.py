@@ -87,7 +87,8 @@ def _task_row(p: dict, m: dict) -> dict:
         best=m.get("best_test_acc", m.get("best")),
         final=m.get("final_test_acc", m.get("final", m.get("test_acc"))), tokens=m.get("tokens"),
         seconds=m.get("seconds"), tokens_per_second=m.get("tokens_per_second"), params=g("params"),
-        notes=m.get("notes", ""))
+        notes="; ".join(n for n in (f"ablation step {p['ablation_step']}" if p.get("ablation_step") else "",
+                                    m.get("notes", "")) if n), ablation_step=p.get("ablation_step") or "")
 
 # %% ../../nbs/eval/87_run_index.ipynb #c006s4
 def _lm_row(p: dict, m: dict) -> dict:
