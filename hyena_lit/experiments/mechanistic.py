@@ -93,12 +93,13 @@ def run_name(c: dict) -> str:
     )
 
 def model_config(c: dict) -> HyenaConfig:
+    "The model of run settings `c`; a setting `w` (the filter FFN's sine frequency, an ablation's) replaces 1."
     mixer, _, pos = c["mixer"].partition(":")
     l_max = max([c["seq_len"] + 64, *c.get("test_lens", [])])
     return HyenaConfig(
         vocab_size=model_vocab(c["task"], max(c["seq_len"], *c.get("test_lens", [0])), c["vocab_size"]),
         d_model=c["d_model"], n_layer=c["n_layer"], d_inner=c["d_inner"], l_max=l_max, emb_dim=5, mixer=mixer,
-        n_heads=4, pos=pos or "learned", embed_dropout=c.get("embed_dropout"))
+        n_heads=4, pos=pos or "learned", embed_dropout=c.get("embed_dropout"), w=c.get("w", 1.0))
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c009s
 # run options added after sweeps began, at the values those sweeps' runs had
