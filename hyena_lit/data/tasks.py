@@ -63,8 +63,9 @@ _VOCAB["counting"] = lambda L, V: V + L + 1
 # %% ../../nbs/data/32_tasks.ipynb #c009
 @register("addition")
 def addition(num_examples: int, seq_len: int, vocab_size: int, seed: int, digits: int
-             | None = None) -> tuple[Tensor, Tensor]:
-    "D-digit addition as next-token prediction; the first 2D-1 targets are masked."
+             | None = None, lsd_first: bool = False) -> tuple[Tensor, Tensor]:
+    """D-digit addition as next-token prediction; the first 2D-1 targets are masked. `lsd_first` writes the sum's
+    digits least significant first (an ablation: the paper writes them most significant first)."""
     D = digits if digits is not None else seq_len // 3
     _need("digits", D, 1, "digits per addend; seq_len = 3 * digits")
     if seq_len != 3 * D:
@@ -76,6 +77,7 @@ def addition(num_examples: int, seq_len: int, vocab_size: int, seed: int, digits
     value = lambda d: (d * 10 ** np.arange(d.shape[1] - 1, -1, -1, dtype=object)).sum(1)  # exact for any D
     s = value(a) + value(b)
     sdig = np.array([[int(ch) for ch in str(v).zfill(D + 1)] for v in s])
+    if lsd_first: sdig = sdig[:, ::-1]
     x = torch.from_numpy(np.concatenate([a, b, sdig], 1).astype(np.int64))
     inputs, targets = x[:, :-1], x[:, 1:].clone()
     targets[:, :2 * D - 1] = IGNORE

@@ -25,8 +25,8 @@ from ..train.runs import check_run, check_sweep, RunFolder
 # %% auto #0
 __all__ = ['MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 'RUN_DEFAULTS', 'VAL_SEED', 'settings_for', 'run_name',
            'model_config', 'sweep_recipe', 'recipe_numbers', 'run_recipe', 'run_options', 'shared_settings',
-           'disjoint_test', 'run_val_set', 'run_test_set', 'run_task', 'load_task_runs', 'ValidationPick', 'val_choice',
-           'run_task_steps', 'training_memory_gib', 'memory_table']
+           'disjoint_test', 'task_options', 'run_val_set', 'run_test_set', 'run_task', 'load_task_runs',
+           'ValidationPick', 'val_choice', 'run_task_steps', 'training_memory_gib', 'memory_table']
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c008
 MIXERS = ("hyena", "attention", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv", "mamba")
@@ -191,10 +191,17 @@ def disjoint_test(task: str, n: int, train_x: torch.Tensor, seed: int, **kw) -> 
     raise ValueError(
         f"could not draw {n} test examples of {task} {kw} unseen in training: the task's space is too small")
 
+def task_options(cfg: dict) -> dict:
+    """The generator options of run settings `cfg` beyond length and vocabulary: `lsd_first` (addition's sum written
+    least significant digit first, an ablation of Figure C.1). Raises ValueError for an option its task lacks."""
+    if not cfg.get("lsd_first"): return {}
+    if cfg["task"] != "addition": raise ValueError(f"lsd_first is an option of addition, not of {cfg['task']!r}")
+    return {"lsd_first": True}
+
 def run_val_set(cfg: dict, train_x: torch.Tensor, test_x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     "`cfg['num_val']` validation examples, none of them a training or test input, scored as the test set is."
     kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"],
-              **({"score": "last"} if cfg.get("recall_score") == "last" else {}))
+              **({"score": "last"} if cfg.get("recall_score") == "last" else {}), **task_options(cfg))
     return disjoint_test(cfg["task"], cfg["num_val"], torch.cat([train_x, test_x]), seed=20_000 + cfg["seed"],
                          **kw)
 
@@ -202,7 +209,7 @@ def run_test_set(cfg: dict, train_x: torch.Tensor) -> tuple[torch.Tensor, torch.
     """Run `cfg`'s test set, none of it in training; associative recall scored at every position, or with
     recall_score 'last' at the answer alone."""
     kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"],
-              **({"score": "last"} if cfg.get("recall_score") == "last" else {}))
+              **({"score": "last"} if cfg.get("recall_score") == "last" else {}), **task_options(cfg))
     return disjoint_test(cfg["task"], cfg["num_test"], train_x, seed=10_000 + cfg["seed"], **kw)
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c011s1
@@ -213,7 +220,7 @@ def run_task(cfg: dict) -> dict:
     with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu")) as run:
         if run.finished: return run.metrics
         torch.set_num_threads(cfg.get("threads", 1))
-        kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"])
+        kw = dict(seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], **task_options(cfg))
         train = generate(cfg["task"], cfg["num_train"], seed=cfg["seed"], **kw)
         test = run_test_set(cfg, train[0])
         assert_disjoint(train[0], test[0])
