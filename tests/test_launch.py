@@ -74,3 +74,23 @@ def test_killed_cell_resumes_exactly(tmp_path):
     cols = [c for c in ha.columns if c not in ("seconds", "tokens_per_second")]
     assert 0 < killed_at < len(ha), killed_at
     pd.testing.assert_frame_equal(ha[cols], hb[cols])        # the resumed run ends where the uninterrupted one does
+
+
+def test_a_recall_run_started_again_records_its_kind_and_the_abandoned_attempt(tmp_path, monkeypatch):
+    """A folder left by an attempt that stopped before its first checkpoint, written before kinds were recorded:
+    the recall runner trains it again from its first step and params.json then says so (kind, this start, the
+    abandoned attempt), as RunFolder.start does for every runner."""
+    import hyena_lit.launch as L
+    monkeypatch.setattr(L, "_has_ray", lambda: False)
+    cells = L.load_cells(TINY, root=tmp_path / "runs")[:1]
+    assert (L.launch(cells, workers=1, progress=False).status == "finished").all()
+    d = cells[0]["dir"]
+    old = json.loads((d / "params.json").read_text())
+    old.pop("kind")
+    (d / "params.json").write_text(json.dumps(old))
+    (d / "metrics.json").unlink()
+    assert not (d / "checkpoint").exists() and not is_finished(d)
+    assert (L.launch(cells, workers=1, progress=False).status == "finished").all()
+    p = json.loads((d / "params.json").read_text())
+    assert p["kind"] == "associative_recall"
+    assert p["provenance"]["abandoned"] == [old["provenance"] | {"why": "no checkpoint to resume from"}]

@@ -185,18 +185,19 @@ def run_setting(cfg: dict) -> dict | None:
         if saved:
             recipe = (Recipe.from_dict(saved["recipe"]) if isinstance(saved.get("recipe"), dict) else
                       replace(recipe, epochs=saved["epochs_used"], warmup_epochs=saved["warmup_epochs_used"]))
-        else:
+        elif cfg.get("max_minutes_per_run", 0) > 0:
             # time a few training steps (after a warm-up one) to size the run
-            if cfg.get("max_minutes_per_run", 0) > 0:
-                batch = (train[0][:recipe.batch_size], train[1][:recipe.batch_size])
-                epoch_s = seconds_per_step(HyenaLM(mcfg).to(dev), batch) * math.ceil(
-                    cfg["num_train"] / recipe.batch_size)
-                ep = max(2, min(recipe.epochs, int(60 * cfg["max_minutes_per_run"] / epoch_s)))
-                recipe = replace(recipe, epochs=ep,
-                                 warmup_epochs=max(1, round(recipe.warmup_epochs * ep / recipe.epochs)))
-            run.start(kind="associative_recall", epochs_used=recipe.epochs, warmup_epochs_used=recipe.warmup_epochs,
-                      params=model.num_params(), model=mcfg.to_dict(), recipe=recipe.to_dict(),
-                      torch=torch.__version__)
+            batch = (train[0][:recipe.batch_size], train[1][:recipe.batch_size])
+            epoch_s = seconds_per_step(HyenaLM(mcfg).to(dev), batch) * math.ceil(
+                cfg["num_train"] / recipe.batch_size)
+            ep = max(2, min(recipe.epochs, int(60 * cfg["max_minutes_per_run"] / epoch_s)))
+            recipe = replace(recipe, epochs=ep,
+                             warmup_epochs=max(1, round(recipe.warmup_epochs * ep / recipe.epochs)))
+        # at every start: a resumed run records where it resumed (and a key it lacks, such as `kind`), one without a
+        # checkpoint records this start and keeps the abandoned attempt's provenance (RunFolder.start)
+        run.start(kind="associative_recall", epochs_used=recipe.epochs, warmup_epochs_used=recipe.warmup_epochs,
+                  params=model.num_params(), model=mcfg.to_dict(), recipe=recipe.to_dict(),
+                  torch=torch.__version__)
         resample = None
         if cfg.get("fresh_data"):
             draw = fresh_train(cfg["num_train"], L, V, seed)
