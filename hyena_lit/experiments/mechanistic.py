@@ -93,13 +93,15 @@ def run_name(c: dict) -> str:
     )
 
 def model_config(c: dict) -> HyenaConfig:
-    "The model of run settings `c`; a setting `w` (the filter FFN's sine frequency, an ablation's) replaces 1."
+    """The model of run settings `c`; a setting `w` (the filter FFN's sine frequency, an ablation's) replaces the
+    operator's default."""
     mixer, _, pos = c["mixer"].partition(":")
     l_max = max([c["seq_len"] + 64, *c.get("test_lens", [])])
     return HyenaConfig(
         vocab_size=model_vocab(c["task"], max(c["seq_len"], *c.get("test_lens", [0])), c["vocab_size"]),
         d_model=c["d_model"], n_layer=c["n_layer"], d_inner=c["d_inner"], l_max=l_max, emb_dim=5, mixer=mixer,
-        n_heads=4, pos=pos or "learned", embed_dropout=c.get("embed_dropout"), w=c.get("w", 1.0))
+        n_heads=4, pos=pos or "learned", embed_dropout=c.get("embed_dropout"),
+        **({"w": c["w"]} if c.get("w") is not None else {}))
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c009s
 # run options added after sweeps began, at the values those sweeps' runs had
@@ -322,18 +324,19 @@ def _steps_data(cfg: dict) -> tuple[dict, tuple | None, Callable]:
     batch of step s, a pure function of the seed and s, any row equal to a held-out input redrawn (at the lengths
     of the paper none is: a tiny setting is where it happens)."""
     task, L, V, seed, B = cfg["task"], cfg["seq_len"], cfg["vocab_size"], cfg["seed"], cfg["batch_size"]
-    test = {T: generate(task, cfg["num_test"], seed=20_000 + T, seq_len=T, vocab_size=V)
+    opts = task_options(cfg)
+    test = {T: generate(task, cfg["num_test"], seed=20_000 + T, seq_len=T, vocab_size=V, **opts)
             for T in sorted({L, *cfg.get("test_lens", [])})}
-    val = (disjoint_test(task, cfg["num_val"], test[L][0], seed=VAL_SEED + seed, seq_len=L, vocab_size=V)
+    val = (disjoint_test(task, cfg["num_val"], test[L][0], seed=VAL_SEED + seed, seq_len=L, vocab_size=V, **opts)
            if cfg.get("num_val") else None)
     held = {r.numpy().tobytes() for x in (test[L][0], *(() if val is None else (val[0],))) for r in x.to(torch.int64)}
     fresh = lambda x: [i for i, r in enumerate(x.to(torch.int64)) if r.numpy().tobytes() not in held]
     def batch_at(step):
-        x, y = generate(task, B, seed=10**9 + seed * 10**7 + step, seq_len=L, vocab_size=V)
+        x, y = generate(task, B, seed=10**9 + seed * 10**7 + step, seq_len=L, vocab_size=V, **opts)
         for k in range(2, 22):
             keep = fresh(x)
             if len(keep) == B: return x, y
-            x2, y2 = generate(task, B, seed=k * 10**9 + seed * 10**7 + step, seq_len=L, vocab_size=V)
+            x2, y2 = generate(task, B, seed=k * 10**9 + seed * 10**7 + step, seq_len=L, vocab_size=V, **opts)
             x, y = torch.cat([x[keep], x2])[:B], torch.cat([y[keep], y2])[:B]
         raise ValueError(f"{task} at L = {L}, V = {V}: no batch of {B} training sequences outside the held-out sets")
     return test, val, batch_at
