@@ -75,7 +75,8 @@ class Runner:
 _SYNTHETIC = ("+model", "+recipe", "recipe", "seed", "seq_len", "vocab_size", "num_train", "num_test", "num_val", "mixer",
               "max_minutes_per_run", "keep_checkpoint", "fresh_data", "task")
 _MECHANISTIC = _SYNTHETIC + ("recall_score", "test_lens", "evals_per_epoch", "steps_per_epoch", "protocol",
-                             "protocol_lr", "solved_at", "init_from", "ablation_step", "lsd_first")
+                             "protocol_lr", "solved_at", "init_from", "ablation_step", "lsd_first",
+                             "exact_match")
 KINDS = {r.kind: r for r in (
     Runner("associative_recall", _recall, _SYNTHETIC + ("parametrization", "ablation_step", "recipe_overrides"),
            ("associative_recall",)),

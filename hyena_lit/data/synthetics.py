@@ -13,8 +13,8 @@ from ..core.paths import IGNORE  # -100: a target the loss and the metrics skip
 
 # %% auto #0
 __all__ = ['TASKS', 'register', 'generate', 'assert_disjoint', 'recall_vocab', 'associative_recall', 'evaluate_last',
-           'evaluate_sums', 'evaluate_scored', 'test_metrics', 'selected', 'recall_context_mask', 'recall_targets',
-           'evaluate_recall']
+           'evaluate_sums', 'evaluate_scored', 'evaluate_exact', 'test_metrics', 'selected', 'recall_context_mask',
+           'recall_targets', 'evaluate_recall']
 
 # %% ../../nbs/data/30_synthetics.ipynb #c004
 TASKS: dict[str, Callable] = {}
@@ -112,23 +112,39 @@ def evaluate_scored(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[
     loss, correct, n = evaluate_sums(model, x, y, sums, batch_size)
     return loss / n, correct / n
 
+def evaluate_exact(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float, float]:
+    """`evaluate_scored`'s loss and accuracy, and the share of sequences whose every scored position is right (for
+    addition, the whole sum; per-digit accuracy counts each digit alone). A sequence with no scored position is not
+    counted."""
+    def sums(logits, t):
+        m = t != IGNORE
+        hit = logits.argmax(-1) == t
+        scored = m.any(1)
+        return (F.cross_entropy(logits[m], t[m], reduction="sum"), hit[m].sum(), m.sum(),
+                ((hit | ~m).all(1) & scored).sum(), scored.sum())
+    loss, correct, n, whole, rows = evaluate_sums(model, x, y, sums, batch_size)
+    return loss / n, correct / n, whole / rows
+
 # %% ../../nbs/data/30_synthetics.ipynb #c015x1
 def test_metrics(evaluate, x: Tensor, y: Tensor, val: tuple[Tensor, Tensor] | None = None):
     """`model -> {'test_loss', 'test_acc'}` from an `evaluate(model, x, y) -> (loss, acc)`:
     what the engine's `fit` calls each epoch; with `val` = (x, y), also 'val_loss' and 'val_acc', which early
-    stopping and selection read."""
+    stopping and selection read. An `evaluate` that returns a third number (`evaluate_exact`'s whole-sequence
+    accuracy) adds 'test_exact' (and 'val_exact')."""
+    names = ("loss", "acc", "exact")
     def metrics(model):
-        out = dict(zip(("test_loss", "test_acc"), evaluate(model, x, y)))
-        return out if val is None else {**out, **dict(zip(("val_loss", "val_acc"), evaluate(model, *val)))}
+        out = {f"test_{k}": v for k, v in zip(names, evaluate(model, x, y))}
+        return out if val is None else {**out, **{f"val_{k}": v for k, v in zip(names, evaluate(model, *val))}}
     return metrics
 
 def selected(hist: list[dict], key: str = "epoch") -> dict:
     """The evaluation chosen on validation (the first best `val_acc`):
-    its `key`, validation and test accuracy; {} if none."""
+    its `key`, validation and test accuracy (and whole-sequence test accuracy where it was measured); {} if none."""
     evals = [r for r in hist if "val_acc" in r]
     if not evals: return {}
     best = max(evals, key=lambda r: r["val_acc"])
-    return dict(selected_epoch=best[key], best_val_acc=best["val_acc"], selected_test_acc=best["test_acc"])
+    return dict(selected_epoch=best[key], best_val_acc=best["val_acc"], selected_test_acc=best["test_acc"],
+                **({"selected_test_exact": best["test_exact"]} if "test_exact" in best else {}))
 
 # %% ../../nbs/data/30_synthetics.ipynb #c017s
 def recall_context_mask(x: Tensor) -> Tensor:

@@ -48,7 +48,9 @@ def recipe_change(p: dict) -> str:
 def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
     """Every finished synthetic run under runs_root (associative_recall/<sweep>/<run>,
     mechanistic/<sweep>/<run>) as one row; `selected`: for a run with a validation split, its test accuracy at the
-    epoch validation chose (`selected_epoch`), else NaN (`best` is the best epoch's, chosen on the test set)."""
+    epoch validation chose (`selected_epoch`), else NaN (`best` is the best epoch's, chosen on the test set);
+    `selected_exact`: at that epoch, the share of test sequences right at every scored position, for a run that
+    measured it (`exact_match`), else NaN."""
     rows = []
     for exp in ("associative_recall", "mechanistic"):
         for m in (d / "metrics.json" for d in run_folders(Path(runs_root) / exp)):
@@ -69,12 +71,13 @@ def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
                      tokens_per_second=r.get("tokens_per_second"), device=p.get("device", "cpu"),
                      params=r.get("params"), max_minutes_per_run=p.get("max_minutes_per_run"),
                      recipe=recipe_change(p), test_len_acc=r.get("test_len_acc"),
-                     selected=r.get("selected_test_acc"), selected_epoch=r.get("selected_epoch"))
+                     selected=r.get("selected_test_acc"), selected_epoch=r.get("selected_epoch"),
+                     selected_exact=r.get("selected_test_exact"))
             )
     cols = ["experiment", "sweep", "run", "task", "operator", "seq_len", "vocab_size", "n_layer", "seed",
             "metric", "best", "final", "solved_epoch", "epochs_run", "epochs_planned", "seconds",
             "tokens_per_second", "device", "params", "max_minutes_per_run", "recipe", "test_len_acc",
-            "selected", "selected_epoch"]
+            "selected", "selected_epoch", "selected_exact"]
     return pd.DataFrame(rows, columns=cols)
 
 # %% ../../nbs/eval/34_synthetics_results.ipynb #c017g16

@@ -9,7 +9,7 @@ from pathlib import Path
 import torch
 from ..models.model import HyenaConfig, HyenaLM
 from ..data.synthetics import (generate, assert_disjoint, evaluate_scored, test_metrics, selected,
-                                       IGNORE)
+                                       IGNORE, evaluate_exact)
 from ..train.recipes import Recipe, RECIPES, get_recipe
 from ..train.engine import fit, seconds_per_step
 from ..train.checkpoints import load_weights
@@ -217,7 +217,8 @@ def run_test_set(cfg: dict, train_x: torch.Tensor) -> tuple[torch.Tensor, torch.
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c011s1
 def run_task(cfg: dict) -> dict:
     """Train one setting in the run folder cfg['dir'] (a `RunFolder`: params.json, history.csv, metrics.json
-    last)."""
+    last). With `exact_match`, every evaluation records whole-sequence accuracy too (`evaluate_exact`); validation
+    still chooses on per-position accuracy."""
     if cfg.get("protocol") == "mamba": return run_task_steps(cfg)
     with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu")) as run:
         if run.finished: return run.metrics
@@ -242,7 +243,8 @@ def run_task(cfg: dict) -> dict:
         recipe = run_recipe(cfg, ep, wu)
         run.start(kind="mechanistic", epochs_used=ep, warmup_epochs_used=wu, params=n_params, model=mcfg.to_dict(),
                   recipe=recipe.to_dict())
-        score = evaluate_regression if regression else evaluate_scored
+        # exact_match: each evaluation also records the share of sequences right at every scored position
+        score = evaluate_regression if regression else evaluate_exact if cfg.get("exact_match") else evaluate_scored
         fresh = lambda e: generate(cfg["task"], cfg["num_train"], seed=cfg["seed"] + 7919 * (e + 1), **kw)
         hist = fit(model, train, recipe, run.dir, evaluate=test_metrics(score, *test, val=val),
                    loss_fn=regression_loss if regression else None, seed=cfg["seed"], progress=False,
@@ -354,6 +356,8 @@ def run_task_steps(cfg: dict) -> dict:
     epoch, then every test length. `init_from` (a run folder kept with `keep_checkpoint`) starts the weights
     from that run's: a length curriculum. With `num_val`, validation alone stops the run and chooses its weights,
     where every test set is read once."""
+    if cfg.get("exact_match"):
+        raise ValueError("exact_match is an option of the epoch protocol (run_task), not of the Mamba protocol's runs")
     n_val = cfg.get("num_val", 0)
     if not isinstance(n_val, int) or isinstance(n_val, bool) or n_val < 0:
         raise ValueError(f"num_val must be a non-negative integer, got {n_val!r}")
