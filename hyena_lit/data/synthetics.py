@@ -105,17 +105,12 @@ def evaluate_sums(model, x: Tensor, y: Tensor, sums, batch_size: int = 64) -> li
 def evaluate_scored(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float]:
     """Test loss and accuracy over every scored position (targets != IGNORE):
     the last one for recall, several for copying, addition, MQAR."""
-    def sums(logits, t):
-        m = t != IGNORE
-        return (F.cross_entropy(logits[m], t[m], reduction="sum"), (logits.argmax(-1)[m] == t[m]).sum(),
-                m.sum())
-    loss, correct, n = evaluate_sums(model, x, y, sums, batch_size)
-    return loss / n, correct / n
+    return evaluate_exact(model, x, y, batch_size)[:2]
 
 def evaluate_exact(model, x: Tensor, y: Tensor, batch_size: int = 64) -> tuple[float, float, float]:
-    """`evaluate_scored`'s loss and accuracy, and the share of sequences whose every scored position is right (for
-    addition, the whole sum; per-digit accuracy counts each digit alone). A sequence with no scored position is not
-    counted."""
+    """Test loss and accuracy over every scored position, and the share of sequences whose every scored position is
+    right (for addition, the whole sum; per-position accuracy counts each digit alone). A sequence with no scored
+    position is not counted."""
     def sums(logits, t):
         m = t != IGNORE
         hit = logits.argmax(-1) == t
