@@ -18,6 +18,11 @@ Writes (refusing files that exist):
   distinct operators per forward+backward, milliseconds, device, the compile mode, the long convolution's
   `fftconv_impl` (Hyena's block), torch version;
 - DIR/aten_ops_by_name.csv: per block and operator name, calls per forward+backward.
+With `--counter dispatch` the ops are counted where each reaches the backend instead (`dispatch_counts`: the same on
+every processor, gradients set to None between passes as a training step does), views and allocations apart from the
+ops that launch a kernel, with the bytes each moves at least; it writes DIR/dispatch_ops.csv (one row per block:
+launching ops, views and allocations, megabytes moved, the commit of the code counted) and DIR/dispatch_ops_by_name.csv
+(per block and operator: calls and megabytes), eager only.
 `profile_step` (used by scripts/gpu_check.py) profiles a whole HyenaLM training step the same way and returns its
 kernels (on CUDA) or operators (on CPU) by time, with the number of launches and the peak memory."""
 import argparse, contextlib, os, pathlib, sys, time
@@ -91,6 +96,79 @@ def count_aten(events, reps: int = 1) -> tuple[int, dict]:
         if e.name.startswith("aten::") and e.device_type.name == "CPU" and not _under_launch(e):
             by_name[e.name] = by_name.get(e.name, 0) + 1
     return sum(by_name.values()) // reps, {k: v // reps for k, v in sorted(by_name.items(), key=lambda kv: -kv[1])}
+
+def _launches(func) -> bool:
+    """Whether an aten operator reaching the backend runs a kernel on a GPU: not a view (its result aliases an input
+    without writing it: view, transpose, slice, detach, ...) nor a bare allocation (empty, empty_strided, ...)."""
+    import torch
+    name = func.overloadpacket.__name__
+    if name.startswith(("empty", "new_empty")) or name == "_unsafe_view": return False  # _unsafe_view: a view unmarked
+    if not any(isinstance(r.type, (torch.TensorType, torch.ListType)) for r in func._schema.returns): return False
+    return not any(r.alias_info is not None and not r.alias_info.is_write for r in func._schema.returns)
+
+def _traffic(args, kwargs, out) -> int:
+    """Bytes an operator reads and writes at least: its tensor inputs, each once (a view counts its own elements),
+    and its outputs (an in-place result that is an input counts once more, as written)."""
+    import torch
+    from torch.utils._pytree import tree_leaves
+    ins = {}
+    for t in tree_leaves((args, kwargs or {})):
+        if isinstance(t, torch.Tensor): ins[id(t)] = t.numel() * t.element_size()
+    return sum(ins.values()) + sum(t.numel() * t.element_size() for t in tree_leaves(out) if isinstance(t, torch.Tensor))
+
+def dispatch_counts(block: str, d_model: int = 768, L: int = 1024, batch: int = 1, dtype: str = "bfloat16",
+                    device: str = "cpu", fake: bool = True, **overrides) -> tuple[int, int, dict, dict]:
+    """(launching operators, views and allocations, {operator: calls}, {operator: bytes moved}) of one forward+backward
+    of one `block` block,
+    counted where each operator reaches the backend (a TorchDispatchMode, below autograd and autocast): a composite
+    operator counts as the operators it runs, and what a CPU kernel does inside (oneDNN's bfloat16 or a per-channel
+    loop where the processor lacks it) is not seen, so the count is the same on every processor and is what a GPU
+    would be asked to launch. The block and its tensors are fake (FakeTensorMode: shapes and dtypes, nothing
+    computed; `fake=False` computes), so a count at the paper's sizes takes a second. After a warm-up pass the parameters' gradients are set
+    to None, as a training step's `zero_grad` does, so accumulating them adds nothing. `overrides` go to the
+    HyenaConfig."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from hyena_lit.models.model import Block, HyenaConfig
+    torch.manual_seed(0)
+    cfg = HyenaConfig.from_size(BLOCKS[block], d_model=d_model, d_inner=4 * d_model, n_heads=max(1, d_model // 64),
+                                l_max=max(L, 2048), **overrides)
+    dev = torch.device(device)
+    fake = FakeTensorMode() if fake else contextlib.nullcontext()
+    with fake, dev:  # built on the device, as fakes
+        m = Block(cfg)
+        h = torch.randn(batch, L, d_model, device=dev, requires_grad=True)
+        g = torch.randn(batch, L, d_model, device=dev)
+
+    class Count(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.ops, self.other, self.names, self.bytes, self.inside = 0, 0, {}, {}, False
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if self.inside or func.namespace != "aten":  # work inside an operator; queries such as prim::device
+                return func(*args, **(kwargs or {}))
+            name = func.overloadpacket.__name__
+            self.inside = True
+            try: out = func(*args, **(kwargs or {}))
+            finally: self.inside = False
+            if _launches(func):
+                self.ops += 1
+                self.names[name] = self.names.get(name, 0) + 1
+                self.bytes[name] = self.bytes.get(name, 0) + _traffic(args, kwargs, out)
+            else: self.other += 1
+            return out
+
+    def fwdbwd():
+        with _autocast(device, dtype):
+            y = m(h)
+        y.backward(g.to(y.dtype))
+
+    with fake:
+        fwdbwd()
+        for p in [h, *m.parameters()]: p.grad = None
+        with Count() as c: fwdbwd()
+    return c.ops, c.other, dict(sorted(c.names.items(), key=lambda kv: -kv[1])), c.bytes
 
 # the modules whose Triton kernels the operator may launch (fftconv_impl), and how a launched kernel is named there
 TRITON_MODULES = ("hyena_lit.kernels.monarch_fftconv", "hyena_lit.kernels.monarch_long", "hyena_lit.kernels.fftconv_triton",
@@ -198,6 +276,26 @@ def profile_step(size: str, L: int, batch: int, device: str = "cuda", dtype: str
                    launches=len(kernels), distinct=len(by), peak_gb=round(peak, 3), torch=torch.__version__)
     return rows, summary
 
+def code_commit() -> str:
+    "The commit of the checkout whose hyena_lit is counted, with '+' when its tracked files differ from it."
+    import subprocess
+    git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    head = git("rev-parse", "--short=7", "HEAD") or "unknown"
+    return head + ("+" if git("status", "--porcelain", "--untracked-files=no", "hyena_lit") else "")
+
+def dispatch_rows(blocks=tuple(BLOCKS), d_model: int = 768, L: int = 1024, batch: int = 1, dtype: str = "bfloat16",
+                  device: str = "cpu") -> tuple[list[dict], list[dict]]:
+    "(one row per block, one row per block and operator) of `dispatch_counts`: what `main --counter dispatch` writes."
+    import torch
+    rows, by, code = [], [], code_commit()
+    for b in blocks:
+        ops, other, names, nbytes = dispatch_counts(b, d_model, L, batch, dtype, device)
+        rows.append(dict(block=b, d_model=d_model, L=L, batch=batch, dtype=dtype, device=device, launching_ops=ops,
+                         views_allocs=other, distinct_ops=len(names), mb_moved=round(sum(nbytes.values()) / 1e6, 1),
+                         code=code, torch=torch.__version__))
+        by += [dict(block=b, op=k, calls=v, mb_moved=round(nbytes[k] / 1e6, 2)) for k, v in names.items()]
+    return rows, by
+
 def write_new(path: pathlib.Path, rows: list[dict]):
     "Write `rows` as a CSV at `path`, refusing a file that exists."
     import pandas as pd
@@ -219,12 +317,19 @@ def main(argv=None):
     p.add_argument("--fftconv-impl", default="auto", help="comma-separated long convolutions for the Hyena block "
                    "(12_operator's fftconv_impl), one row each; a forced Triton kernel runs under Triton's interpreter "
                    "on a CPU")
+    p.add_argument("--counter", default="profiler", help="profiler (aten events under torch.profiler) or dispatch "
+                   "(ops where they reach the backend, any processor alike; eager, torch.fft's path)")
     a = p.parse_args(argv)
-    from hyena_lit.core.operator import FFTCONV_IMPLS, KERNEL_IMPLS  # imports no kernel module
+    if a.counter not in ("profiler", "dispatch"): raise SystemExit(f"error: --counter must be profiler or dispatch, got {a.counter!r}")
+    if a.counter == "dispatch" and (a.compile != "off" or a.fftconv_impl != "auto" or a.reps != 1):
+        raise SystemExit("error: --counter dispatch counts the eager block on torch.fft's path once: leave --compile, "
+                         "--fftconv-impl and --reps at their defaults")
     impls = a.fftconv_impl.split(",")
-    if not all(i in FFTCONV_IMPLS for i in impls) or len(set(impls)) < len(impls):
-        raise SystemExit(f"error: --fftconv-impl takes distinct names from {FFTCONV_IMPLS}, got {a.fftconv_impl!r}")
-    if set(impls) & set(KERNEL_IMPLS) and a.device == "cpu": os.environ["TRITON_INTERPRET"] = "1"
+    if a.counter == "profiler":  # (the dispatch counter may count an older checkout, before these names)
+        from hyena_lit.core.operator import FFTCONV_IMPLS, KERNEL_IMPLS  # imports no kernel module
+        if not all(i in FFTCONV_IMPLS for i in impls) or len(set(impls)) < len(impls):
+            raise SystemExit(f"error: --fftconv-impl takes distinct names from {FFTCONV_IMPLS}, got {a.fftconv_impl!r}")
+        if set(impls) & set(KERNEL_IMPLS) and a.device == "cpu": os.environ["TRITON_INTERPRET"] = "1"
     if a.compile not in ("off", "default", "reduce-overhead", "max-autotune"):
         raise SystemExit(f"error: --compile must be off, default, reduce-overhead or max-autotune, got {a.compile!r}")
     blocks = a.blocks.split(",")
@@ -234,8 +339,16 @@ def main(argv=None):
         if getattr(a, name) < 1: raise SystemExit(f"error: --{name.replace('_', '-')} must be >= 1, got {getattr(a, name)}")
     if a.d_model % 64 and a.d_model >= 64: raise SystemExit(f"error: --d-model must be a multiple of 64 (heads of 64), got {a.d_model}")
     out = pathlib.Path(a.out)
-    for f in ("aten_ops.csv", "aten_ops_by_name.csv"):
+    names = ("dispatch_ops.csv", "dispatch_ops_by_name.csv") if a.counter == "dispatch" else ("aten_ops.csv", "aten_ops_by_name.csv")
+    for f in names:
         if (out / f).exists(): raise SystemExit(f"error: {out / f} exists: a profile is not overwritten")
+    if a.counter == "dispatch":
+        rows, by = dispatch_rows(blocks, a.d_model, a.L, a.batch, a.dtype, a.device)
+        write_new(out / names[0], rows)
+        write_new(out / names[1], by)
+        for r in rows: print(f"{r['block']:9}: {r['launching_ops']} launching ops per forward+backward ({r['views_allocs']} "
+                             f"views and allocations besides), {r['mb_moved']} MB moved at least; code {r['code']}")
+        return
     rows, by = block_rows(blocks, a.d_model, a.L, a.batch, a.dtype, a.device, a.reps, a.compile, impls)
     write_new(out / "aten_ops.csv", rows)
     write_new(out / "aten_ops_by_name.csv", by)

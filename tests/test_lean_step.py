@@ -117,3 +117,63 @@ def test_compile_must_be_a_known_mode():
     from hyena_lit.models.model import HyenaConfig
     with pytest.raises(ValueError, match="compile must be one of"):
         HyenaConfig.from_size("tiny", compile="fast")
+
+
+# The dispatch counter (`step_profile.dispatch_counts`): operators where they reach the backend, the same on every
+# processor, so these tests hold where the profiler's recounts above are skipped.
+
+def dispatch(which: str) -> pd.DataFrame:
+    return pd.read_csv(PROXY / "dispatch" / which / "dispatch_ops.csv").set_index("block")
+
+
+def test_launching_ops_are_neither_views_nor_allocations():
+    import step_profile as sp
+    aten = torch.ops.aten
+    for op in (aten.view.default, aten.t.default, aten.slice.Tensor, aten.unbind.int, aten.detach.default,
+               aten._unsafe_view.default, aten.empty.memory_format, aten.empty_strided.default, aten.view_as_real.default):
+        assert not sp._launches(op), op
+    for op in (aten.add_.Tensor, aten.mm.default, aten.clone.default, aten._to_copy.default, aten.zero_.default,
+               aten._fft_r2c.default, aten.split_with_sizes_copy.default, aten.native_layer_norm.default):
+        assert sp._launches(op), op
+
+
+def test_traffic_counts_inputs_once_and_outputs():
+    import step_profile as sp
+    x, y = torch.ones(3, 5), torch.ones(5, 2, dtype=torch.float64)
+    assert sp._traffic((x, x), None, x + x) == 2 * 15 * 4  # one input read, one output written
+    assert sp._traffic((x, y), {}, [torch.ones(2)]) == 15 * 4 + 10 * 8 + 2 * 4
+    assert sp._traffic((x[:, :2], x), None, None) == (6 + 15) * 4  # a view counts its own elements
+
+
+def test_the_dispatch_count_before_and_after_the_lean_step():
+    before, after = dispatch("before"), dispatch("after")
+    assert before.code.str.rstrip("+").eq("744edd1").all()  # the commit before the lean step (518a570)
+    for t in (before, after):
+        assert (t.d_model == 768).all() and (t.L == 1024).all() and (t.batch == 1).all() and (t["dtype"] == "bfloat16").all()
+    hy_b, hy_a, at = before.loc["hyena"], after.loc["hyena"], after.loc["attention"]
+    assert hy_a.launching_ops <= 0.85 * hy_b.launching_ops and hy_a.mb_moved < hy_b.mb_moved
+    assert (before.loc["attention"] == at).drop(["code"]).all()  # the attention block did not change
+    # what remains: about 2.7x attention's launches and twice its bytes, the gap a fused convolution must close
+    assert hy_a.launching_ops > 2.5 * at.launching_ops and hy_a.mb_moved > 2 * at.mb_moved
+
+
+@pytest.mark.parametrize("block", ["hyena", "attention"])
+def test_a_block_recounted_at_dispatch_is_no_larger_than_committed(block):
+    """On any processor: at the committed size no more launches or bytes than committed; at a small size the same
+    launches (the graph's, not the size's), and computed tensors give the fakes' counts and bytes."""
+    import step_profile as sp
+    r = dispatch("after").loc[block]
+    ops, other, _, nbytes = sp.dispatch_counts(block, int(r.d_model), int(r.L), int(r.batch), r["dtype"])
+    assert ops <= r.launching_ops and sum(nbytes.values()) / 1e6 <= r.mb_moved + 0.05, (ops, sum(nbytes.values()))
+    small = sp.dispatch_counts(block, 64, 128)
+    assert small[0] == ops and small[1] == other
+    assert sp.dispatch_counts(block, 64, 128, fake=False) == small
+
+
+def test_the_dispatch_counter_refuses_what_it_does_not_count(tmp_path):
+    import step_profile as sp
+    for extra in (["--compile", "default"], ["--fftconv-impl", "monarch"], ["--reps", "2"]):
+        with pytest.raises(SystemExit, match="counts the eager block"):
+            sp.main(["--out", str(tmp_path), "--counter", "dispatch", *extra])
+    with pytest.raises(SystemExit, match="--counter must be"):
+        sp.main(["--out", str(tmp_path), "--counter", "perf"])
