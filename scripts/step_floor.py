@@ -1,0 +1,236 @@
+"""The roofline floor of a language model's training step on a named GPU, counted on a CPU.
+
+usage: python scripts/step_floor.py --out DIR [--rows 125M:2048:8,gpt-125M:2048:8,...] [--gpu H200,A100-SXM4-80GB]
+                                    [--dtype bfloat16] [--conv torch,fused]
+
+Each row (size:L:batch, a `HyenaConfig.from_size` name) runs one training step of HyenaLM on fake tensors (shapes and
+dtypes, nothing computed): forward, cross-entropy on float32 logits and backward under autocast, as
+`step_profile.profile_step` times it on a GPU. Every operator that reaches the backend and launches a kernel
+(`step_profile._launches`) is charged the bytes it must move at least (`step_profile._traffic`) and its FLOPs: matrix
+products and convolutions by torch's flop counter, attention at the products a causal kernel does (half of L^2),
+FFTs at 2.5 n log2 n a real transform of n points. The step's floor is the sum over operators of the slower of bytes
+over the GPU's HBM bandwidth and FLOPs over its rate (tensor cores for half-precision products, CUDA cores for float32
+products and FFTs; `fftconv_checks.GPU_PEAKS`), plus a fused AdamW's pass over the parameters (28 bytes an element: reads
+p, g, m, v and writes p, m, v). It is what no implementation of this graph can beat, and what fusion can lower: a
+measured step over its floor says how far the kernels are from their bytes and FLOPs. With `--conv fused` the same
+step is charged with the gated long convolution and the short filter as their fused kernels' least times instead of
+their operators (the Monarch kernels' rooflines, the short filter kernel's bytes; one launch a call): the floor that
+fusing them reaches. The fused rows' bytes and FLOPs leave those kernels out; their floor_ms includes them.
+
+Writes (refusing files that exist): DIR/floor.csv (one row per size, L, batch: launching operators, GB moved, TFLOP,
+floor ms, the commit of the code counted) and DIR/floor_by_op.csv (per row and operator: calls, MB, GFLOP, floor
+ms)."""
+import argparse, contextlib, math, pathlib, sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+# the H200 step table's rows (same tokens a step: 16K), then the lengths past it, at one sequence a step
+ROWS = ",".join(f"{s}:{L}:{max(1, 16384 // L)}" for L in (2048, 4096, 8192, 16384, 32768, 65536) for s in ("125M", "gpt-125M")) \
+    + ",355M:2048:8,gpt-355M:2048:8,355M:8192:2,gpt-355M:8192:2"
+ADAMW_BYTES = 28  # a fused AdamW step per float32 parameter element: reads p, g, m, v (16), writes p, m, v (12)
+_SDPA = ("_scaled_dot_product_flash_attention", "_scaled_dot_product_flash_attention_for_cpu",
+         "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention")
+
+
+def _attention_flops(name: str, q, causal: bool) -> int:
+    "FLOPs of exact attention on q (B, H, L, E): QK^T and PV forward (2 products), backward twice those; causal halves."
+    B, H, L, E = q.shape
+    f = 2 * 2 * B * H * L * L * E * (2 if name.endswith("_backward") else 1)
+    return f // 2 if causal else f
+
+
+def op_flops(func, args, kwargs, out) -> tuple[int, str]:
+    """(FLOPs, the units that do them: 'half' tensor cores, 'fp32' CUDA cores or 'none') of one operator call."""
+    import torch
+    from torch.utils.flop_counter import flop_registry
+    name = func.overloadpacket.__name__
+    if name in ("_fft_r2c", "_fft_c2r"):
+        x, dims = args[0], args[1]
+        n = x.shape[dims[-1]] if name == "_fft_r2c" else args[3]  # the real length (c2r: its last_dim_size)
+        rows = x.numel() // x.shape[dims[-1]]
+        return int(2.5 * n * math.log2(max(n, 2)) * rows), "fp32"
+    if name.removesuffix("_backward") in _SDPA:
+        q = args[1] if name.endswith("_backward") else args[0]
+        causal = bool(kwargs.get("is_causal", next((a for a in args if isinstance(a, bool)), False)))
+        return _attention_flops(name, q, causal), "half" if q.dtype in (torch.bfloat16, torch.float16) else "fp32"
+    if name == "convolution_backward":  # torch's formula misses the groups of a depthwise convolution's input gradient
+        grad, x, w, _, stride, padding, dilation, transposed, output_padding, groups, mask = args[:11]
+        fwd = flop_registry[torch.ops.aten.convolution](x, w, None, stride, padding, dilation, transposed,
+                                                        output_padding, groups, out_val=grad)
+        return int(fwd * (int(mask[0]) + int(mask[1]))), "half" if x.dtype in (torch.bfloat16, torch.float16) else "fp32"
+    if func.overloadpacket in flop_registry:
+        f = flop_registry[func.overloadpacket](*args, **(kwargs or {}), out_val=out)
+        t = next((a for a in args if isinstance(a, torch.Tensor)), None)
+        return int(f), "half" if t is not None and t.dtype in (torch.bfloat16, torch.float16) else "fp32"
+    return 0, "none"
+
+
+_FAKE = None
+
+
+def _fused_ms(kind: str, backward: bool, u_shape, elem: int, peaks: dict) -> float:
+    """The least ms of one fused kernel call in place of an autograd node's operators: the gated long convolution at
+    the Monarch kernels' roofline (22_monarch_fftconv to its longest length, 23_monarch_long beyond), the short filter
+    at its kernel's bytes (24_short_conv)."""
+    from hyena_lit.kernels.monarch_fftconv import MONARCH_MAX_L, monarch_roofline
+    from hyena_lit.kernels.monarch_long import long_roofline
+    from hyena_lit.kernels.short_conv import short_conv_bytes
+    B, C, L = u_shape
+    if kind == "short":
+        nbytes = short_conv_bytes(B, C, L, elem, True) - short_conv_bytes(B, C, L, elem, False) if backward else \
+            short_conv_bytes(B, C, L, elem, False)
+        return 1e3 * nbytes / peaks["bandwidth"]
+    r = (monarch_roofline if L <= MONARCH_MAX_L else long_roofline)(B, C, L, peaks, "bf16" if elem == 2 else "fp32")
+    return r["bwd_ms" if backward else "fwd_ms"]
+
+
+class _Fused:
+    """While inside, the forward and backward of the gated long convolution (FFTConvFn) and the short filter
+    (ShortConvFn) are not charged operator by operator: each call is charged its fused kernel's least time
+    (`_fused_ms`), collected in `calls`."""
+    def __init__(self, peaks: dict):
+        self.peaks, self.inside, self.calls, self.saved = peaks, False, [], []
+
+    def __enter__(self):
+        from hyena_lit.core import fftconv
+        for cls, kind in ((fftconv.FFTConvFn, "long"), (fftconv.ShortConvFn, "short")):
+            for name in ("forward", "backward"):
+                orig = getattr(cls, name)
+                self.saved.append((cls, name, orig))
+                setattr(cls, name, staticmethod(self._wrap(orig, kind, name == "backward")))
+        return self
+
+    def _wrap(self, orig, kind: str, backward: bool):
+        def run(ctx, first, *rest):
+            self.inside = True
+            try: out = orig(ctx, first, *rest)
+            finally: self.inside = False
+            self.calls.append(dict(op=f"fused {kind} {'backward' if backward else 'forward'}",
+                                   ms=_fused_ms(kind, backward, tuple(first.shape), first.element_size(), self.peaks)))
+            return out
+        return run
+
+    def __exit__(self, *exc):
+        for cls, name, orig in self.saved: setattr(cls, name, staticmethod(orig))
+
+
+def step_floor(size: str, L: int, batch: int, gpu: str = "H200", dtype: str = "bfloat16",
+               conv: str = "torch") -> tuple[dict, list[dict]]:
+    """(one summary row, one row per operator) of the training step of HyenaLM(`size`) at context L, batch `batch`.
+    `conv`: "torch", every operator the code runs; "fused", the same step with the gated long convolution and the short
+    filter charged as fused kernels would be (`_Fused`): what fusing them can reach."""
+    if conv not in ("torch", "fused"): raise ValueError(f"conv must be torch or fused, got {conv!r}")
+    import torch
+    import torch.nn.functional as F
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from hyena_lit.kernels.fftconv_checks import GPU_PEAKS as PEAKS
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
+    from step_profile import _autocast, _launches, _traffic, code_commit
+    if gpu not in PEAKS: raise ValueError(f"gpu must be one of {sorted(PEAKS)}, got {gpu!r}")
+    peaks = PEAKS[gpu]
+    cfg = HyenaConfig.from_size(size, l_max=max(L, HyenaConfig.from_size(size).l_max))
+    by = {}
+
+    fused = _Fused(peaks) if conv == "fused" else None
+
+    class Count(TorchDispatchMode):
+        inside = False
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if self.inside or func.namespace != "aten" or (fused is not None and fused.inside):
+                return func(*args, **(kwargs or {}))
+            self.inside = True
+            try: out = func(*args, **(kwargs or {}))
+            finally: self.inside = False
+            if _launches(func):
+                nbytes = _traffic(args, kwargs, out)
+                flops, unit = op_flops(func, args, kwargs or {}, out)
+                rate = peaks["half"] if unit == "half" else peaks["fp32"]
+                ms = 1e3 * max(nbytes / peaks["bandwidth"], flops / rate)
+                r = by.setdefault(func.overloadpacket.__name__, dict(calls=0, bytes=0, flops=0, ms=0.0))
+                r["calls"] += 1; r["bytes"] += nbytes; r["flops"] += flops; r["ms"] += ms
+            return out
+
+    global _FAKE
+    _FAKE = _FAKE or FakeTensorMode()  # one for the process: the operator caches index tensors between models
+    with _FAKE:
+        torch.manual_seed(0)
+        model = HyenaLM(cfg)
+        # the id check as a GPU's training step runs it (no host synchronisation; a CPU's min and max would read data)
+        model._check_ids = lambda ids: ((ids >= 0) & (ids < cfg.vocab_size)).all()
+        x = torch.randint(0, cfg.vocab_size, (batch, L + 1))
+        with fused if fused is not None else contextlib.nullcontext(), Count():
+            with _autocast("cpu", dtype):
+                loss = F.cross_entropy(model(x[:, :-1]).float().flatten(0, 1), x[:, 1:].flatten())
+            loss.backward()
+        for c in fused.calls if fused is not None else []:
+            r = by.setdefault(c["op"], dict(calls=0, bytes=0, flops=0, ms=0.0))
+            r["calls"] += 1; r["ms"] += c["ms"]
+        params = sum(p.numel() for p in model.parameters())
+    adamw_ms = 1e3 * ADAMW_BYTES * params / peaks["bandwidth"]
+    ops = [dict(size=size, L=L, batch=batch, conv=conv, op=k, calls=v["calls"], mb=round(v["bytes"] / 1e6, 2),
+                gflop=round(v["flops"] / 1e9, 3), floor_ms=round(v["ms"], 4)) for k, v in by.items()]
+    ops.append(dict(size=size, L=L, batch=batch, conv=conv, op="adamw (fused)", calls=1, mb=round(ADAMW_BYTES * params / 1e6, 2),
+                    gflop=0.0, floor_ms=round(adamw_ms, 4)))
+    ops.sort(key=lambda r: -r["floor_ms"])
+    row = dict(size=size, mixer=cfg.mixer, L=L, batch=batch, dtype=dtype, conv=conv, params=params,
+               launching_ops=sum(v["calls"] for v in by.values()),
+               gb_moved=round((sum(v["bytes"] for v in by.values()) + ADAMW_BYTES * params) / 1e9, 3),
+               tflop=round(sum(v["flops"] for v in by.values()) / 1e12, 3),
+               floor_ms=round(sum(v["ms"] for v in by.values()) + adamw_ms, 3), gpu=gpu, code=code_commit(),
+               torch=torch.__version__)
+    return row, ops
+
+
+def parse_rows(text: str) -> list[tuple[str, int, int]]:
+    "'125M:2048:8,...' -> [(size, L, batch), ...], refusing what is not three fields with positive L and batch."
+    out = []
+    for item in text.split(","):
+        parts = item.split(":")
+        if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit() or int(parts[1]) < 1 or int(parts[2]) < 1:
+            raise SystemExit(f"error: --rows takes size:L:batch items (L, batch positive integers), got {item!r}")
+        out.append((parts[0], int(parts[1]), int(parts[2])))
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", required=True, help="folder for floor.csv and floor_by_op.csv")
+    p.add_argument("--rows", default=ROWS, help="comma-separated size:L:batch")
+    p.add_argument("--gpu", default="H200,A100-SXM4-80GB", help="comma-separated names of fftconv_checks.GPU_PEAKS")
+    p.add_argument("--dtype", default="bfloat16", help="bfloat16 or float16 autocast")
+    p.add_argument("--conv", default="torch,fused", help="comma-separated: torch (the operators the code runs), fused "
+                   "(the long convolution and the short filter charged as their fused kernels)")
+    a = p.parse_args(argv)
+    convs = a.conv.split(",")
+    if not convs or any(c not in ("torch", "fused") for c in convs) or len(set(convs)) < len(convs):
+        raise SystemExit(f"error: --conv takes distinct names from torch, fused; got {a.conv!r}")
+    if a.dtype not in ("bfloat16", "float16"): raise SystemExit(f"error: --dtype must be bfloat16 or float16, got {a.dtype!r}")
+    rows = parse_rows(a.rows)
+    from hyena_lit.models.model import HyenaConfig
+    for size, _, _ in rows:
+        try: HyenaConfig.from_size(size)
+        except ValueError as e: raise SystemExit(f"error: --rows: {e}")
+    out = pathlib.Path(a.out)
+    for f in ("floor.csv", "floor_by_op.csv"):
+        if (out / f).exists(): raise SystemExit(f"error: {out / f} exists: a floor is not overwritten")
+    import pandas as pd
+    from tqdm import tqdm
+    summary, ops = [], []
+    from hyena_lit.kernels.fftconv_checks import GPU_PEAKS
+    gpus = a.gpu.split(",")
+    if any(g not in GPU_PEAKS for g in gpus): raise SystemExit(f"error: --gpu takes names from {sorted(GPU_PEAKS)}, got {a.gpu!r}")
+    for size, L, batch, conv, gpu in tqdm([(*r, c, g) for r in rows for c in convs for g in gpus], desc="step floors"):
+        r, o = step_floor(size, L, batch, gpu, a.dtype, conv)
+        summary.append(r); ops += [dict(gpu=gpu, **x) for x in o]
+        print(f"{size:9} L {L:6} batch {batch} {conv:5}: {r['launching_ops']} launches, {r['gb_moved']} GB, "
+              f"{r['tflop']} TFLOP, floor {r['floor_ms']} ms on {gpu}")
+    out.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(summary).to_csv(out / "floor.csv", index=False)
+    pd.DataFrame(ops).to_csv(out / "floor_by_op.csv", index=False)
+
+
+if __name__ == "__main__":
+    main()
