@@ -267,14 +267,12 @@ def part_profile(out: pathlib.Path, deadline: float, dry: bool):
         print("profile:", summary, flush=True)
         if "status" in summary and not dry: exit_if_poisoned(f"the profiled step {size} L = {L}")
 
-def part_steps(out: pathlib.Path, deadline: float, dry: bool):
-    import torch
-    from hyena_lit.experiments.runtime import step_bench
-    # (size, L, batch, compile, fftconv_impl): the eager steps first, each Hyena one beside its run with a Monarch kernel
-    # forced (one kernel to 8K, three passes beyond: 12_operator), then the compiled ones and CUDA graphs
-    plan = ([("tiny", 64, 2, "off", "auto"), ("gpt-tiny", 64, 2, "off", "auto"), ("micro", 64, 1, "off", "monarch")]
-            if dry else
-            [(s, L, B, "off", "auto") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]
+def step_plan(dry: bool) -> list[tuple]:
+    """(size, L, batch, compile, fftconv_impl) of the steps part, in order: the eager steps first, each Hyena one beside
+    its run with a Monarch kernel forced (one kernel to 8K, three passes beyond: 12_operator), then the compiled ones
+    and CUDA graphs (scripts/step_floor.py's default rows hold every size, L and batch of it, for their floors)."""
+    if dry: return [("tiny", 64, 2, "off", "auto"), ("gpt-tiny", 64, 2, "off", "auto"), ("micro", 64, 1, "off", "monarch")]
+    return ([(s, L, B, "off", "auto") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]
             + [("125M", 2048, 8, "off", "monarch"), ("125M", 8192, 2, "off", "monarch_long")]
             + [(s, 2048, 8, "off", "auto") for s in ("355M", "gpt-355M")] + [("355M", 2048, 8, "off", "monarch")]
             + [(s, 16384, 1, "off", "auto") for s in ("125M", "gpt-125M", "355M")]
@@ -282,6 +280,11 @@ def part_steps(out: pathlib.Path, deadline: float, dry: bool):
             + [("gpt-355M", 16384, 1, "off", "auto")] + [(s, 8192, 2, "off", "auto") for s in ("355M", "gpt-355M")]
             + [(s, L, B, "default", "auto") for L, B in ((2048, 8), (8192, 2)) for s in ("125M", "gpt-125M")]
             + [("125M", 2048, 8, "reduce-overhead", "auto")])  # and with CUDA graphs
+
+def part_steps(out: pathlib.Path, deadline: float, dry: bool):
+    import torch
+    from hyena_lit.experiments.runtime import step_bench
+    plan = step_plan(dry)
     path = out / "steps.csv"
     done = set()
     if path.exists():  # rows from before the kernel was a column ran the default, 'auto'

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 # the H200 step table's rows (same tokens a step: 16K), then the lengths past it, at one sequence a step
 ROWS = ",".join(f"{s}:{L}:{max(1, 16384 // L)}" for L in (2048, 4096, 8192, 16384, 32768, 65536) for s in ("125M", "gpt-125M")) \
-    + ",355M:2048:8,gpt-355M:2048:8,355M:8192:2,gpt-355M:8192:2"
+    + "," + ",".join(f"{s}:{L}:{16384 // L}" for L in (2048, 8192, 16384) for s in ("355M", "gpt-355M"))
 ADAMW_BYTES = 28  # a fused AdamW step per float32 parameter element: reads p, g, m, v (16), writes p, m, v (12)
 _SDPA = ("_scaled_dot_product_flash_attention", "_scaled_dot_product_flash_attention_for_cpu",
          "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention")

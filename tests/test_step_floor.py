@@ -111,3 +111,12 @@ def test_a_measured_step_is_no_faster_than_its_floor():
                 assert r.step_ms > f[(r.size, r.L, r.batch)], (path, r.size, r.L)
                 seen += 1
         assert seen >= 4, path
+
+
+def test_the_default_rows_hold_every_step_the_gpu_check_measures():
+    import gpu_check
+    import step_floor as sf
+    rows = set(sf.parse_rows(sf.ROWS))
+    assert {(s, L, B) for s, L, B, _, _ in gpu_check.step_plan(dry=False)} <= rows
+    committed = {(r.size, r.L, r.batch) for r in floors().itertuples()}
+    assert rows == committed  # the committed table is the default rows'
