@@ -67,9 +67,6 @@ def op_flops(func, args, kwargs, out) -> tuple[int, str]:
     return 0, "none"
 
 
-_FAKE = None
-
-
 def _fused_ms(kind: str, backward: bool, u_shape, elem: int, peaks: dict) -> float:
     """The least ms of one fused kernel call in place of an autograd node's operators: the gated long convolution at
     the Monarch kernels' roofline (22_monarch_fftconv to its longest length, 23_monarch_long beyond), the short filter
@@ -124,11 +121,9 @@ def step_floor(size: str, L: int, batch: int, gpu: str = "H200", dtype: str = "b
     if conv not in ("torch", "fused"): raise ValueError(f"conv must be torch or fused, got {conv!r}")
     import torch
     import torch.nn.functional as F
-    from torch._subclasses.fake_tensor import FakeTensorMode
-    from torch.utils._python_dispatch import TorchDispatchMode
     from hyena_lit.kernels.fftconv_checks import GPU_PEAKS as PEAKS
     from hyena_lit.models.model import HyenaConfig, HyenaLM
-    from step_profile import _autocast, _launches, _traffic, code_commit
+    from step_profile import _autocast, _launches, _traffic, code_commit, counting_mode, fake_mode
     if gpu not in PEAKS: raise ValueError(f"gpu must be one of {sorted(PEAKS)}, got {gpu!r}")
     peaks = PEAKS[gpu]
     cfg = HyenaConfig.from_size(size, l_max=max(L, HyenaConfig.from_size(size).l_max))
@@ -136,32 +131,22 @@ def step_floor(size: str, L: int, batch: int, gpu: str = "H200", dtype: str = "b
 
     fused = _Fused(peaks) if conv == "fused" else None
 
-    class Count(TorchDispatchMode):
-        inside = False
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            if self.inside or func.namespace != "aten" or (fused is not None and fused.inside):
-                return func(*args, **(kwargs or {}))
-            self.inside = True
-            try: out = func(*args, **(kwargs or {}))
-            finally: self.inside = False
-            if _launches(func):
-                nbytes = _traffic(args, kwargs, out)
-                flops, unit = op_flops(func, args, kwargs or {}, out)
-                rate = peaks["half"] if unit == "half" else peaks["fp32"]
-                ms = 1e3 * max(nbytes / peaks["bandwidth"], flops / rate)
-                r = by.setdefault(func.overloadpacket.__name__, dict(calls=0, bytes=0, flops=0, ms=0.0))
-                r["calls"] += 1; r["bytes"] += nbytes; r["flops"] += flops; r["ms"] += ms
-            return out
+    def on_op(func, args, kwargs, out):
+        if (fused is not None and fused.inside) or not _launches(func): return
+        nbytes = _traffic(args, kwargs, out)
+        flops, unit = op_flops(func, args, kwargs, out)
+        rate = peaks["half"] if unit == "half" else peaks["fp32"]
+        r = by.setdefault(func.overloadpacket.__name__, dict(calls=0, bytes=0, flops=0, ms=0.0))
+        r["calls"] += 1; r["bytes"] += nbytes; r["flops"] += flops
+        r["ms"] += 1e3 * max(nbytes / peaks["bandwidth"], flops / rate)
 
-    global _FAKE
-    _FAKE = _FAKE or FakeTensorMode()  # one for the process: the operator caches index tensors between models
-    with _FAKE:
+    with fake_mode():
         torch.manual_seed(0)
         model = HyenaLM(cfg)
         # the id check as a GPU's training step runs it (no host synchronisation; a CPU's min and max would read data)
         model._check_ids = lambda ids: ((ids >= 0) & (ids < cfg.vocab_size)).all()
         x = torch.randint(0, cfg.vocab_size, (batch, L + 1))
-        with fused if fused is not None else contextlib.nullcontext(), Count():
+        with fused if fused is not None else contextlib.nullcontext(), counting_mode(on_op):
             with _autocast("cpu", dtype):
                 loss = F.cross_entropy(model(x[:, :-1]).float().flatten(0, 1), x[:, 1:].flatten())
             loss.backward()

@@ -116,59 +116,74 @@ def _traffic(args, kwargs, out) -> int:
         if isinstance(t, torch.Tensor): ins[id(t)] = t.numel() * t.element_size()
     return sum(ins.values()) + sum(t.numel() * t.element_size() for t in tree_leaves(out) if isinstance(t, torch.Tensor))
 
+_FAKE = []  # one FakeTensorMode for the process: the operator caches index tensors between models (BlockedMix)
+
+def fake_mode():
+    "The process's FakeTensorMode (tensors with shapes and dtypes, nothing computed)."
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    if not _FAKE: _FAKE.append(FakeTensorMode())
+    return _FAKE[0]
+
+def counting_mode(on_op):
+    """A TorchDispatchMode that calls `on_op(func, args, kwargs, out)` for each aten operator that reaches the backend
+    from outside another one (what an operator does inside, and queries such as prim::device, are not operators of
+    the graph), after running it."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Counting(TorchDispatchMode):
+        inside = False
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            if self.inside or func.namespace != "aten": return func(*args, **kwargs)
+            self.inside = True
+            try: out = func(*args, **kwargs)
+            finally: self.inside = False
+            on_op(func, args, kwargs, out)
+            return out
+    return Counting()
+
 def dispatch_counts(block: str, d_model: int = 768, L: int = 1024, batch: int = 1, dtype: str = "bfloat16",
                     device: str = "cpu", fake: bool = True, **overrides) -> tuple[int, int, dict, dict]:
-    """(launching operators, views and allocations, {operator: calls}, {operator: bytes moved}) of one forward+backward
-    of one `block` block,
-    counted where each operator reaches the backend (a TorchDispatchMode, below autograd and autocast): a composite
-    operator counts as the operators it runs, and what a CPU kernel does inside (oneDNN's bfloat16 or a per-channel
-    loop where the processor lacks it) is not seen, so the count is the same on every processor and is what a GPU
-    would be asked to launch. The block and its tensors are fake (FakeTensorMode: shapes and dtypes, nothing
-    computed; `fake=False` computes), so a count at the paper's sizes takes a second. After a warm-up pass the parameters' gradients are set
+    """(launching operators, views and allocations, {operator: calls}, {operator: bytes moved}) of one
+    forward+backward of one `block` block, counted where each operator reaches the backend (`counting_mode`, below
+    autograd and autocast): a composite operator counts as the operators it runs, and what a CPU kernel does inside
+    (oneDNN's bfloat16, or a per-channel loop where the processor lacks it) is not seen, so the count is the same on
+    every processor and is what a GPU would be asked to launch. The block and its tensors are fake (`fake_mode`;
+    `fake=False` computes), so a count at the paper's sizes takes a second. After a warm-up pass the gradients are set
     to None, as a training step's `zero_grad` does, so accumulating them adds nothing. `overrides` go to the
     HyenaConfig."""
     import torch
-    from torch._subclasses.fake_tensor import FakeTensorMode
-    from torch.utils._python_dispatch import TorchDispatchMode
     from hyena_lit.models.model import Block, HyenaConfig
     torch.manual_seed(0)
     cfg = HyenaConfig.from_size(BLOCKS[block], d_model=d_model, d_inner=4 * d_model, n_heads=max(1, d_model // 64),
                                 l_max=max(L, 2048), **overrides)
     dev = torch.device(device)
-    fake = FakeTensorMode() if fake else contextlib.nullcontext()
-    with fake, dev:  # built on the device, as fakes
+    ctx = fake_mode() if fake else contextlib.nullcontext()
+    with ctx, dev:  # built on the device (as fakes)
         m = Block(cfg)
         h = torch.randn(batch, L, d_model, device=dev, requires_grad=True)
         g = torch.randn(batch, L, d_model, device=dev)
+    counts = dict(ops=0, other=0, names={}, bytes={})
 
-    class Count(TorchDispatchMode):
-        def __init__(self):
-            super().__init__()
-            self.ops, self.other, self.names, self.bytes, self.inside = 0, 0, {}, {}, False
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            if self.inside or func.namespace != "aten":  # work inside an operator; queries such as prim::device
-                return func(*args, **(kwargs or {}))
-            name = func.overloadpacket.__name__
-            self.inside = True
-            try: out = func(*args, **(kwargs or {}))
-            finally: self.inside = False
-            if _launches(func):
-                self.ops += 1
-                self.names[name] = self.names.get(name, 0) + 1
-                self.bytes[name] = self.bytes.get(name, 0) + _traffic(args, kwargs, out)
-            else: self.other += 1
-            return out
+    def on_op(func, args, kwargs, out):
+        if not _launches(func):
+            counts["other"] += 1
+            return
+        name = func.overloadpacket.__name__
+        counts["ops"] += 1
+        counts["names"][name] = counts["names"].get(name, 0) + 1
+        counts["bytes"][name] = counts["bytes"].get(name, 0) + _traffic(args, kwargs, out)
 
     def fwdbwd():
         with _autocast(device, dtype):
             y = m(h)
         y.backward(g.to(y.dtype))
 
-    with fake:
+    with ctx:
         fwdbwd()
         for p in [h, *m.parameters()]: p.grad = None
-        with Count() as c: fwdbwd()
-    return c.ops, c.other, dict(sorted(c.names.items(), key=lambda kv: -kv[1])), c.bytes
+        with counting_mode(on_op): fwdbwd()
+    return counts["ops"], counts["other"], dict(sorted(counts["names"].items(), key=lambda kv: -kv[1])), counts["bytes"]
 
 # the modules whose Triton kernels the operator may launch (fftconv_impl), and how a launched kernel is named there
 TRITON_MODULES = ("hyena_lit.kernels.monarch_fftconv", "hyena_lit.kernels.monarch_long", "hyena_lit.kernels.fftconv_triton",

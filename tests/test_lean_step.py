@@ -177,3 +177,11 @@ def test_the_dispatch_counter_refuses_what_it_does_not_count(tmp_path):
             sp.main(["--out", str(tmp_path), "--counter", "dispatch", *extra])
     with pytest.raises(SystemExit, match="--counter must be"):
         sp.main(["--out", str(tmp_path), "--counter", "perf"])
+
+
+def test_the_dispatch_counter_counts_a_blocked_block_twice_alike():
+    "At 8K the operator runs its channels in blocks, with index tensors it caches: a second count sees the same graph."
+    import step_profile as sp
+    first = sp.dispatch_counts("hyena", 768, 8192)
+    assert first[0] > sp.dispatch_counts("hyena", 768, 1024)[0]  # the blocks' launches
+    assert sp.dispatch_counts("hyena", 768, 8192) == first
