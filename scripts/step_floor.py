@@ -5,7 +5,8 @@ usage: python scripts/step_floor.py --out DIR [--rows 125M:2048:8,gpt-125M:2048:
 
 Each row (size:L:batch, a `HyenaConfig.from_size` name) runs one training step of HyenaLM on fake tensors (shapes and
 dtypes, nothing computed): forward, cross-entropy on float32 logits and backward under autocast, as
-`step_profile.profile_step` times it on a GPU. Every operator that reaches the backend and launches a kernel
+`step_profile.profile_step` times it on a GPU, and in the graph a GPU runs (the operator's channels unblocked: it
+blocks them on a CPU only). Every operator that reaches the backend and launches a kernel
 (`step_profile._launches`) is charged the bytes it must move at least (`step_profile._traffic`) and its FLOPs: matrix
 products and convolutions by torch's flop counter, attention at the products a causal kernel does (half of L^2),
 FFTs at 2.5 n log2 n a real transform of n points. The step's floor is the sum over operators of the slower of bytes
@@ -91,26 +92,42 @@ class _Fused:
         self.peaks, self.inside, self.calls, self.saved = peaks, False, [], []
 
     def __enter__(self):
-        from hyena_lit.core import fftconv
+        from hyena_lit.core import fftconv, operator
         for cls, kind in ((fftconv.FFTConvFn, "long"), (fftconv.ShortConvFn, "short")):
             for name in ("forward", "backward"):
                 orig = getattr(cls, name)
                 self.saved.append((cls, name, orig))
                 setattr(cls, name, staticmethod(self._wrap(orig, kind, name == "backward")))
+        # without a graph to build (the channel blocks' forward, BlockedMix) the operator's fftconv runs the transforms
+        # itself, not through FFTConvFn: the whole call is one fused forward
+        orig = operator.fftconv
+        self.saved.append((operator, "fftconv", orig))
+        def fftconv_call(u, *a, **kw):
+            n, was = len(self.calls), self.inside
+            self.inside = True
+            try: out = orig(u, *a, **kw)
+            finally: self.inside = was
+            if len(self.calls) == n: self._charge("long", False, u)
+            return out
+        operator.fftconv = fftconv_call
         return self
+
+    def _charge(self, kind: str, backward: bool, first):
+        self.calls.append(dict(op=f"fused {kind} {'backward' if backward else 'forward'}",
+                               ms=_fused_ms(kind, backward, tuple(first.shape), first.element_size(), self.peaks)))
 
     def _wrap(self, orig, kind: str, backward: bool):
         def run(ctx, first, *rest):
-            self.inside = True
+            was, self.inside = self.inside, True
             try: out = orig(ctx, first, *rest)
-            finally: self.inside = False
-            self.calls.append(dict(op=f"fused {kind} {'backward' if backward else 'forward'}",
-                                   ms=_fused_ms(kind, backward, tuple(first.shape), first.element_size(), self.peaks)))
+            finally: self.inside = was
+            self._charge(kind, backward, first)
             return out
         return run
 
     def __exit__(self, *exc):
-        for cls, name, orig in self.saved: setattr(cls, name, staticmethod(orig))
+        for owner, name, orig in self.saved:
+            setattr(owner, name, orig if owner.__class__.__name__ == "module" else staticmethod(orig))
 
 
 def step_floor(size: str, L: int, batch: int, gpu: str = "H200", dtype: str = "bfloat16",
@@ -122,6 +139,7 @@ def step_floor(size: str, L: int, batch: int, gpu: str = "H200", dtype: str = "b
     import torch
     import torch.nn.functional as F
     from hyena_lit.kernels.fftconv_checks import GPU_PEAKS as PEAKS
+    from hyena_lit.core.operator import HyenaOperator
     from hyena_lit.models.model import HyenaConfig, HyenaLM
     from step_profile import _autocast, _launches, _traffic, code_commit, counting_mode, fake_mode
     if gpu not in PEAKS: raise ValueError(f"gpu must be one of {sorted(PEAKS)}, got {gpu!r}")
@@ -143,6 +161,8 @@ def step_floor(size: str, L: int, batch: int, gpu: str = "H200", dtype: str = "b
     with fake_mode():
         torch.manual_seed(0)
         model = HyenaLM(cfg)
+        for m in model.modules():  # a GPU's graph: 12_operator mixes channels in blocks on a CPU only
+            if isinstance(m, HyenaOperator): m.block_channels = 0
         # the id check as a GPU's training step runs it (no host synchronisation; a CPU's min and max would read data)
         model._check_ids = lambda ids: ((ids >= 0) & (ids < cfg.vocab_size)).all()
         x = torch.randint(0, cfg.vocab_size, (batch, L + 1))

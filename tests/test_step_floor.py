@@ -120,3 +120,13 @@ def test_the_default_rows_hold_every_step_the_gpu_check_measures():
     assert {(s, L, B) for s, L, B, _, _ in gpu_check.step_plan(dry=False)} <= rows
     committed = {(r.size, r.L, r.batch) for r in floors().itertuples()}
     assert rows == committed  # the committed table is the default rows'
+
+
+def test_the_floor_counts_a_gpus_graph_unblocked():
+    "At 4K and beyond 12_operator mixes channels in blocks on a CPU only: the floor counts one call a layer each way."
+    import step_floor as sf
+    from hyena_lit.models.model import HyenaConfig
+    _, ops = sf.step_floor("tiny", 4096, 1, conv="fused")
+    calls = {o["op"]: o["calls"] for o in ops}
+    n = HyenaConfig.from_size("tiny").n_layer
+    assert all(calls[f"fused {k} {d}"] == n for k in ("long", "short") for d in ("forward", "backward")), calls
