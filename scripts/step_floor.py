@@ -6,7 +6,8 @@ usage: python scripts/step_floor.py --out DIR [--rows 125M:2048:8,gpt-125M:2048:
 Each row (size:L:batch, a `HyenaConfig.from_size` name) runs one training step of HyenaLM on fake tensors (shapes and
 dtypes, nothing computed): forward, cross-entropy on float32 logits and backward under autocast, as
 `step_profile.profile_step` times it on a GPU, and in the graph a GPU runs (the operator's channels unblocked: it
-blocks them on a CPU only). Every operator that reaches the backend and launches a kernel
+blocks them on a CPU only; CPU autocast casts these models' operators as CUDA's does: products, convolutions and
+attention in bfloat16, norms in float32). Every operator that reaches the backend and launches a kernel
 (`step_profile._launches`) is charged the bytes it must move at least (`step_profile._traffic`) and its FLOPs: matrix
 products and convolutions by torch's flop counter, attention at the products a causal kernel does (half of L^2),
 FFTs at 2.5 n log2 n a real transform of n points. The step's floor is the sum over operators of the slower of bytes
