@@ -1,7 +1,7 @@
 """The roofline floor of a language model's training step on a named GPU, counted on a CPU.
 
 usage: python scripts/step_floor.py --out DIR [--rows 125M:2048:8,gpt-125M:2048:8,...] [--gpu H200,A100-SXM4-80GB]
-                                    [--dtype bfloat16] [--conv torch,fused]
+                                    [--dtype bfloat16] [--conv torch,fused] [--operators [--lengths ...] [--batch 64]]
 
 Each row (size:L:batch, a `HyenaConfig.from_size` name) runs one training step of HyenaLM on fake tensors (shapes and
 dtypes, nothing computed): forward, cross-entropy on float32 logits and backward under autocast, as
@@ -19,6 +19,9 @@ step is charged with the gated long convolution and the short filter as their fu
 their operators (the Monarch kernels' rooflines, the short filter kernel's bytes; one launch a call): the floor that
 fusing them reaches. The fused rows' bytes and FLOPs leave those kernels out; their floor_ms includes them.
 
+With `--operators` the points are Figure 4.3's instead (`operator_floor`): one operator with its projections at batch
+64, forward and forward+backward, as the GPU check times them, into DIR/operator_floor.csv and
+DIR/operator_floor_by_op.csv.
 Writes (refusing files that exist): DIR/floor.csv (one row per size, L, batch: launching operators, GB moved, TFLOP,
 floor ms, the commit of the code counted) and DIR/floor_by_op.csv (per row and operator: calls, MB, GFLOP, floor
 ms)."""
@@ -31,6 +34,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 # the H200 step table's rows (same tokens a step: 16K), then the lengths past it, at one sequence a step
 ROWS = ",".join(f"{s}:{L}:{max(1, 16384 // L)}" for L in (2048, 4096, 8192, 16384, 32768, 65536) for s in ("125M", "gpt-125M")) \
     + "," + ",".join(f"{s}:{L}:{16384 // L}" for L in (2048, 8192, 16384) for s in ("355M", "gpt-355M"))
+OPS = ("hyena", "hyena-o3", "sdpa")  # Figure 4.3's operators, as the GPU check times them (50_runtime's build)
+FIG43_LENGTHS = (1024, 2048, 4096, 8192, 16384, 32768)
 ADAMW_BYTES = 28  # a fused AdamW step per float32 parameter element: reads p, g, m, v (16), writes p, m, v (12)
 _SDPA = ("_scaled_dot_product_flash_attention", "_scaled_dot_product_flash_attention_for_cpu",
          "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention")
@@ -131,23 +136,12 @@ class _Fused:
             setattr(owner, name, orig if owner.__class__.__name__ == "module" else staticmethod(orig))
 
 
-def step_floor(size: str, L: int, batch: int, gpu: str = "H200", dtype: str = "bfloat16",
-               conv: str = "torch") -> tuple[dict, list[dict]]:
-    """(one summary row, one row per operator) of the training step of HyenaLM(`size`) at context L, batch `batch`.
-    `conv`: "torch", every operator the code runs; "fused", the same step with the gated long convolution and the short
-    filter charged as fused kernels would be (`_Fused`): what fusing them can reach."""
-    if conv not in ("torch", "fused"): raise ValueError(f"conv must be torch or fused, got {conv!r}")
-    import torch
-    import torch.nn.functional as F
-    from hyena_lit.kernels.fftconv_checks import GPU_PEAKS as PEAKS
-    from hyena_lit.core.operator import HyenaOperator
-    from hyena_lit.models.model import HyenaConfig, HyenaLM
-    from step_profile import _autocast, _launches, _traffic, code_commit, counting_mode, fake_mode
-    if gpu not in PEAKS: raise ValueError(f"gpu must be one of {sorted(PEAKS)}, got {gpu!r}")
-    peaks = PEAKS[gpu]
-    cfg = HyenaConfig.from_size(size, l_max=max(L, HyenaConfig.from_size(size).l_max))
+def _charged(peaks: dict, conv: str, run) -> dict:
+    """{operator: dict(calls, bytes, flops, ms)} of the operators `run()` launches (`counting_mode`), each at the slower
+    of its bytes over `peaks`' bandwidth and its FLOPs over its units' rate; `conv` "fused" charges the convolutions as
+    their fused kernels (`_Fused`)."""
+    from step_profile import _launches, _traffic, counting_mode
     by = {}
-
     fused = _Fused(peaks) if conv == "fused" else None
 
     def on_op(func, args, kwargs, out):
@@ -159,35 +153,105 @@ def step_floor(size: str, L: int, batch: int, gpu: str = "H200", dtype: str = "b
         r["calls"] += 1; r["bytes"] += nbytes; r["flops"] += flops
         r["ms"] += 1e3 * max(nbytes / peaks["bandwidth"], flops / rate)
 
+    with fused if fused is not None else contextlib.nullcontext(), counting_mode(on_op): run()
+    for c in fused.calls if fused is not None else []:
+        r = by.setdefault(c["op"], dict(calls=0, bytes=0, flops=0, ms=0.0))
+        r["calls"] += 1; r["ms"] += c["ms"]
+    return by
+
+
+def _as_on_a_gpu(model):
+    """A GPU's graph: 12_operator mixes channels in blocks on a CPU only, and checks a leaf input for non-finite
+    values (a host synchronisation) on a CPU only while training."""
+    from hyena_lit.core.operator import HyenaOperator
+    for m in model.modules():
+        if isinstance(m, HyenaOperator): m.block_channels, m.nonfinite = 0, "off"
+    return model
+
+
+@contextlib.contextmanager
+def _staying():
+    """`build`'s `.to("cpu")` as the no-op it is on a CPU: on fake parameters Module.to would swap tensors, which
+    FakeTensorMode's own references forbid."""
+    import torch
+    was = torch.nn.Module.to
+    torch.nn.Module.to = lambda self, *a, **kw: self
+    try: yield
+    finally: torch.nn.Module.to = was
+
+
+def _peaks(gpu: str, conv: str) -> dict:
+    from hyena_lit.kernels.fftconv_checks import GPU_PEAKS
+    if conv not in ("torch", "fused"): raise ValueError(f"conv must be torch or fused, got {conv!r}")
+    if gpu not in GPU_PEAKS: raise ValueError(f"gpu must be one of {sorted(GPU_PEAKS)}, got {gpu!r}")
+    return GPU_PEAKS[gpu]
+
+
+def _summary(by: dict, key: dict, extra: dict | None = None) -> tuple[dict, list[dict]]:
+    "(the summary row, the per-operator rows) of `_charged`'s table, `extra` (an operator charged apart) included."
+    import torch
+    from step_profile import code_commit
+    ops = [dict(**key, op=k, calls=v["calls"], mb=round(v["bytes"] / 1e6, 2), gflop=round(v["flops"] / 1e9, 3),
+                floor_ms=round(v["ms"], 4)) for k, v in by.items()]
+    if extra: ops.append(dict(**key, op=extra["op"], calls=1, mb=round(extra["bytes"] / 1e6, 2), gflop=0.0,
+                              floor_ms=round(extra["ms"], 4)))
+    ops.sort(key=lambda r: -r["floor_ms"])
+    e = extra or dict(bytes=0, ms=0.0)
+    row = dict(**key, launching_ops=sum(v["calls"] for v in by.values()),
+               gb_moved=round((sum(v["bytes"] for v in by.values()) + e["bytes"]) / 1e9, 3),
+               tflop=round(sum(v["flops"] for v in by.values()) / 1e12, 3),
+               floor_ms=round(sum(v["ms"] for v in by.values()) + e["ms"], 3), code=code_commit(), torch=torch.__version__)
+    return row, ops
+
+
+def step_floor(size: str, L: int, batch: int, gpu: str = "H200", dtype: str = "bfloat16",
+               conv: str = "torch") -> tuple[dict, list[dict]]:
+    """(one summary row, one row per operator) of the training step of HyenaLM(`size`) at context L, batch `batch`.
+    `conv`: "torch", every operator the code runs; "fused", the same step with the gated long convolution and the short
+    filter charged as fused kernels would be (`_Fused`): what fusing them can reach."""
+    import torch
+    import torch.nn.functional as F
+    from hyena_lit.models.model import HyenaConfig, HyenaLM
+    from step_profile import _autocast, fake_mode
+    peaks = _peaks(gpu, conv)
+    cfg = HyenaConfig.from_size(size, l_max=max(L, HyenaConfig.from_size(size).l_max))
     with fake_mode():
         torch.manual_seed(0)
-        model = HyenaLM(cfg)
-        for m in model.modules():  # a GPU's graph: 12_operator mixes channels in blocks on a CPU only
-            if isinstance(m, HyenaOperator): m.block_channels = 0
+        model = _as_on_a_gpu(HyenaLM(cfg))
         # the id check as a GPU's training step runs it (no host synchronisation; a CPU's min and max would read data)
         model._check_ids = lambda ids: ((ids >= 0) & (ids < cfg.vocab_size)).all()
         x = torch.randint(0, cfg.vocab_size, (batch, L + 1))
-        with fused if fused is not None else contextlib.nullcontext(), counting_mode(on_op):
+
+        def step():
             with _autocast("cpu", dtype):
                 loss = F.cross_entropy(model(x[:, :-1]).float().flatten(0, 1), x[:, 1:].flatten())
             loss.backward()
-        for c in fused.calls if fused is not None else []:
-            r = by.setdefault(c["op"], dict(calls=0, bytes=0, flops=0, ms=0.0))
-            r["calls"] += 1; r["ms"] += c["ms"]
+
+        by = _charged(peaks, conv, step)
         params = sum(p.numel() for p in model.parameters())
-    adamw_ms = 1e3 * ADAMW_BYTES * params / peaks["bandwidth"]
-    ops = [dict(size=size, L=L, batch=batch, conv=conv, op=k, calls=v["calls"], mb=round(v["bytes"] / 1e6, 2),
-                gflop=round(v["flops"] / 1e9, 3), floor_ms=round(v["ms"], 4)) for k, v in by.items()]
-    ops.append(dict(size=size, L=L, batch=batch, conv=conv, op="adamw (fused)", calls=1, mb=round(ADAMW_BYTES * params / 1e6, 2),
-                    gflop=0.0, floor_ms=round(adamw_ms, 4)))
-    ops.sort(key=lambda r: -r["floor_ms"])
-    row = dict(size=size, mixer=cfg.mixer, L=L, batch=batch, dtype=dtype, conv=conv, params=params,
-               launching_ops=sum(v["calls"] for v in by.values()),
-               gb_moved=round((sum(v["bytes"] for v in by.values()) + ADAMW_BYTES * params) / 1e9, 3),
-               tflop=round(sum(v["flops"] for v in by.values()) / 1e12, 3),
-               floor_ms=round(sum(v["ms"] for v in by.values()) + adamw_ms, 3), gpu=gpu, code=code_commit(),
-               torch=torch.__version__)
-    return row, ops
+    adamw = dict(op="adamw (fused)", bytes=ADAMW_BYTES * params, ms=1e3 * ADAMW_BYTES * params / peaks["bandwidth"])
+    key = dict(size=size, mixer=cfg.mixer, L=L, batch=batch, dtype=dtype, conv=conv, gpu=gpu)
+    row, ops = _summary(by, key, adamw)
+    return row | dict(params=params), ops
+
+
+def operator_floor(op: str, L: int, batch: int = 64, gpu: str = "H200", dtype: str = "bfloat16", conv: str = "torch",
+                   d_model: int = 768, n_heads: int = 12, backward: bool = True) -> tuple[dict, list[dict]]:
+    """(one summary row, one row per operator) of one Figure 4.3 point: 50_runtime's `build(op)` ('hyena',
+    'hyena-o3' or 'sdpa', each with its projections) called as `bench_call` times it on a GPU (under autocast;
+    forward, or forward and backward of the sum)."""
+    import torch
+    from hyena_lit.experiments.runtime import bench_call, build
+    from step_profile import fake_mode
+    if op not in ("hyena", "hyena-o3", "sdpa"): raise ValueError(f"op must be hyena, hyena-o3 or sdpa, got {op!r}")
+    peaks = _peaks(gpu, conv)
+    with fake_mode(), _staying():
+        m = _as_on_a_gpu(build(op, d_model, n_heads, L))
+        u = torch.randn(batch, L, d_model, requires_grad=backward)
+        by = _charged(peaks, conv, lambda: bench_call(m, u, backward, dtype))
+    key = dict(operator=op, **{"pass": "fwdbwd" if backward else "fwd"}, L=L, B=batch, D=d_model, dtype=dtype,
+               conv=conv, gpu=gpu)
+    return _summary(by, key)
 
 
 def parse_rows(text: str) -> list[tuple[str, int, int]]:
@@ -205,6 +269,10 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", required=True, help="folder for floor.csv and floor_by_op.csv")
     p.add_argument("--rows", default=ROWS, help="comma-separated size:L:batch")
+    p.add_argument("--operators", action="store_true", help="Figure 4.3's points instead of training steps: "
+                   f"operator_floor.csv and operator_floor_by_op.csv, the ops {OPS} at --lengths, --batch")
+    p.add_argument("--lengths", default=",".join(map(str, FIG43_LENGTHS)), help="with --operators: comma-separated L")
+    p.add_argument("--batch", type=int, default=64, help="with --operators: the batch (the paper's 64)")
     p.add_argument("--gpu", default="H200,A100-SXM4-80GB", help="comma-separated names of fftconv_checks.GPU_PEAKS")
     p.add_argument("--dtype", default="bfloat16", help="bfloat16 or float16 autocast")
     p.add_argument("--conv", default="torch,fused", help="comma-separated: torch (the operators the code runs), fused "
@@ -214,28 +282,38 @@ def main(argv=None):
     if not convs or any(c not in ("torch", "fused") for c in convs) or len(set(convs)) < len(convs):
         raise SystemExit(f"error: --conv takes distinct names from torch, fused; got {a.conv!r}")
     if a.dtype not in ("bfloat16", "float16"): raise SystemExit(f"error: --dtype must be bfloat16 or float16, got {a.dtype!r}")
-    rows = parse_rows(a.rows)
-    from hyena_lit.models.model import HyenaConfig
-    for size, _, _ in rows:
-        try: HyenaConfig.from_size(size)
-        except ValueError as e: raise SystemExit(f"error: --rows: {e}")
+    from hyena_lit.kernels.fftconv_checks import GPU_PEAKS
+    gpus = a.gpu.split(",")
+    if any(g not in GPU_PEAKS for g in gpus): raise SystemExit(f"error: --gpu takes names from {sorted(GPU_PEAKS)}, got {a.gpu!r}")
+    if a.operators:
+        lengths = a.lengths.split(",")
+        if not all(x.isdigit() and int(x) >= 1 for x in lengths) or a.batch < 1:
+            raise SystemExit(f"error: --lengths takes positive integers and --batch a positive one, got {a.lengths!r}, {a.batch}")
+        names = ("operator_floor.csv", "operator_floor_by_op.csv")
+        points = [(op, int(L), bwd, c, g) for L in lengths for op in OPS for bwd in (False, True) for c in convs for g in gpus]
+        fn = lambda op, L, bwd, c, g: operator_floor(op, L, a.batch, g, a.dtype, c, backward=bwd)
+    else:
+        rows = parse_rows(a.rows)
+        from hyena_lit.models.model import HyenaConfig
+        for size, _, _ in rows:
+            try: HyenaConfig.from_size(size)
+            except ValueError as e: raise SystemExit(f"error: --rows: {e}")
+        names = ("floor.csv", "floor_by_op.csv")
+        points = [(*r, c, g) for r in rows for c in convs for g in gpus]
+        fn = lambda size, L, batch, c, g: step_floor(size, L, batch, g, a.dtype, c)
     out = pathlib.Path(a.out)
-    for f in ("floor.csv", "floor_by_op.csv"):
+    for f in names:
         if (out / f).exists(): raise SystemExit(f"error: {out / f} exists: a floor is not overwritten")
     import pandas as pd
     from tqdm import tqdm
     summary, ops = [], []
-    from hyena_lit.kernels.fftconv_checks import GPU_PEAKS
-    gpus = a.gpu.split(",")
-    if any(g not in GPU_PEAKS for g in gpus): raise SystemExit(f"error: --gpu takes names from {sorted(GPU_PEAKS)}, got {a.gpu!r}")
-    for size, L, batch, conv, gpu in tqdm([(*r, c, g) for r in rows for c in convs for g in gpus], desc="step floors"):
-        r, o = step_floor(size, L, batch, gpu, a.dtype, conv)
-        summary.append(r); ops += [dict(gpu=gpu, **x) for x in o]
-        print(f"{size:9} L {L:6} batch {batch} {conv:5}: {r['launching_ops']} launches, {r['gb_moved']} GB, "
-              f"{r['tflop']} TFLOP, floor {r['floor_ms']} ms on {gpu}")
+    for point in tqdm(points, desc="floors"):
+        r, o = fn(*point)
+        summary.append(r); ops += o
     out.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame(summary).to_csv(out / "floor.csv", index=False)
-    pd.DataFrame(ops).to_csv(out / "floor_by_op.csv", index=False)
+    pd.DataFrame(summary).to_csv(out / names[0], index=False)
+    pd.DataFrame(ops).to_csv(out / names[1], index=False)
+    print(f"{len(summary)} floors in {out / names[0]}")
 
 
 if __name__ == "__main__":

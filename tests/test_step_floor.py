@@ -130,3 +130,26 @@ def test_the_floor_counts_a_gpus_graph_unblocked():
     calls = {o["op"]: o["calls"] for o in ops}
     n = HyenaConfig.from_size("tiny").n_layer
     assert all(calls[f"fused {k} {d}"] == n for k in ("long", "short") for d in ("forward", "backward")), calls
+
+
+def test_an_operators_floor():
+    "Figure 4.3's points: fusing the convolutions lowers Hyena's floor and leaves SDPA's; a backward costs more."
+    import step_floor as sf
+    f = {(op, c, b): sf.operator_floor(op, 2048, 8, conv=c, d_model=128, n_heads=2, backward=b)[0]["floor_ms"]
+         for op in ("hyena", "sdpa") for c in ("torch", "fused") for b in (False, True)}
+    for b in (False, True):
+        assert f[("hyena", "fused", b)] < f[("hyena", "torch", b)] and f[("sdpa", "fused", b)] == f[("sdpa", "torch", b)]
+    assert all(f[(op, c, True)] > f[(op, c, False)] for op in ("hyena", "sdpa") for c in ("torch", "fused"))
+    with pytest.raises(ValueError, match="op must be"):
+        sf.operator_floor("attention", 64)
+    with pytest.raises(SystemExit, match="--lengths takes"):
+        sf.main(["--out", "unused", "--operators", "--lengths", "1024,x"])
+
+
+def test_the_committed_operator_floors_cover_the_gpu_checks_figure():
+    import step_floor as sf
+    from hyena_lit.experiments.runtime import GPU_CHECK_SWEEP
+    f = pd.read_csv(FLOOR / "operator_floor.csv")
+    assert set(GPU_CHECK_SWEEP["ops"]) == set(f.operator) == set(sf.OPS)
+    assert set(GPU_CHECK_SWEEP["lengths"]) == set(f.L) and set(f.B) == {64} and set(f.D) == {GPU_CHECK_SWEEP["d_model"]}
+    assert len(f) == len(f.drop_duplicates(["operator", "pass", "L", "conv", "gpu"])) == 3 * 2 * 6 * 2 * 2
