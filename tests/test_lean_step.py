@@ -185,3 +185,32 @@ def test_the_dispatch_counter_counts_a_blocked_block_twice_alike():
     first = sp.dispatch_counts("hyena", 768, 8192)
     assert first[0] > sp.dispatch_counts("hyena", 768, 1024)[0]  # the blocks' launches
     assert sp.dispatch_counts("hyena", 768, 8192) == first
+
+
+def test_a_projection_weight_is_cast_once_whatever_the_batch():
+    """Under autocast the Hyena block casts its projections' weights before they are broadcast over the batch
+    (`product_operands`): no operator forward or backward writes a batch of copies of a weight (the cast of an
+    expanded weight did, and so did the float32 cast of its gradient), and the weights' casts are the batch's
+    none the more."""
+    import step_profile as sp
+    from hyena_lit.models.model import Block, HyenaConfig
+    d, L = 48, 100  # no activation's shape is a weight's
+    cfg = HyenaConfig.from_size("125M", d_model=d, d_inner=4 * d, n_heads=1, l_max=2 * L)
+    with sp.fake_mode():
+        m = Block(cfg)
+    weights = {tuple(p.shape) for p in m.parameters() if p.ndim == 2}
+    for B in (1, 4):
+        outs = []
+        for p in m.parameters(): p.grad = None  # as a training step's zero_grad: nothing accumulates
+        with sp.fake_mode():
+            h, g = torch.randn(B, L, d, requires_grad=True), torch.randn(B, L, d)
+            with sp.counting_mode(lambda f, a, k, out: outs.append((f.overloadpacket.__name__, tuple(out.shape)))
+                                  if sp._launches(f) and isinstance(out, torch.Tensor) else None):
+                with torch.autocast("cpu", dtype=torch.bfloat16):
+                    y = m(h)
+                y.backward(g.to(y.dtype))
+        batched = [(n, s) for n, s in outs if len(s) == 3 and s[0] == B and s[1:] in weights]
+        # only a product's per-sample weight gradients and their sum over the batch, in the product's dtype
+        assert {n for n, _ in batched} <= {"bmm", "baddbmm", "sum"}, batched
+        if B == 1: one = sorted(outs)
+    assert [n for n, _ in sorted(outs)] == [n for n, _ in one]  # the same operators at any batch

@@ -12,8 +12,8 @@ from .filters import HyenaFilter
 from .fftconv import fftconv, fftconv_ref, short_conv, short_conv_ref
 
 # %% auto #0
-__all__ = ['GATINGS', 'FFTCONV_IMPLS', 'KERNEL_IMPLS', 'NONFINITE', 'HyenaOperator', 'block_order', 'BlockedMix',
-           'operator_matrix', 'max_future_grad']
+__all__ = ['GATINGS', 'FFTCONV_IMPLS', 'KERNEL_IMPLS', 'NONFINITE', 'HyenaOperator', 'product_operands', 'block_order',
+           'BlockedMix', 'operator_matrix', 'max_future_grad']
 
 # %% ../../nbs/core/12_operator.ipynb #c005
 GATINGS = ("official", "paper")
@@ -120,11 +120,21 @@ def _report_nonfinite(self: HyenaOperator, u: Tensor):
         self._warned = True
 
 # %% ../../nbs/core/12_operator.ipynb #c005p0
+def product_operands(x: Tensor, *params: Tensor) -> tuple[Tensor, ...]:
+    """`params` in the dtype autocast would give a product of `x` with them: cast once here, before they are
+    broadcast over the batch. Cast inside the batched product, an expanded weight is copied B times, and its
+    gradient comes back as B float32 copies summed after the cast."""
+    dev = x.device.type
+    if not torch.is_autocast_enabled(dev): return params
+    dt = torch.get_autocast_dtype(dev)
+    return tuple(p.to(dt) for p in params)
+
 @patch
 def project(self: HyenaOperator, u: Tensor, rows: Tensor | None = None) -> Tensor:
     "Step 1: u (B, L, D) -> z (B, (N+1)D, L), optionally only/reordered output `rows`."
     W, b = (self.in_proj.weight, self.in_proj.bias) if rows is None else (
         self.in_proj.weight[rows], self.in_proj.bias[rows])
+    W, b = product_operands(u, W, b)
     # b + W @ u^T as one batched product writes the (B, C, L) layout the convolutions want directly: BLAS
     # reads u transposed in place, and the bias is the product's starting value (torch.matmul folded this into
     # one mm over B*L rows and then copied the result into (B, C, L); timed in 31_associative_recall)
@@ -285,8 +295,9 @@ def forward(self: HyenaOperator, u: Tensor, cache: dict | None = None) -> Tensor
         conv_inputs = [] if cache is not None else None
         y = self.mix(z, w, b, k, Dskip, conv_inputs)
         if cache is not None: self._fill_cache(cache, z, conv_inputs)
-    W = self.out_proj.weight.t().expand(y.shape[0], -1, -1)  # y^T read in place, as in project
-    return torch.baddbmm(self.out_proj.bias, y.transpose(1, 2), W)  # (B, L, D)
+    W, b = product_operands(y, self.out_proj.weight, self.out_proj.bias)
+    # y^T read in place, as in project
+    return torch.baddbmm(b, y.transpose(1, 2), W.t().expand(y.shape[0], -1, -1))  # (B, L, D)
 
 # %% ../../nbs/core/12_operator.ipynb #c007
 @functools.lru_cache(maxsize=64)
