@@ -153,3 +153,29 @@ def test_the_committed_operator_floors_cover_the_gpu_checks_figure():
     assert set(GPU_CHECK_SWEEP["ops"]) == set(f.operator) == set(sf.OPS)
     assert set(GPU_CHECK_SWEEP["lengths"]) == set(f.L) and set(f.B) == {64} and set(f.D) == {GPU_CHECK_SWEEP["d_model"]}
     assert len(f) == len(f.drop_duplicates(["operator", "pass", "L", "conv", "gpu"])) == 3 * 2 * 6 * 2 * 2
+
+
+def test_a_checks_measurements_are_read_beside_the_floor_of_the_graph_it_ran():
+    """runs/gpu/step-floor/as-run/<check>/: the floors of the code a GPU check ran (the last commit before it started),
+    each recording that commit; the check's steps and Figure 4.3 points are no faster than them."""
+    import json, subprocess
+    base = FLOOR / "as-run"
+    for check in ("NVIDIA_H200", "NVIDIA_H200-2"):
+        p = json.loads((base / check / "params.json").read_text())
+        started = json.loads((ROOT / p["check"] / "params.json").read_text())["started"]
+        assert p["check"] == f"runs/gpu/{check}" and p["check_started"] == started
+        tables = [pd.read_csv(f) for f in sorted((base / check).glob("*floor.csv"))]
+        assert tables and all((t.code == p["code"]).all() and (t.gpu == "H200").all() for t in tables)
+        log = subprocess.run(["git", "log", "-1", "--format=%h", f"--before={started}", "--abbrev=7"], cwd=ROOT,
+                             capture_output=True, text=True)
+        if log.returncode == 0 and log.stdout.strip():  # a clone with its history: the commit is the last before
+            assert log.stdout.strip() == p["code"], (check, log.stdout)
+    steps = pd.read_csv(ROOT / "runs/gpu/NVIDIA_H200/steps.csv")
+    steps = steps[(steps.status == "ok") & (steps["compile"] == "off")]
+    ran = pd.read_csv(base / "NVIDIA_H200" / "floor.csv").set_index(["size", "L", "batch"]).floor_ms
+    assert len(steps) >= 8 and all(r.step_ms > ran[(r.size, r.L, r.batch)] for r in steps.itertuples())
+    fig = pd.read_csv(ROOT / "runs/gpu/NVIDIA_H200-2/figure43/b64-bf16.csv")
+    ops = pd.read_csv(base / "NVIDIA_H200-2" / "operator_floor.csv")
+    ops = ops[(ops.conv == "torch")].set_index(["operator", "pass", "L"]).floor_ms
+    fig = fig[fig.status == "ok"].rename(columns={"pass": "part"})  # `pass` is no attribute name
+    assert len(fig) >= 20 and all(r.ms > ops[(r.op, r.part, r.L)] for r in fig.itertuples())
