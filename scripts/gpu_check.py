@@ -11,7 +11,8 @@ first). The bundled distributions' requirements that the image's versions do not
 params.json (bundle.unmet).
 
 Everything goes under OUT/<GPU name>/ (spaces as underscores; `--dry`: OUT/cpu-dry/):
-- params.json: the GPU, torch, Triton and CUDA versions, the start, the deadline and the parts asked for;
+- params.json: the GPU, torch, Triton and CUDA versions, the start, the deadline and the parts asked for, and the code
+  (`code`: the commit, from git or HYENA_LIT_CODE; `source_digest`: a hash of the sources, `commit_of_digest`);
 - notebooks/<name>.ipynb and notebooks/status.csv: each experiment notebook executed by papermill with IN_TEST set,
   which makes it run its own smoke settings (tiny models, a few steps, a temporary run folder) through the real code
   path (data loading, autocast, checkpoints, resume, evaluation), with `-p device cuda` where the notebook's device
@@ -495,6 +496,49 @@ def supervise(part, out, until, dry, names, jobs, restarts=RESTARTS, target=None
         if proc.exitcode != POISONED: break
     return codes
 
+def source_digest(root: pathlib.Path = ROOT) -> str:
+    """sha256 over the Python sources of hyena_lit/ and scripts/ under `root` (each file's path and bytes, in path
+    order): the code a check ran, which `commit_of_digest` finds again where the copy it ran in had no git history."""
+    import hashlib
+    h = hashlib.sha256()
+    for f in sorted(p for d in ("hyena_lit", "scripts") for p in (root / d).rglob("*.py")):
+        rel = f.relative_to(root).as_posix()
+        if "__pycache__" in rel or ".ipynb_checkpoints" in rel: continue
+        h.update(rel.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+def _git(*args, root: pathlib.Path = ROOT, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, **kw)
+
+def code_commit(root: pathlib.Path = ROOT) -> str | None:
+    """The commit a check runs: git's HEAD (with '+' where hyena_lit/ or scripts/ differ from it), else the environment's
+    HYENA_LIT_CODE (a copy without its history: `HYENA_LIT_CODE=<commit> bash scripts/gpu_run.sh ...`), else None."""
+    head = _git("rev-parse", "--short=7", "HEAD", root=root, text=True)
+    if head.returncode == 0 and head.stdout.strip():
+        dirty = _git("status", "--porcelain", "--untracked-files=no", "hyena_lit", "scripts", root=root, text=True).stdout
+        return head.stdout.strip() + ("+" if dirty.strip() else "")
+    return os.environ.get("HYENA_LIT_CODE") or None
+
+def commit_of_digest(digest: str, root: pathlib.Path = ROOT, last: int = 300) -> str | None:
+    "The newest of the `last` commits of `root`'s history whose sources give `digest` (`source_digest`), or None."
+    import hashlib
+    commits = _git("rev-list", f"--max-count={last}", "HEAD", root=root, text=True).stdout.split()
+    for c in commits:
+        files = []
+        for line in _git("ls-tree", "-r", c, "--", "hyena_lit", "scripts", root=root, text=True).stdout.splitlines():
+            meta, path = line.split("\t", 1)
+            if path.endswith(".py") and meta.split()[1] == "blob": files.append((path, meta.split()[2]))
+        files.sort()
+        out = _git("cat-file", "--batch", root=root, input="".join(f"{b}\n" for _, b in files).encode()).stdout
+        h, at = hashlib.sha256(), 0
+        for path, _ in files:  # each object: "<id> blob <size>\n", its bytes, "\n"
+            eol = out.index(b"\n", at)
+            size = int(out[at:eol].split()[2])
+            h.update(path.encode() + b"\0" + out[eol + 1:eol + 1 + size] + b"\0")
+            at = eol + 1 + size + 1
+        if h.hexdigest() == digest: return c[:7]
+    return None
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default=str(ROOT / "runs" / "gpu"), help="the folder that gets <GPU name>/")
@@ -531,7 +575,8 @@ def main(argv=None):
     except ImportError: triton_v = None
     info = dict(kind="gpu_check", gpu=gpu_name, torch=torch.__version__, triton=triton_v, cuda=torch.version.cuda, dry=a.dry,
                 deadline_min=a.deadline_min, parts=parts, notebooks=names, bundle=bundled,
-                started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+                started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), code=code_commit(),
+                source_digest=source_digest())
     name = "params.json" if not (root / "params.json").exists() else f"params-{int(t0)}.json"
     (root / name).write_text(json.dumps(info, indent=1) + "\n")
     total = sum(SHARES[s] for s in parts)

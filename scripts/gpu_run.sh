@@ -13,6 +13,8 @@
 # the project's runs/gpu, whose finished rows a second call would skip; DRY=1 runs gpu_check --dry on the CPU;
 # NOTEBOOKS (comma-separated names, default all) the experiment notebooks the notebooks part runs, e.g. the ones an
 # earlier call left unfinished: NOTEBOOKS=44_lm_training,35_mqar bash scripts/gpu_run.sh notebooks 300.
+# HYENA_LIT_CODE (a commit) names the code where the copy that runs has no git history: params.json records it as
+# `code`, beside `source_digest`, from which scripts/gpu_check.py's commit_of_digest finds the commit again.
 # Bring OUT back and unpack it with `python scripts/gpu_unpack.py OUT [OUT2 ...]`: the calls of one session into one new
 # check folder, runs/gpu/<GPU name>[-<n>], portable, which 52_gpu_step reads beside the earlier checks; commit it.
 set -euo pipefail

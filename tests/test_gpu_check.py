@@ -40,6 +40,9 @@ def rows(path):
 def test_dry_run_writes_every_part(dry):
     p = json.loads((dry / "params.json").read_text())
     assert p["dry"] and p["gpu"] == "cpu-dry" and p["notebooks"] == ["19_quickstart"]
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import gpu_check
+    assert p["source_digest"] == gpu_check.source_digest() and p["code"] == gpu_check.code_commit()
     nb = rows(dry / "notebooks" / "status.csv")
     assert [(r["notebook"], r["status"]) for r in nb] == [("19_quickstart", "ok")]
     out = json.loads((dry / "notebooks" / "19_quickstart.ipynb").read_text())
@@ -338,3 +341,36 @@ monarch_bench.main(["--out", sys.argv[1], "--dry", "--reps", "1", "--lengths", "
     got = [(x["L"], x["impl"], x["status"][:5]) for x in rows(tmp_path / "monarch_bench.csv")]
     assert got == [("64", "a", "ok"), ("64", "broken", "error"), ("64", "b", "ok"), ("32", "a", "ok"),
                    ("32", "broken", "error"), ("32", "b", "ok")]
+
+
+def test_a_check_names_the_code_it_ran_and_the_digest_finds_its_commit(tmp_path, monkeypatch):
+    """params.json's `code` comes from git where the copy has its history, from HYENA_LIT_CODE where it has none;
+    `source_digest` hashes the sources, and `commit_of_digest` finds the commit that gives it."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import gpu_check as g
+    repo = tmp_path / "repo"
+    (repo / "hyena_lit").mkdir(parents=True); (repo / "scripts").mkdir()
+    git = lambda *a: subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *a], cwd=repo, check=True,
+                                    capture_output=True, text=True).stdout.strip()
+    git("init", "-q")
+    (repo / "hyena_lit" / "a.py").write_text("x = 1\n"); (repo / "scripts" / "s.py").write_text("y = 2\n")
+    (repo / "README.md").write_text("not a source\n")
+    git("add", "-A"); git("commit", "-qm", "one")
+    first, d1 = git("rev-parse", "--short=7", "HEAD"), g.source_digest(repo)
+    (repo / "hyena_lit" / "a.py").write_text("x = 3\n")
+    assert g.code_commit(repo) == first + "+" and g.source_digest(repo) != d1  # uncommitted sources are marked
+    git("commit", "-qam", "two")
+    second = git("rev-parse", "--short=7", "HEAD")
+    assert g.code_commit(repo) == second
+    (repo / "README.md").write_text("still not a source\n")
+    assert g.code_commit(repo) == second  # only the sources count
+    assert g.commit_of_digest(d1, repo) == first and g.commit_of_digest(g.source_digest(repo), repo) == second
+    assert g.commit_of_digest("0" * 64, repo) is None
+    bare = tmp_path / "copy"  # a copy without its history, as a GPU machine gets it
+    (bare / "hyena_lit").mkdir(parents=True); (bare / "scripts").mkdir()
+    (bare / "hyena_lit" / "a.py").write_text("x = 1\n"); (bare / "scripts" / "s.py").write_text("y = 2\n")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # git looks no further up than tmp_path
+    monkeypatch.delenv("HYENA_LIT_CODE", raising=False)
+    assert g.code_commit(bare) is None and g.source_digest(bare) == d1
+    monkeypatch.setenv("HYENA_LIT_CODE", first)
+    assert g.code_commit(bare) == first
