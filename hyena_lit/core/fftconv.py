@@ -109,18 +109,28 @@ class FFTConvFn(torch.autograd.Function):
         dpost = g * s if need_post else None
         gs = g if post is None else g * post  # d loss / d s
         du = dk = dD = dpre = None
-        if w_f is None and (need_k or need_D):
-            # half precision: gs and w cast into one padded float32 buffer, whose transforms are one call
+        corr = None  # dk in ft, before its cast: its lag 0 is dD's sum
+        if w_f is None and need_k:
+            # half precision: gs and w reversed in time cast into one padded float32 buffer, whose transforms are
+            # one call. The reversed w's spectrum is conj(w_f) times a phase: the product with g_f is the correlation
+            # delayed by L - 1, read from there, and no conjugate spectrum is formed (a copy of w_f)
+            both = _padded((gs, w.flip(-1)), n, ft)
+            gs_t = both[0, ..., :L]
+            g_f, wr_f = torch.fft.rfft(both).unbind(0)
+            corr = torch.fft.irfft((g_f * wr_f).sum(0), n=n)[..., L - 1:2 * L - 1]
+        elif w_f is None and need_D:
             both = _padded((gs, w), n, ft)
             gs_t, w_t = both[..., :L].unbind(0)
-            g_f, w_f = torch.fft.rfft(both).unbind(0) if need_k else (torch.fft.rfft(both[0]), None)
+            g_f = torch.fft.rfft(both[0])
         else:
             gp = _padded(gs, n, ft)
             gs_t = gp[..., :L]
             w_t = None if w is None else w.to(ft)
             g_f = torch.fft.rfft(gp)
-        if need_k: dk = torch.fft.irfft((g_f * w_f.conj()).sum(0), n=n)[..., :L].to(ctx.k_dtype)
-        if D is not None and need_D: dD = (gs_t * w_t).sum((0, 2)).to(D.dtype)
+            if need_k: corr = torch.fft.irfft((g_f * w_f.conj()).sum(0), n=n)[..., :L]
+        if need_k: dk = corr.to(ctx.k_dtype)
+        if D is not None and need_D:  # dD = sum_{b,t} gs w, which is the correlation dk at lag 0
+            dD = (corr[:, 0] if corr is not None else (gs_t * w_t).sum((0, 2))).to(D.dtype)
         if need_u or need_pre:
             dw = torch.fft.irfft(g_f.mul_(k_f.conj()), n=n)[..., :L]
             if D is not None: dw = torch.addcmul(dw, gs_t, D.to(ft)[:, None])
