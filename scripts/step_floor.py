@@ -106,17 +106,23 @@ class _Fused:
                 setattr(cls, name, staticmethod(self._wrap(orig, kind, name == "backward")))
         # without a graph to build (the channel blocks' forward, BlockedMix) the operator's fftconv runs the transforms
         # itself, not through FFTConvFn: the whole call is one fused forward
-        orig = operator.fftconv
-        self.saved.append((operator, "fftconv", orig))
-        def fftconv_call(u, *a, **kw):
+        for name in ("fftconv", "gated_fftconv_packed"):
+            if not hasattr(operator, name): continue  # the packed form is newer than some code counted
+            orig = getattr(operator, name)
+            self.saved.append((operator, name, orig))
+            setattr(operator, name, self._whole_call(orig))
+        return self
+
+    def _whole_call(self, orig):
+        "`orig` (the operator's fftconv or its packed form) charged as one fused forward where no FFTConvFn ran."
+        def call(*a, **kw):
             n, was = len(self.calls), self.inside
             self.inside = True
-            try: out = orig(u, *a, **kw)
+            try: out = orig(*a, **kw)
             finally: self.inside = was
-            if len(self.calls) == n: self._charge("long", False, u)
+            if len(self.calls) == n: self._charge("long", False, out)
             return out
-        operator.fftconv = fftconv_call
-        return self
+        return call
 
     def _charge(self, kind: str, backward: bool, first):
         self.calls.append(dict(op=f"fused {kind} {'backward' if backward else 'forward'}",
@@ -127,7 +133,9 @@ class _Fused:
             was, self.inside = self.inside, True
             try: out = orig(ctx, first, *rest)
             finally: self.inside = was
-            self._charge(kind, backward, first)
+            # a call's size is its output's forward (a packed long convolution's input holds its gates too) and its
+            # gradient's backward: (B, C, L)
+            self._charge(kind, backward, first if backward else out)
             return out
         return run
 
@@ -146,7 +154,7 @@ def _charged(peaks: dict, conv: str, run) -> dict:
 
     def on_op(func, args, kwargs, out):
         if (fused is not None and fused.inside) or not _launches(func): return
-        nbytes = _traffic(args, kwargs, out)
+        nbytes = _traffic(args, kwargs, out, func.overloadpacket.__name__)
         flops, unit = op_flops(func, args, kwargs, out)
         rate = peaks["half"] if unit == "half" else peaks["fp32"]
         r = by.setdefault(func.overloadpacket.__name__, dict(calls=0, bytes=0, flops=0, ms=0.0))

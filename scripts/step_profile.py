@@ -106,14 +106,21 @@ def _launches(func) -> bool:
     if not any(isinstance(r.type, (torch.TensorType, torch.ListType)) for r in func._schema.returns): return False
     return not any(r.alias_info is not None and not r.alias_info.is_write for r in func._schema.returns)
 
-def _traffic(args, kwargs, out) -> int:
+# in-place operators that overwrite their first argument without reading it
+WRITE_ONLY = ("zero_", "fill_", "copy_", "normal_", "uniform_", "random_", "bernoulli_", "exponential_")
+
+def _traffic(args, kwargs, out, name: str | None = None) -> int:
     """Bytes an operator reads and writes at least: its tensor inputs, each once (a view counts its own elements),
-    and its outputs (an in-place result that is an input counts once more, as written)."""
+    and its outputs (an in-place result that is an input counts once more, as written). A destination is written,
+    not read: the tensors of an `out=` argument, and the first argument of an operator `name` in `WRITE_ONLY`."""
     import torch
     from torch.utils._pytree import tree_leaves
+    kwargs = dict(kwargs or {})
+    written = {id(t) for t in tree_leaves(kwargs.pop("out", None)) if isinstance(t, torch.Tensor)}
+    if name in WRITE_ONLY and args and isinstance(args[0], torch.Tensor): written.add(id(args[0]))
     ins = {}
-    for t in tree_leaves((args, kwargs or {})):
-        if isinstance(t, torch.Tensor): ins[id(t)] = t.numel() * t.element_size()
+    for t in tree_leaves((args, kwargs)):
+        if isinstance(t, torch.Tensor) and id(t) not in written: ins[id(t)] = t.numel() * t.element_size()
     return sum(ins.values()) + sum(t.numel() * t.element_size() for t in tree_leaves(out) if isinstance(t, torch.Tensor))
 
 _FAKE = []  # one FakeTensorMode for the process: the operator caches index tensors between models (BlockedMix)
@@ -172,7 +179,7 @@ def dispatch_counts(block: str, d_model: int = 768, L: int = 1024, batch: int = 
         name = func.overloadpacket.__name__
         counts["ops"] += 1
         counts["names"][name] = counts["names"].get(name, 0) + 1
-        counts["bytes"][name] = counts["bytes"].get(name, 0) + _traffic(args, kwargs, out)
+        counts["bytes"][name] = counts["bytes"].get(name, 0) + _traffic(args, kwargs, out, name)
 
     def fwdbwd():
         with _autocast(device, dtype):

@@ -143,6 +143,10 @@ def test_traffic_counts_inputs_once_and_outputs():
     assert sp._traffic((x, x), None, x + x) == 2 * 15 * 4  # one input read, one output written
     assert sp._traffic((x, y), {}, [torch.ones(2)]) == 15 * 4 + 10 * 8 + 2 * 4
     assert sp._traffic((x[:, :2], x), None, None) == (6 + 15) * 4  # a view counts its own elements
+    # a destination is written, not read: out=, and what zero_ or copy_ overwrite
+    assert sp._traffic((x, x), {"out": y}, y) == 15 * 4 + 10 * 8
+    assert sp._traffic((x,), None, x, "zero_") == 15 * 4 and sp._traffic((x, y), None, x, "copy_") == 15 * 4 + 10 * 8
+    assert sp._traffic((x, x), None, x, "mul_") == 2 * 15 * 4  # read, then written in place
 
 
 def test_the_dispatch_count_before_and_after_the_lean_step():

@@ -9,7 +9,8 @@ import torch.nn.functional as F
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['fftconv_ref', 'next_fast_len', 'FFTConvFn', 'fftconv', 'rel_err', 'short_conv_ref', 'ShortConvFn', 'short_conv']
+__all__ = ['fftconv_ref', 'next_fast_len', 'FFTConvFn', 'fftconv', 'gated_fftconv_packed', 'rel_err', 'short_conv_ref',
+           'ShortConvFn', 'short_conv']
 
 # %% ../../nbs/core/11_fftconv.ipynb #c007
 def _check_conv_args(u: Tensor, k: Tensor, D: Tensor | None):
@@ -85,9 +86,13 @@ def _spectral(dtype: torch.dtype) -> torch.dtype:
 class FFTConvFn(torch.autograd.Function):
     """y = post * (k * w + D w) with w = pre * u: the causal FFT convolution with its gates and skip, one autograd
     node with a real-FFT backward. u, pre, post (B, C, L) in one dtype (pre, post: None for no gate), k (C, L),
-    D (C,) or None; the FFTs in at least float32."""
+    D (C,) or None; the FFTs in at least float32. `packed`: u is [post | pre | u] stacked along the channels
+    (B, 3C, L), pre and post None, and the gradient is one (B, 3C, L) tensor (`gated_fftconv_packed`)."""
     @staticmethod
-    def forward(ctx, u: Tensor, k: Tensor, D: Tensor | None, pre: Tensor | None, post: Tensor | None) -> Tensor:
+    def forward(ctx, u: Tensor, k: Tensor, D: Tensor | None, pre: Tensor | None, post: Tensor | None,
+                packed: bool = False) -> Tensor:
+        ctx.packed = packed
+        if packed: post, pre, u = u.chunk(3, dim=1)
         ft = _spectral(u.dtype)
         w = u if pre is None else u * pre  # rounded to u's dtype, as the plain path rounds it
         s, w_f, k_f, n = _fftconv_fwd(w, k, None if D is None else D.to(ft), keep=True, ft=ft)
@@ -105,8 +110,14 @@ class FFTConvFn(torch.autograd.Function):
     def backward(ctx, g: Tensor):
         w_f, w, k_f, D, u, pre, s, post = ctx.saved_tensors
         n, L, ft = ctx.n, g.shape[-1], k_f.real.dtype
-        need_u, need_k, need_D, need_pre, need_post = ctx.needs_input_grad
-        dpost = g * s if need_post else None
+        need_u, need_k, need_D, need_pre, need_post, _ = ctx.needs_input_grad
+        if ctx.packed:  # the three gradients written into one buffer, in the input's order: no concatenation after
+            need_pre = need_post = need_u
+            packed = g.new_empty((g.shape[0], 3 * g.shape[1], L), dtype=ctx.u_dtype)
+            outs = dict(zip(("post", "pre", "u"), packed.chunk(3, dim=1)))
+            mul = lambda a, b, into: torch.mul(a, b, out=outs[into])
+        else: mul = lambda a, b, into: a * b
+        dpost = mul(g, s, "post") if need_post else None
         gs = g if post is None else g * post  # d loss / d s
         du = dk = dD = dpre = None
         corr = None  # dk in ft, before its cast: its lag 0 is dD's sum
@@ -135,9 +146,10 @@ class FFTConvFn(torch.autograd.Function):
             dw = torch.fft.irfft(g_f.mul_(k_f.conj()), n=n)[..., :L]
             if D is not None: dw = torch.addcmul(dw, gs_t, D.to(ft)[:, None])
             dw = dw.to(ctx.u_dtype)
-            if need_u: du = dw if pre is None else dw * pre
-            if need_pre: dpre = dw * u
-        return du, dk, dD, dpre, dpost
+            if need_u: du = dw if pre is None else mul(dw, pre, "u")
+            if need_pre: dpre = mul(dw, u, "pre")
+        if ctx.packed: return packed, dk, dD, None, None, None
+        return du, dk, dD, dpre, dpost, None
 
 # %% ../../nbs/core/11_fftconv.ipynb #c013s1
 def _check_gates(u: Tensor, pre: Tensor | None, post: Tensor | None):
@@ -158,11 +170,24 @@ def fftconv(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tensor | Non
     ft = _spectral(u.dtype)
     args = (u, k[:, :L], D, pre, post)
     if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in args):
-        return FFTConvFn.apply(*args)
+        return FFTConvFn.apply(*args, False)
     # no graph to build: skip autograd's bookkeeping (~4% of a small call)
     w = u if pre is None else u * pre
     y = _fftconv_fwd(w, k[:, :L], None if D is None else D.to(ft), keep=False, ft=ft)[0].to(u.dtype)
     return y if post is None else y * post
+
+def gated_fftconv_packed(z: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
+    """`fftconv(u, k, D, pregate=pre, postgate=post)` for z = [post | pre | u] (B, 3C, L), the three stacked along the
+    channels as the operator's order-2 projections come: one autograd node whose gradient is one (B, 3C, L) tensor,
+    written in place, where the gradients of three slices would be concatenated into one after."""
+    if z.ndim != 3 or z.shape[1] % 3:
+        raise ValueError(f"z must have shape (B, 3C, L): post, pre and u stacked; got {tuple(z.shape)}")
+    post, pre, u = z.chunk(3, dim=1)
+    _check_conv_args(u, k, D)
+    L = u.shape[-1]
+    if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in (z, k, D)):
+        return FFTConvFn.apply(z, k[:, :L], D, None, None, True)
+    return fftconv(u, k, D, pregate=pre, postgate=post)
 
 # %% ../../nbs/core/11_fftconv.ipynb #c015
 def rel_err(a: Tensor, b: Tensor) -> float:

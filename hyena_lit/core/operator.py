@@ -9,7 +9,7 @@ import torch
 from fastcore.basics import patch
 from torch import nn, Tensor
 from .filters import HyenaFilter
-from .fftconv import fftconv, fftconv_ref, short_conv, short_conv_ref
+from .fftconv import fftconv, fftconv_ref, gated_fftconv_packed, short_conv, short_conv_ref
 
 # %% auto #0
 __all__ = ['GATINGS', 'FFTCONV_IMPLS', 'KERNEL_IMPLS', 'NONFINITE', 'HyenaOperator', 'product_operands', 'block_order',
@@ -235,7 +235,8 @@ def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: 
         conv_inputs: list | None = None) -> Tensor:
     """Steps 2 and 4 for C channels: z (B, (N+1)C, L), short filter w, b; long filters k (n_filters, C, L),
     skips (n_filters, C) -> (B, C, L)."""
-    *x, v = self._short(z, w, b).split(z.shape[1] // (self.order + 1), dim=1)
+    zs = self._short(z, w, b)
+    *x, v = zs.split(z.shape[1] // (self.order + 1), dim=1)
     grad = torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in (z, w, b, k, Dskip))
     if fused := self._fused(v, conv_inputs, grad):  # one launch per convolution, gates inside
         if self.gating == "official":
@@ -250,6 +251,8 @@ def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: 
         gates = list(reversed(x[1:]))
         if conv_inputs is None and not (self.training and self.dropout.p > 0):  # gates inside the convolutions
             ks, Ds = k.unbind(0), Dskip.unbind(0)  # unbind: one stack in the backward, not a scatter per filter
+            if self.order == 2 and self.fftconv_impl != "ref":  # [x0 | x1 | v] is [post | pre | u]: one gradient
+                return gated_fftconv_packed(zs, ks[0], Ds[0])
             for o, x_i in enumerate(gates):
                 v = self._gated_conv(v, ks[o], Ds[o], x_i, x[0] if o == len(gates) - 1 else None)
             return v
