@@ -2,6 +2,7 @@
 
 usage: python scripts/step_floor.py --out DIR [--rows 125M:2048:8,gpt-125M:2048:8,...] [--gpu H200,A100-SXM4-80GB]
                                     [--dtype bfloat16] [--conv torch,fused] [--operators [--lengths ...] [--batch 64]]
+                                    [--at COMMIT]
 
 Each row (size:L:batch, a `HyenaConfig.from_size` name) runs one training step of HyenaLM on fake tensors (shapes and
 dtypes, nothing computed): forward, cross-entropy on float32 logits and backward under autocast, as
@@ -22,10 +23,12 @@ fusing them reaches. The fused rows' bytes and FLOPs leave those kernels out; th
 With `--operators` the points are Figure 4.3's instead (`operator_floor`): one operator with its projections at batch
 64, forward and forward+backward, as the GPU check times them, into DIR/operator_floor.csv and
 DIR/operator_floor_by_op.csv.
+With `--at COMMIT` the code of that commit is counted (a GPU check's `code`, the graph it ran), in a temporary git
+worktree with this checkout's counting scripts: `runs/gpu/step-floor/as-run/<check>/` holds such floors.
 Writes (refusing files that exist): DIR/floor.csv (one row per size, L, batch: launching operators, GB moved, TFLOP,
 floor ms, the commit of the code counted) and DIR/floor_by_op.csv (per row and operator: calls, MB, GFLOP, floor
 ms)."""
-import argparse, contextlib, math, pathlib, sys
+import argparse, contextlib, math, os, pathlib, sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
@@ -273,6 +276,40 @@ def parse_rows(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+def _without_at(argv: list[str]) -> list[str]:
+    "The arguments less `--at X` / `--at=X`."
+    out, skip = [], False
+    for x in argv:
+        if skip: skip = False; continue
+        if x == "--at": skip = True; continue
+        if x.startswith("--at="): continue
+        out.append(x)
+    return out
+
+def at_commit(commit: str, argv: list[str], out: str):
+    """Runs this script with `argv` (less --at) on the code of `commit`, checked out in a temporary git worktree with
+    this checkout's step_floor.py and step_profile.py (the counting, as it is now): the floor of the graph that commit
+    runs, each row's `code` naming it. The worktree is removed after, whatever happens."""
+    import shutil, subprocess, tempfile
+    git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True)
+    if not commit or commit.startswith("-") or git("rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}").returncode:
+        raise SystemExit(f"error: --at: {commit!r} is not a commit of this repository")
+    target = pathlib.Path(out).resolve()
+    with tempfile.TemporaryDirectory() as tmp:
+        wt = pathlib.Path(tmp) / "code"
+        r = git("worktree", "add", "--detach", str(wt), commit)
+        if r.returncode: raise SystemExit(f"error: --at: git worktree add failed: {r.stderr.strip()}")
+        try:
+            for f in ("step_floor.py", "step_profile.py"): shutil.copy(ROOT / "scripts" / f, wt / "scripts" / f)
+            rest = _without_at(argv)
+            i = rest.index("--out") if "--out" in rest else None
+            rest = [x for x in rest if not x.startswith("--out=")] if i is None else rest[:i] + rest[i + 2:]
+            r = subprocess.run([sys.executable, str(wt / "scripts" / "step_floor.py"), "--out", str(target), *rest],
+                               cwd=wt, env={**os.environ, "PYTHONPATH": str(wt)})
+            if r.returncode: raise SystemExit(f"error: --at {commit}: the count failed (exit {r.returncode})")
+        finally:
+            git("worktree", "remove", "--force", str(wt))
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", required=True, help="folder for floor.csv and floor_by_op.csv")
@@ -285,7 +322,10 @@ def main(argv=None):
     p.add_argument("--dtype", default="bfloat16", help="bfloat16 or float16 autocast")
     p.add_argument("--conv", default="torch,fused", help="comma-separated: torch (the operators the code runs), fused "
                    "(the long convolution and the short filter charged as their fused kernels)")
+    p.add_argument("--at", default=None, help="count the code of this commit (a GPU check's `code`: the graph it ran) "
+                   "with this checkout's counting scripts, in a temporary git worktree")
     a = p.parse_args(argv)
+    if a.at is not None: return at_commit(a.at, [x for x in (argv if argv is not None else sys.argv[1:])], a.out)
     convs = a.conv.split(",")
     if not convs or any(c not in ("torch", "fused") for c in convs) or len(set(convs)) < len(convs):
         raise SystemExit(f"error: --conv takes distinct names from torch, fused; got {a.conv!r}")

@@ -179,3 +179,19 @@ def test_a_checks_measurements_are_read_beside_the_floor_of_the_graph_it_ran():
     ops = ops[(ops.conv == "torch")].set_index(["operator", "pass", "L"]).floor_ms
     fig = fig[fig.status == "ok"].rename(columns={"pass": "part"})  # `pass` is no attribute name
     assert len(fig) >= 20 and all(r.ms > ops[(r.op, r.part, r.L)] for r in fig.itertuples())
+
+
+def test_a_floor_counts_the_code_of_a_commit(tmp_path):
+    """--at counts another commit's code with these counting scripts, in a worktree removed after; a name that is no
+    commit (or looks like an option) is refused before any work."""
+    import subprocess
+    import step_floor as sf
+    git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    head, trees = git("rev-parse", "--short=7", "HEAD"), git("worktree", "list")
+    sf.main(["--out", str(tmp_path / "f"), "--rows", "tiny:64:2", "--gpu", "H200", "--conv", "torch", "--at", "HEAD"])
+    t = pd.read_csv(tmp_path / "f" / "floor.csv")
+    assert len(t) == 1 and (t.code.str.rstrip("+") == head).all() and git("worktree", "list") == trees
+    for bad in ("-h", "no-such-commit", ""):
+        with pytest.raises(SystemExit, match="is not a commit"):
+            sf.main(["--out", str(tmp_path / "g"), f"--at={bad}"])
+    assert not (tmp_path / "g").exists()
