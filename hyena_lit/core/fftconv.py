@@ -67,16 +67,21 @@ def _padded(x: Tensor | tuple[Tensor, Tensor], n: int, dtype: torch.dtype) -> Te
     out[..., L:].zero_()
     return out
 
-def _fftconv_fwd(u: Tensor, k: Tensor, D: Tensor | None, keep: bool, ft: torch.dtype):
-    """The forward in dtype `ft` (u, k in any dtype; D in `ft`): y, and the spectra and FFT size the backward needs;
-    keep=False multiplies the spectra in place (no graph)."""
+def _skip_into(y: Tensor, x: Tensor, D: Tensor, dtype: torch.dtype) -> Tensor:
+    "y + D x (y, x: (..., C, L), D: (C,)), computed in y's dtype and written in `dtype`: the skip and the cast, one pass."
+    return torch.addcmul(y, x, D[:, None], out=torch.empty(y.shape, dtype=dtype, device=y.device))
+
+def _fftconv_fwd(u: Tensor, k: Tensor, D: Tensor | None, keep: bool, ft: torch.dtype, out: torch.dtype | None = None):
+    """The forward in dtype `ft` (u, k in any dtype; D in `ft`): y (in `out`, default `ft`), and the spectra and FFT
+    size the backward needs; keep=False multiplies the spectra in place (no graph)."""
     L = u.shape[-1]
     n = next_fast_len(2 * L - 1)
     up = _padded(u, n, ft)
     k_f = torch.fft.rfft(_padded(k, n, ft))  # (C, n//2+1), shared over the batch
     u_f = torch.fft.rfft(up)  # (B, C, n//2+1)
     y = torch.fft.irfft(u_f * k_f if keep else u_f.mul_(k_f), n=n)[..., :L]
-    if D is not None: y = torch.addcmul(y, up[..., :L], D[:, None])
+    out = out or ft
+    y = _skip_into(y, up[..., :L], D, out) if D is not None else y.to(out)
     return y, u_f, k_f, n
 
 def _spectral(dtype: torch.dtype) -> torch.dtype:
@@ -95,8 +100,7 @@ class FFTConvFn(torch.autograd.Function):
         if packed: post, pre, u = u.chunk(3, dim=1)
         ft = _spectral(u.dtype)
         w = u if pre is None else u * pre  # rounded to u's dtype, as the plain path rounds it
-        s, w_f, k_f, n = _fftconv_fwd(w, k, None if D is None else D.to(ft), keep=True, ft=ft)
-        s = s.to(u.dtype)
+        s, w_f, k_f, n = _fftconv_fwd(w, k, None if D is None else D.to(ft), keep=True, ft=ft, out=u.dtype)
         # what the backward reads: the spectra in float32/64 (the FFT's own precision); for half-precision
         # input its rounded time signal w instead, from which the backward recomputes the spectrum exactly,
         # in a quarter of a float32 spectrum's memory
@@ -144,8 +148,7 @@ class FFTConvFn(torch.autograd.Function):
             dD = (corr[:, 0] if corr is not None else (gs_t * w_t).sum((0, 2))).to(D.dtype)
         if need_u or need_pre:
             dw = torch.fft.irfft(g_f.mul_(k_f.conj()), n=n)[..., :L]
-            if D is not None: dw = torch.addcmul(dw, gs_t, D.to(ft)[:, None])
-            dw = dw.to(ctx.u_dtype)
+            dw = _skip_into(dw, gs_t, D.to(ft), ctx.u_dtype) if D is not None else dw.to(ctx.u_dtype)
             if need_u: du = dw if pre is None else mul(dw, pre, "u")
             if need_pre: dpre = mul(dw, u, "pre")
         if ctx.packed: return packed, dk, dD, None, None, None
@@ -173,7 +176,7 @@ def fftconv(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tensor | Non
         return FFTConvFn.apply(*args, False)
     # no graph to build: skip autograd's bookkeeping (~4% of a small call)
     w = u if pre is None else u * pre
-    y = _fftconv_fwd(w, k[:, :L], None if D is None else D.to(ft), keep=False, ft=ft)[0].to(u.dtype)
+    y = _fftconv_fwd(w, k[:, :L], None if D is None else D.to(ft), keep=False, ft=ft, out=u.dtype)[0]
     return y if post is None else y * post
 
 def gated_fftconv_packed(z: Tensor, k: Tensor, D: Tensor | None = None) -> Tensor:
