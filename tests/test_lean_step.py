@@ -218,3 +218,27 @@ def test_a_projection_weight_is_cast_once_whatever_the_batch():
         assert {n for n, _ in batched} <= {"bmm", "baddbmm", "sum"}, batched
         if B == 1: one = sorted(outs)
     assert [n for n, _ in sorted(outs)] == [n for n, _ in one]  # the same operators at any batch
+
+
+def test_the_hyena_blocks_backward_copies_no_spectrum_and_concatenates_nothing():
+    """Under bf16 autocast one Hyena block's forward+backward forms no conjugate spectrum of the batch's size (dk's
+    correlation is read from the reversed signal's transform), no concatenation of the split's gradients (the order-2
+    convolution takes the short filter's output whole) and no separate float32 skip before its cast."""
+    import step_profile as sp
+    _, _, names, _ = sp.dispatch_counts("hyena", 48, 100, batch=3)
+    assert "cat" not in names
+    B, C, L = 3, 48, 100
+    seen = []
+    from hyena_lit.models.model import Block, HyenaConfig
+    cfg = HyenaConfig.from_size("125M", d_model=C, d_inner=4 * C, n_heads=1, l_max=2 * L)
+    with sp.fake_mode():
+        m = Block(cfg)
+        h, g = torch.randn(B, L, C, requires_grad=True), torch.randn(B, L, C)
+        with sp.counting_mode(lambda f, a, k, out: seen.append((f.overloadpacket.__name__, out))):
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                y = m(h)
+            y.backward(g.to(y.dtype))
+    clones = [o for n, o in seen if n == "clone" and o.is_complex() and o.shape[0] == B]
+    assert not clones, [tuple(o.shape) for o in clones]
+    skips = [o for n, o in seen if n == "addcmul" and o.shape == (B, C, L)]
+    assert len(skips) == 2 and all(o.dtype == torch.bfloat16 for o in skips)  # forward and backward, written in bf16
