@@ -141,6 +141,21 @@ def main(argv=None):
         return
     unpack(p)
     print(f"unpacked into {p['dest']}")
+    for line in as_run_commands(p["dest"]): print(line)
+
+
+def as_run_commands(dest: pathlib.Path) -> list[str]:
+    """The commands that count the floors of the graph the check in `dest` ran (`scripts/step_floor.py --at`, its
+    params.json's `code`), for 52_gpu_step to read beside its measurements; none where the code is not recorded or
+    was not a commit (uncommitted changes: '+') or the GPU has no entry in GPU_PEAKS."""
+    from hyena_lit.kernels.fftconv_checks import GPU_PEAKS
+    info = json.loads((dest / "params.json").read_text())
+    code, gpu = str(info.get("code") or ""), str(info.get("gpu") or "")
+    peak = next((k for k in GPU_PEAKS if k in gpu), None)
+    if not re.fullmatch(r"[0-9a-f]{7,40}", code) or peak is None: return []
+    out = f"runs/gpu/step-floor/as-run/{dest.name}"
+    return [f"python scripts/step_floor.py --out {out} --gpu {peak} --conv torch --at {code}",
+            f"python scripts/step_floor.py --out {out} --operators --gpu {peak} --at {code}"]
 
 
 if __name__ == "__main__":

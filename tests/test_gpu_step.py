@@ -1,5 +1,6 @@
 "The step table of 52_gpu_step: Hyena's rows by the kernel its long convolution ran, each beside GPT's eager row."
 import math
+import pytest
 import pandas as pd
 from hyena_lit.eval.gpu_step import step_table
 
@@ -81,3 +82,10 @@ def test_two_checks_sit_side_by_side_with_one_before():
     t = checks_step_table(before, {"H200": a1, "H200-2": a2}, "NVIDIA H200")
     assert list(t.index.get_level_values("measured")) == ["before", "H200", "H200-2"]
     assert list(t.ratio) == [0.5, 0.6, 0.5]
+
+
+def test_a_checks_missing_as_run_floor_names_the_command():
+    from hyena_lit.eval.gpu_step import as_run_floor
+    assert len(as_run_floor("runs/gpu/NVIDIA_H200-2", "operator_floor.csv"))
+    with pytest.raises(FileNotFoundError, match="scripts/step_floor.py --out runs/gpu/step-floor/as-run/NO_GPU --at"):
+        as_run_floor("runs/gpu/NO_GPU", "floor.csv")

@@ -100,3 +100,17 @@ def test_a_link_in_the_way_is_not_followed(tmp_path):
     (other / "gpu").symlink_to(tmp_path / "elsewhere2", target_is_directory=True)
     with pytest.raises(SystemExit, match="is a link"): gpu_unpack.main([str(a), "--runs", str(other)])
     assert not (tmp_path / "elsewhere2").exists()
+
+
+def test_the_unpacked_check_names_the_commands_for_the_floors_of_its_code(tmp_path):
+    "A check that recorded a clean commit gets the two `step_floor --at` commands; one that did not, none."
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import gpu_unpack
+    dest = tmp_path / "NVIDIA_H200-3"
+    dest.mkdir()
+    for code, gpu, n in (("abc1234", "NVIDIA H200", 2), ("abc1234+", "NVIDIA H200", 0), (None, "NVIDIA H200", 0),
+                         ("abc1234", "Some Other GPU", 0), ("--help", "NVIDIA H200", 0)):
+        (dest / "params.json").write_text(json.dumps(dict(gpu=gpu, code=code)))
+        cmds = gpu_unpack.as_run_commands(dest)
+        assert len(cmds) == n, (code, gpu, cmds)
+        assert all(c.endswith("--at abc1234") and "as-run/NVIDIA_H200-3" in c and "--gpu H200" in c for c in cmds)

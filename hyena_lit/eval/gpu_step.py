@@ -14,9 +14,9 @@ from ..experiments.runtime import PAPER_FIGURE_4_3, crossover, runtime_table
 
 # %% auto #0
 __all__ = ['RATIO_TARGETS', 'MFU_TARGET', 'KERNEL_CLASSES', 'FIGURE43_STYLE', 'FAILURE_CAUSES', 'read_run_csv', 'read_run_json',
-           'gpu_checks', 'newest_with', 'step_mfu', 'step_table', 'checks_step_table', 'forced_table', 'kernel_class',
-           'kernel_label', 'profile_costs', 'figure43_table', 'figure43_crossovers', 'flash_kernel', 'plot_figure43',
-           'failure_cause']
+           'gpu_checks', 'as_run_floor', 'newest_with', 'step_mfu', 'step_table', 'checks_step_table', 'forced_table',
+           'kernel_class', 'kernel_label', 'profile_costs', 'figure43_table', 'figure43_crossovers', 'flash_kernel',
+           'plot_figure43', 'failure_cause']
 
 # %% ../../nbs/eval/52_gpu_step.ipynb #s005
 # the lean step's targets: Hyena's tokens/s over GPT's at each context length, and Hyena's MFU at 2K
@@ -43,6 +43,16 @@ def gpu_checks(gpu: str) -> list[str]:
         if not info.get("dry") and str(info.get("gpu", "")).replace(" ", "_") == gpu:
             found.append((str(info.get("started") or ""), d.name))
     return [f"runs/gpu/{name}" for _, name in sorted(found)]
+
+def as_run_floor(check: str, name: str) -> pd.DataFrame:
+    """runs/gpu/step-floor/as-run/<check>/<name>: the floors of the graph a GPU check ran, or a FileNotFoundError that
+    names the command counting them (`scripts/gpu_unpack.py` prints it for the check's recorded commit)."""
+    rel = f"runs/gpu/step-floor/as-run/{check.rsplit('/', 1)[-1]}/{name}"
+    if not (project_root() / rel).is_file():
+        raise FileNotFoundError(f"{rel} is missing: count the floors of the code {check} ran with `python "
+                                f"scripts/step_floor.py --out {rel.rsplit('/', 1)[0]} --at <its params.json's code>` "
+                                "(with --operators for operator_floor.csv)")
+    return read_run_csv(rel)
 
 def newest_with(checks: list[str], rel: str) -> str | None:
     "The newest of `checks` that holds a non-empty file `rel` (None where none does)."
