@@ -508,7 +508,9 @@ def source_digest(root: pathlib.Path = ROOT) -> str:
     return h.hexdigest()
 
 def _git(*args, root: pathlib.Path = ROOT, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", *args], cwd=root, capture_output=True, **kw)
+    "git's answer, or a failed one where the machine has no git (a GPU image may not)."
+    try: return subprocess.run(["git", *args], cwd=root, capture_output=True, **kw)
+    except FileNotFoundError: return subprocess.CompletedProcess(["git", *args], 127, "" if kw.get("text") else b"", "")
 
 def code_commit(root: pathlib.Path = ROOT) -> str | None:
     """The commit a check runs: git's HEAD (with '+' where hyena_lit/ or scripts/ differ from it), else the environment's

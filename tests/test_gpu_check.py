@@ -374,3 +374,5 @@ def test_a_check_names_the_code_it_ran_and_the_digest_finds_its_commit(tmp_path,
     assert g.code_commit(bare) is None and g.source_digest(bare) == d1
     monkeypatch.setenv("HYENA_LIT_CODE", first)
     assert g.code_commit(bare) == first
+    monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))  # a machine without git at all
+    assert g.code_commit(bare) == first and g.code_commit(repo) == first and g.commit_of_digest(d1, repo) is None
