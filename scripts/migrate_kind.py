@@ -29,7 +29,8 @@ _TASK_FOLDERS = {"mqar": "mqar", "dna": "dna", "images": "images"}
 
 # kinds of the measurement folders that scripts write (not runs: no metrics.json, no runner) -> the script
 MEASUREMENTS = {"gpu_check": "scripts/gpu_check.py", "gpu_bench": "scripts/triton_gpu.py",
-                "answer_probe": "scripts/answer_phase_probe.py"}
+                "answer_probe": "scripts/answer_phase_probe.py",
+                "step_floor_as_run": "scripts/step_floor.py"}  # runs/gpu/step-floor/as-run/<check>: `--at` its code
 
 
 def measurement_kind(folder: Path) -> str:
