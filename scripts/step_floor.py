@@ -276,36 +276,22 @@ def parse_rows(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def _without_at(argv: list[str]) -> list[str]:
-    "The arguments less `--at X` / `--at=X`."
-    out, skip = [], False
-    for x in argv:
-        if skip: skip = False; continue
-        if x == "--at": skip = True; continue
-        if x.startswith("--at="): continue
-        out.append(x)
-    return out
-
-def at_commit(commit: str, argv: list[str], out: str):
-    """Runs this script with `argv` (less --at) on the code of `commit`, checked out in a temporary git worktree with
-    this checkout's step_floor.py and step_profile.py (the counting, as it is now): the floor of the graph that commit
-    runs, each row's `code` naming it. The worktree is removed after, whatever happens."""
+def at_commit(commit: str, args: list[str], out: str):
+    """Runs this script with `args` on the code of `commit`, checked out in a temporary git worktree with this
+    checkout's step_floor.py and step_profile.py (the counting, as it is now): the floor of the graph that commit
+    runs, each row's `code` naming it, written to `out`. The worktree is removed after, whatever happens."""
     import shutil, subprocess, tempfile
     git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True)
     if not commit or commit.startswith("-") or git("rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}").returncode:
         raise SystemExit(f"error: --at: {commit!r} is not a commit of this repository")
-    target = pathlib.Path(out).resolve()
     with tempfile.TemporaryDirectory() as tmp:
         wt = pathlib.Path(tmp) / "code"
         r = git("worktree", "add", "--detach", str(wt), commit)
         if r.returncode: raise SystemExit(f"error: --at: git worktree add failed: {r.stderr.strip()}")
         try:
             for f in ("step_floor.py", "step_profile.py"): shutil.copy(ROOT / "scripts" / f, wt / "scripts" / f)
-            rest = _without_at(argv)
-            i = rest.index("--out") if "--out" in rest else None
-            rest = [x for x in rest if not x.startswith("--out=")] if i is None else rest[:i] + rest[i + 2:]
-            r = subprocess.run([sys.executable, str(wt / "scripts" / "step_floor.py"), "--out", str(target), *rest],
-                               cwd=wt, env={**os.environ, "PYTHONPATH": str(wt)})
+            r = subprocess.run([sys.executable, str(wt / "scripts" / "step_floor.py"), "--out",
+                                str(pathlib.Path(out).resolve()), *args], cwd=wt, env={**os.environ, "PYTHONPATH": str(wt)})
             if r.returncode: raise SystemExit(f"error: --at {commit}: the count failed (exit {r.returncode})")
         finally:
             git("worktree", "remove", "--force", str(wt))
@@ -325,7 +311,10 @@ def main(argv=None):
     p.add_argument("--at", default=None, help="count the code of this commit (a GPU check's `code`: the graph it ran) "
                    "with this checkout's counting scripts, in a temporary git worktree")
     a = p.parse_args(argv)
-    if a.at is not None: return at_commit(a.at, [x for x in (argv if argv is not None else sys.argv[1:])], a.out)
+    if a.at is not None:  # the same count, rebuilt from the parsed options, on that commit's code
+        same = ["--rows", a.rows, "--gpu", a.gpu, "--dtype", a.dtype, "--conv", a.conv] + (
+            ["--operators", "--lengths", a.lengths, "--batch", str(a.batch)] if a.operators else [])
+        return at_commit(a.at, same, a.out)
     convs = a.conv.split(",")
     if not convs or any(c not in ("torch", "fused") for c in convs) or len(set(convs)) < len(convs):
         raise SystemExit(f"error: --conv takes distinct names from torch, fused; got {a.conv!r}")
