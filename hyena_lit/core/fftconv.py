@@ -88,6 +88,10 @@ def _spectral(dtype: torch.dtype) -> torch.dtype:
     "The dtype the FFTs run in: float32/64 as given, half precision in float32."
     return dtype if dtype in (torch.float32, torch.float64) else torch.float32
 
+def _thirds(z: Tensor) -> tuple[Tensor, ...]:
+    "The three (B, C, L) views of z (B, 3C, L): a dimension split in two is a view whatever z's strides."
+    return z.view(z.shape[0], 3, z.shape[1] // 3, z.shape[2]).unbind(1)
+
 class FFTConvFn(torch.autograd.Function):
     """y = post * (k * w + D w) with w = pre * u: the causal FFT convolution with its gates and skip, one autograd
     node with a real-FFT backward. u, pre, post (B, C, L) in one dtype (pre, post: None for no gate), k (C, L),
@@ -97,7 +101,7 @@ class FFTConvFn(torch.autograd.Function):
     def forward(ctx, u: Tensor, k: Tensor, D: Tensor | None, pre: Tensor | None, post: Tensor | None,
                 packed: bool = False) -> Tensor:
         ctx.packed = packed
-        if packed: post, pre, u = u.chunk(3, dim=1)
+        if packed: post, pre, u = _thirds(u)
         ft = _spectral(u.dtype)
         w = u if pre is None else u * pre  # rounded to u's dtype, as the plain path rounds it
         s, w_f, k_f, n = _fftconv_fwd(w, k, None if D is None else D.to(ft), keep=True, ft=ft, out=u.dtype)
@@ -118,7 +122,7 @@ class FFTConvFn(torch.autograd.Function):
         if ctx.packed:  # the three gradients written into one buffer, in the input's order: no concatenation after
             need_pre = need_post = need_u
             packed = g.new_empty((g.shape[0], 3 * g.shape[1], L), dtype=ctx.u_dtype)
-            outs = dict(zip(("post", "pre", "u"), packed.chunk(3, dim=1)))
+            outs = dict(zip(("post", "pre", "u"), _thirds(packed)))
             mul = lambda a, b, into: torch.mul(a, b, out=outs[into])
         else: mul = lambda a, b, into: a * b
         dpost = mul(g, s, "post") if need_post else None
@@ -185,11 +189,11 @@ def gated_fftconv_packed(z: Tensor, k: Tensor, D: Tensor | None = None) -> Tenso
     written in place, where the gradients of three slices would be concatenated into one after."""
     if z.ndim != 3 or z.shape[1] % 3:
         raise ValueError(f"z must have shape (B, 3C, L): post, pre and u stacked; got {tuple(z.shape)}")
-    post, pre, u = z.chunk(3, dim=1)
-    _check_conv_args(u, k, D)
-    L = u.shape[-1]
+    _check_conv_args(z[:, :z.shape[1] // 3], k, D)  # u's shape, from a slice: the node splits z itself
+    L = z.shape[-1]
     if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in (z, k, D)):
         return FFTConvFn.apply(z, k[:, :L], D, None, None, True)
+    post, pre, u = _thirds(z)
     return fftconv(u, k, D, pregate=pre, postgate=post)
 
 # %% ../../nbs/core/11_fftconv.ipynb #c015

@@ -236,9 +236,10 @@ def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: 
     """Steps 2 and 4 for C channels: z (B, (N+1)C, L), short filter w, b; long filters k (n_filters, C, L),
     skips (n_filters, C) -> (B, C, L)."""
     zs = self._short(z, w, b)
-    *x, v = zs.split(z.shape[1] // (self.order + 1), dim=1)
+    C = z.shape[1] // (self.order + 1)
     grad = torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in (z, w, b, k, Dskip))
-    if fused := self._fused(v, conv_inputs, grad):  # one launch per convolution, gates inside
+    if fused := self._fused(zs, conv_inputs, grad):  # one launch per convolution, gates inside
+        *x, v = zs.split(C, dim=1)
         if self.gating == "official":
             gates = list(reversed(x[1:]))
             for o, x_i in enumerate(gates):
@@ -247,12 +248,15 @@ def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: 
             return v
         for n in range(self.order): v = fused(v, k[n], Dskip[n], postgate=x[n])
         return v
+    unfused = conv_inputs is None and not (self.training and self.dropout.p > 0)  # gates inside the convolutions
+    if self.gating == "official" and unfused and self.order == 2 and self.fftconv_impl != "ref":
+        # [x0 | x1 | v] is [post | pre | u]: no split, one gradient; the one filter squeezed, a view both ways
+        return gated_fftconv_packed(zs, k.squeeze(0), Dskip.squeeze(0))
+    *x, v = zs.split(C, dim=1)
     if self.gating == "official":  # y = x0 * (h_{N-2} * ( ... x_{N-2} * (h_0 * (x_{N-1} * v)))) with skips
         gates = list(reversed(x[1:]))
-        if conv_inputs is None and not (self.training and self.dropout.p > 0):  # gates inside the convolutions
+        if unfused:
             ks, Ds = k.unbind(0), Dskip.unbind(0)  # unbind: one stack in the backward, not a scatter per filter
-            if self.order == 2 and self.fftconv_impl != "ref":  # [x0 | x1 | v] is [post | pre | u]: one gradient
-                return gated_fftconv_packed(zs, ks[0], Ds[0])
             for o, x_i in enumerate(gates):
                 v = self._gated_conv(v, ks[o], Ds[o], x_i, x[0] if o == len(gates) - 1 else None)
             return v
