@@ -8,7 +8,8 @@ budget the longer sequence needs, or a wall? Two ablations at 35 minutes a run b
 the plateau?). Last, a length curriculum: the same Mamba trained at L = 128, then from those weights at 256, then at
 512. If it solves 256 from the 128 weights in the steps that left the model trained from scratch at chance, the wall
 is finding the copy mechanism at long L, not holding 16 tokens for 256 steps. And the first grid again with a
-validation split (selective-copying-val): validation alone chooses the step whose test accuracy a run reports."""
+validation split (selective-copying-val), each run given the steps its twin reached in 20 minutes: validation alone
+chooses the step whose test accuracy a run reports."""
 from grids._common import mechanistic_cells
 
 PROTOCOL = dict(seq_lens=[256], evals_per_epoch=16, protocol_lr=1e-3)
@@ -55,8 +56,15 @@ def cells(root="runs") -> list[dict]:
             + validation(root))
 
 
+# the steps each mixer's 20-minute run of selective-copying-cpu planned (its params.json's steps_used; a test holds them)
+TWIN_STEPS = {"hyena": 6382, "h3": 4869, "attention": 4204, "mamba": 3208}
+
+
 def validation(root="runs") -> list[dict]:
-    """The first grid (every mixer, L = 256, 20 CPU minutes a run) with a validation split (sweep
-    selective-copying-val): validation alone stops a run and chooses its step, where the test set is read once."""
-    return mechanistic_cells(root, "selective-copying-val", "selective-copying", mixers=["hyena", "h3", "attention", "mamba"],
-                             max_minutes_per_run=20, num_val=NUM_VAL, **PROTOCOL)
+    """The first grid (every mixer, L = 256) with a validation split (sweep selective-copying-val): validation alone
+    stops a run and chooses its step, where the test set is read once. Each run trains the steps its twin in
+    selective-copying-cpu reached in 20 CPU minutes (`TWIN_STEPS`), not 20 minutes of its own: a cap in time gives
+    fewer steps on a slower machine or beside another run, and the two sweeps would differ by more than the split."""
+    return [c for mixer, steps in TWIN_STEPS.items()
+            for c in mechanistic_cells(root, "selective-copying-val", "selective-copying", mixers=[mixer],
+                                       max_minutes_per_run=0, step_budget=steps, num_val=NUM_VAL, **PROTOCOL)]

@@ -76,7 +76,7 @@ _SYNTHETIC = ("+model", "+recipe", "recipe", "seed", "seq_len", "vocab_size", "n
               "max_minutes_per_run", "keep_checkpoint", "fresh_data", "task")
 _MECHANISTIC = _SYNTHETIC + ("recall_score", "test_lens", "evals_per_epoch", "steps_per_epoch", "protocol",
                              "protocol_lr", "solved_at", "init_from", "ablation_step", "lsd_first",
-                             "exact_match")
+                             "exact_match", "step_budget")
 KINDS = {r.kind: r for r in (
     Runner("associative_recall", _recall, _SYNTHETIC + ("parametrization", "ablation_step", "recipe_overrides"),
            ("associative_recall",)),
@@ -184,9 +184,15 @@ def _measured(d: Path, saved: dict) -> dict:
     return dict(seconds=seconds, tps=tps, device=str(dev).split(":")[0])
 
 def _tokens(p: dict) -> float | None:
-    """The tokens a cell trains, when its settings say: a token budget (`tokens`, a language model's), or epochs x
-    examples x length."""
+    """The tokens a cell trains, when its settings say: a token budget (`tokens`, a language model's), steps x batch x
+    length under the Mamba protocol (epochs of `steps_per_epoch`, at most `step_budget`), or epochs x examples x
+    length."""
     if isinstance(p.get("tokens"), int) and not isinstance(p.get("tokens"), bool): return float(p["tokens"])
+    if p.get("protocol") == "mamba" and all(isinstance(p.get(k), int)
+                                            for k in ("epochs", "steps_per_epoch", "batch_size", "seq_len")):
+        steps = p["epochs"] * p["steps_per_epoch"]
+        if isinstance(p.get("step_budget"), int) and p["step_budget"] > 0: steps = min(steps, p["step_budget"])
+        return float(steps * p["batch_size"] * p["seq_len"])
     if all(isinstance(p.get(k), int) for k in ("epochs", "num_train", "seq_len")):
         return float(p["epochs"] * p["num_train"] * p["seq_len"])
     return None

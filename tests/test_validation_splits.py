@@ -2,6 +2,7 @@
 run (Table 11, selective copying) and an MQAR run with `num_val` report the test accuracy read once at the point
 validation chose and are not flagged; the same Mamba run without a split, its early stop read on the test set, is."""
 import pandas as pd
+import pytest
 
 from hyena_lit.eval.fields import has_validation, last_value
 from hyena_lit.eval import rules
@@ -40,3 +41,39 @@ def test_mqar_run_with_validation_is_not_flagged(tmp_path):
     row = index_row(tmp_path, "mqar", "s", "val")
     assert has_validation(row, tmp_path) and rules.test_choices(row, tmp_path) == []
     assert last_value(row, tmp_path) == m["selected_test_acc"] == m["final_test_acc"]
+
+
+def test_a_step_budget_caps_a_mamba_protocol_run_and_is_checked_first(tmp_path):
+    "step_budget: the run plans at most that many steps (a cap the same on any machine); a bad value writes nothing."
+    m = run_task_steps(dict(STEPS, num_val=16, step_budget=3, dir=str(tmp_path / "mechanistic" / "s" / "cap")))
+    assert m["steps_run"] == 3
+    for bad in (-1, 2.5, True):
+        d = tmp_path / "mechanistic" / "s" / f"bad{bad}"
+        with pytest.raises(ValueError, match="step_budget"): run_task_steps(dict(STEPS, step_budget=bad, dir=str(d)))
+        assert not d.exists()
+    from hyena_lit.experiments.mechanistic import run_task
+    epochs = {k: v for k, v in STEPS.items() if k != "protocol"}
+    with pytest.raises(ValueError, match="step_budget"): run_task(dict(epochs, step_budget=3, dir=str(tmp_path / "e")))
+    assert not (tmp_path / "e").exists()
+
+
+def test_the_selective_copying_validation_runs_train_their_twins_steps():
+    "Each run of selective-copying-val is given the steps its 20-minute twin of selective-copying-cpu planned."
+    import json
+    from pathlib import Path
+    from hyena_lit.launch import load_cells
+    root = Path(__file__).resolve().parents[1]
+    cells = [c for c in load_cells(root / "grids" / "selective_copying.py") if "/selective-copying-val/" in c["run"]]
+    assert len(cells) == 4
+    for c in cells:
+        twin = root / c["run"].replace("selective-copying-val", "selective-copying-cpu") / "params.json"
+        assert c["params"]["step_budget"] == json.loads(twin.read_text())["steps_used"], c["key"]
+        assert c["params"]["max_minutes_per_run"] == 0 and c["params"]["num_val"] > 0
+
+
+def test_the_launcher_plans_a_mamba_protocol_cell_by_its_steps():
+    from hyena_lit.launch import _tokens
+    p = dict(protocol="mamba", epochs=49, steps_per_epoch=8192, batch_size=64, seq_len=256, num_train=2000)
+    assert _tokens(p) == 49 * 8192 * 64 * 256
+    assert _tokens(dict(p, step_budget=100)) == 100 * 64 * 256
+    assert _tokens({k: v for k, v in p.items() if k != "protocol"}) == 49 * 2000 * 256  # the epoch protocol

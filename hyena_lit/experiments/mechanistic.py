@@ -220,6 +220,8 @@ def run_task(cfg: dict) -> dict:
     last). With `exact_match`, every evaluation records whole-sequence accuracy too (`evaluate_exact`); validation
     still chooses on per-position accuracy."""
     if cfg.get("protocol") == "mamba": return run_task_steps(cfg)
+    if cfg.get("step_budget"):
+        raise ValueError("step_budget is an option of the Mamba protocol's runs (run_task_steps), not of run_task's")
     with RunFolder(cfg["dir"], cfg, device=cfg.get("device", "cpu")) as run:
         if run.finished: return run.metrics
         torch.set_num_threads(cfg.get("threads", 1))
@@ -359,8 +361,10 @@ def run_task_steps(cfg: dict) -> dict:
     if cfg.get("exact_match"):
         raise ValueError("exact_match is an option of the epoch protocol (run_task), not of the Mamba protocol's runs")
     n_val = cfg.get("num_val", 0)
-    if not isinstance(n_val, int) or isinstance(n_val, bool) or n_val < 0:
-        raise ValueError(f"num_val must be a non-negative integer, got {n_val!r}")
+    for k in ("num_val", "step_budget"):
+        v = cfg.get(k, 0)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise ValueError(f"{k} must be a non-negative integer, got {v!r}")
     # a resumed run (its own checkpoint/) or a finished one no longer needs the weights it started from
     src = cfg.get("init_from") if not any(Path(cfg["dir"]).glob("checkpoint*")) else ""
     if src and not is_finished(cfg["dir"]) and not (project_root() / src / "checkpoint").is_dir():
@@ -382,6 +386,7 @@ def run_task_steps(cfg: dict) -> dict:
         elif cfg.get("max_minutes_per_run", 0) > 0:
             steps = max(1, min(
                 steps, int(60 * cfg["max_minutes_per_run"] / seconds_per_step(HyenaLM(mcfg).to(dev), batch_at(0)))))
+        if not run.saved and cfg.get("step_budget", 0) > 0: steps = min(steps, cfg["step_budget"])  # a budget in steps
         recipe = get_recipe("mamba-synthetics", lr=cfg["lr"], batch_size=cfg["batch_size"], steps=steps,
                             eval_every=min(cfg["steps_per_epoch"] // cfg.get("evals_per_epoch", 1), steps),
                             early_stop=cfg.get("solved_at"))
