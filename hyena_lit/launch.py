@@ -178,7 +178,7 @@ def _measured(d: Path, saved: dict) -> dict:
     dev = (saved.get("provenance") or {}).get("device") or saved.get("device") or \
         (saved.get("train") or {}).get("device") or "cpu"
     seconds, tps = num(m.get("seconds", m.get("train_seconds"))), num(m.get("tokens_per_second"))
-    per_epoch = _tokens(dict(saved, epochs=1))  # examples x length, where the settings say
+    per_epoch = _tokens(dict(saved, epochs=1, step_budget=0))  # an epoch's tokens, where the settings say
     if tps is None and seconds and num(m.get("epochs_run")) and per_epoch:
         tps = m["epochs_run"] * per_epoch / seconds
     return dict(seconds=seconds, tps=tps, device=str(dev).split(":")[0])

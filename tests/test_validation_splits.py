@@ -77,3 +77,13 @@ def test_the_launcher_plans_a_mamba_protocol_cell_by_its_steps():
     assert _tokens(p) == 49 * 8192 * 64 * 256
     assert _tokens(dict(p, step_budget=100)) == 100 * 64 * 256
     assert _tokens({k: v for k, v in p.items() if k != "protocol"}) == 49 * 2000 * 256  # the epoch protocol
+
+
+def test_the_launcher_measures_a_step_budgeted_run_by_its_steps(tmp_path):
+    "A finished run's tokens/s: its steps x batch x length over its seconds, whatever budget stopped it."
+    import json
+    from hyena_lit.launch import _measured
+    saved = dict(protocol="mamba", epochs=49, steps_per_epoch=8192, batch_size=64, seq_len=256, num_train=2000,
+                 step_budget=4096)
+    (tmp_path / "metrics.json").write_text(json.dumps(dict(seconds=100.0, epochs_run=0.5)))
+    assert _measured(tmp_path, saved)["tps"] == 4096 * 64 * 256 / 100.0
