@@ -191,7 +191,7 @@ def _sc_paper(R):
 
 def _sc_ours(R):
     rows = [R.sb(f"M-T1-{m}") for m in ("Mamba", "H3", "Hyena")]
-    out = "L = 256, 20-40 min a run: " + ", ".join(f"{r['row'].split(' (')[0]} {short(r['ours'])}" for r in rows)
+    out = "L = 256, the steps of 20-40 CPU minutes a run: " + ", ".join(f"{r['row'].split(' (')[0]} {short(r['ours'])}" for r in rows)
     cur = {r["seq_len"]: r for r in R.runs("mechanistic", "selective-copying-curriculum")}
     if "256" in cur:  # the same Mamba trained at 128 first, then at each length from the weights of the one before
         out += "; Mamba from its L = 128 weights: " + ", ".join(
