@@ -13,6 +13,11 @@ torch.fft ref (the kernels' plain reference `gated_fftconv_ref`, rfft/irfft of s
 Monarch kernel with bf16 and with float32 inputs, the same with bf16 inputs forming the whole spectral tile at once
 (`WHOLE_TILE`: the launch's warps and depth with RB = N1, so that the table's blocks of rows are timed against none),
 the three-pass kernel with bf16 and with float32 inputs (`monarch long`, up to `LONG_MAX_L`), and the first fused kernel (`20_fftconv_triton`) with bf16 inputs.
+Then the operator's layout (`PACKED`): u and both gates as the thirds of one (B, 3C, L) tensor, as the order-2 step
+hands them over: `torch.fft packed` (`gated_fftconv_packed`, float32), `monarch bf16 packed` (`monarch_fftconv_packed`:
+the thirds read in place, one gradient) and `monarch bf16 copied` (`monarch_fftconv` on contiguous copies of the
+thirds, their gradients concatenated by autograd: how the kernel read them before it took batch strides): what reading
+in place saves inside the training step.
 A contender that fails is a row with its error; the others still run. A build that does not fit the GPU and falls
 back to torch.fft (`KernelFallback`) is such a failure, its timing not recorded (the correctness rows say "fell back"). Every row records
 its input dtype and the products' dtype the kernel ran (`products`), and the Monarch rows the launch
@@ -110,7 +115,8 @@ def contenders(L: int):
     "{name: (input dtype, products or None, fn(u, k, D, pre, post) or None when not built at L)}"
     import torch
     from hyena_lit.kernels.fftconv_triton import MAX_L, MAX_L_HALF, PREC, fftconv_triton, gated_fftconv_ref, products
-    from hyena_lit.kernels.monarch_fftconv import MONARCH_MAX_L, monarch_fftconv
+    from hyena_lit.kernels.monarch_fftconv import MONARCH_MAX_L, monarch_fftconv, monarch_fftconv_packed
+    from hyena_lit.core.fftconv import gated_fftconv_packed
     from hyena_lit.kernels.monarch_long import LONG_MAX_L, monarch_long_fftconv
     from hyena_lit.experiments.runtime import library_fftconv
     ours, passes = L <= MONARCH_MAX_L, monarch_long_fftconv if L <= LONG_MAX_L else None
@@ -123,7 +129,20 @@ def contenders(L: int):
             "monarch long bf16": (torch.bfloat16, products(torch.bfloat16), passes),
             "monarch long fp32": (torch.float32, products(torch.float32), passes),
             "first kernel bf16": (torch.bfloat16, products(torch.bfloat16) if L <= MAX_L_HALF else PREC,
-                                  fftconv_triton if first else None)}
+                                  fftconv_triton if first else None),
+            "torch.fft packed": (torch.float32, "fp32", gated_fftconv_packed),
+            "monarch bf16 packed": (torch.bfloat16, products(torch.bfloat16), monarch_fftconv_packed if ours else None),
+            "monarch bf16 copied": (torch.bfloat16, products(torch.bfloat16), _copied if ours else None)}
+
+# the contenders called on the operator's layout, fn(z, k, D) with z = [post | pre | u] (B, 3C, L)
+PACKED = ("torch.fft packed", "monarch bf16 packed", "monarch bf16 copied")
+
+def _copied(z, k, D):
+    """`monarch_fftconv` on contiguous copies of z's thirds, its gradients concatenated by autograd: the kernel as it
+    read its inputs before it took batch strides (the ablation of reading in place)."""
+    from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
+    post, pre, u = (t.contiguous() for t in z.split(z.shape[1] // 3, dim=1))
+    return monarch_fftconv(u, k, D, pregate=pre, postgate=post)
 
 WHOLE_TILE = "monarch bf16 whole tile"  # the same launch with RB = N1 (`monarch_rows()`): what the blocks cost or save
 
@@ -227,7 +246,11 @@ def main(argv=None):
             if a.dry and L > DRY_MAX_L: rows.append(row | dict(status="not timed (dry run)")); continue
             try:
                 u, k, D, pre, post = bench_inputs(B, C, L, dtype, dev)
-                call = lambda: fn(u, k, D.to(dtype), pre, post)
+                if name in PACKED:  # the same values, stacked as the operator's step hands them over
+                    z = torch.cat([post, pre, u], 1).detach().requires_grad_()
+                    u = pre = post = None
+                    call = lambda: fn(z, k, D.to(dtype))
+                else: call = lambda: fn(u, k, D.to(dtype), pre, post)
                 with scope():  # the whole-tile contender's launches, forward and backward
                     # a timing during which a build fell back to torch.fft is not the kernel's: not recorded
                     with fallbacks() as fell: f = timer(call, a.reps, cuda, warmup)
@@ -244,7 +267,7 @@ def main(argv=None):
             except Exception as e:
                 row |= dict(status=f"error: {type(e).__name__}: {e}"[:300])
             finally:
-                u = pre = post = k = D = None
+                u = pre = post = k = D = z = None
                 if cuda: torch.cuda.empty_cache()
             rows.append(row)
             print(row, flush=True)

@@ -239,6 +239,8 @@ def mix(self: HyenaOperator, z: Tensor, w: Tensor, b: Tensor, k: Tensor, Dskip: 
     C = z.shape[1] // (self.order + 1)
     grad = torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in (z, w, b, k, Dskip))
     if fused := self._fused(zs, conv_inputs, grad):  # one launch per convolution, gates inside
+        if self.gating == "official" and self.order == 2 and (packed := getattr(fused, "packed", None)):
+            return packed(zs, k.squeeze(0), Dskip.squeeze(0))  # [post | pre | u] read in place, one gradient
         *x, v = zs.split(C, dim=1)
         if self.gating == "official":
             gates = list(reversed(x[1:]))

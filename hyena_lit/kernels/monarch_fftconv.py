@@ -17,9 +17,10 @@ import hyena_lit.kernels.fftconv_triton as _ft
 __all__ = ['MONARCH_MAX_L', 'MONARCH_LAUNCH', 'AUTO_TABLES', 'AUTO_KERNELS', 'AUTO_PASSES', 'monarch_dft', 'monarch_plan',
            'spectrum_order', 'monarch_tile_fft', 'monarch_tile_ifft', 'monarch_conv_model', 'monarch_tables',
            'monarch_filter_spectrum', 'monarch_launch', 'monarch_rows', 'monarch_backward_torch_fft', 'KernelFallback',
-           'MonarchFFTConv', 'monarch_fftconv', 'check_monarch', 'ptx_global_loads', 'compile_resources',
-           'monarch_compile', 'monarch_aot', 'choose_launch', 'monarch_choose_launch', 'monarch_transform_flops',
-           'monarch_cost', 'monarch_roofline', 'bench_gpu', 'auto_wins', 'auto_kernel']
+           'MonarchFFTConv', 'MonarchFFTConvPacked', 'monarch_fftconv', 'monarch_fftconv_packed', 'check_monarch',
+           'ptx_global_loads', 'compile_resources', 'monarch_compile', 'monarch_aot', 'choose_launch',
+           'monarch_choose_launch', 'monarch_transform_flops', 'monarch_cost', 'monarch_roofline', 'bench_gpu',
+           'auto_wins', 'auto_kernel']
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m005
 def monarch_dft(x: Tensor, factors: tuple[int, ...]) -> Tensor:
@@ -222,94 +223,99 @@ def _ifft_rows(zr, zi, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, N1: tl.conste
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m021
 @triton.jit
-def _load_pair(p, g, off, ma, mb, RS, HAS_G: tl.constexpr):
-    "Rows (2p, 2p+1) of p (times the gate g) as real and imaginary parts; `RS` the stride between the two rows."
-    a = tl.load(p + off, mask=ma, other=0.0).to(tl.float32)
-    b = tl.load(p + off + RS, mask=mb, other=0.0).to(tl.float32)
+def _load_pair(p, g, pos, ma, mb, SP, SG, HAS_G: tl.constexpr):
+    """Rows (2p, 2p+1) of a tensor (times a gate) as real and imaginary parts: p and g point at row 2p of the channel,
+    `SP` and `SG` are their batch strides (row 2p+1 lies one stride on), `pos` the tile's time indices."""
+    a = tl.load(p + pos, mask=ma, other=0.0).to(tl.float32)
+    b = tl.load(p + SP + pos, mask=mb, other=0.0).to(tl.float32)
     if HAS_G:
-        a = a * tl.load(g + off, mask=ma, other=0.0).to(tl.float32)
-        b = b * tl.load(g + off + RS, mask=mb, other=0.0).to(tl.float32)
+        a = a * tl.load(g + pos, mask=ma, other=0.0).to(tl.float32)
+        b = b * tl.load(g + SG + pos, mask=mb, other=0.0).to(tl.float32)
     return a, b
 
 @triton.jit
-def _store_pair(p, off, ma, mb, RS, a, b):
-    tl.store(p + off, a.to(p.dtype.element_ty), mask=ma)
-    tl.store(p + off + RS, b.to(p.dtype.element_ty), mask=mb)
+def _store_pair(p, pos, ma, mb, SP, a, b):
+    tl.store(p + pos, a.to(p.dtype.element_ty), mask=ma)
+    tl.store(p + SP + pos, b.to(p.dtype.element_ty), mask=mb)
 
 @triton.jit
-def _skip_gate_store(y_ptr, u_ptr, pre_ptr, post_ptr, d, ya, yb, off, ma, mb, RS, HAS_SKIP: tl.constexpr,
+def _skip_gate_store(y, u, pre, post, d, ya, yb, pos, ma, mb, SY, SU, SPRE, SPOST, HAS_SKIP: tl.constexpr,
                      HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr):
-    "The forward's epilogue: rows (2p, 2p+1) of y = post * (conv + D pre u) from their convolution (ya, yb), stored."
+    """The forward's epilogue: rows (2p, 2p+1) of y = post * (conv + D pre u) from their convolution (ya, yb), stored;
+    each tensor by its pointer to row 2p and its batch stride."""
     if HAS_SKIP:
-        xa, xb = _load_pair(u_ptr, pre_ptr, off, ma, mb, RS, HAS_PRE)
+        xa, xb = _load_pair(u, pre, pos, ma, mb, SU, SPRE, HAS_PRE)
         ya, yb = ya + d * xa, yb + d * xb
     if HAS_POST:
-        ga, gb = _load_pair(post_ptr, post_ptr, off, ma, mb, RS, False)
+        ga, gb = _load_pair(post, post, pos, ma, mb, SPOST, SPOST, False)
         ya, yb = ya * ga, yb * gb
-    _store_pair(y_ptr, off, ma, mb, RS, ya, yb)
+    _store_pair(y, pos, ma, mb, SY, ya, yb)
 
 @triton.jit
-def _grad_store(dy_ptr, u_ptr, pre_ptr, post_ptr, du_ptr, dpre_ptr, dpost_ptr, d, sa, sb, ea, eb, off, ma, mb, RS,
+def _grad_store(dy, u, pre, post, du, dpre, dpost, d, sa, sb, ea, eb, pos, ma, mb, SY, SU, SPRE, SPOST, SDX,
                 HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr):
     """The backward's epilogue for rows (2p, 2p+1), from their conv(k, x) (sa, sb; read only with HAS_POST) and their
     correlation of dz = post dy with k (ea, eb): dpost = dy (conv + D x), dx = corr + D dz, du = pre dx, dpre = u dx,
-    stored; returns their share of dD = sum(dz x)."""
-    xa, xb = _load_pair(u_ptr, pre_ptr, off, ma, mb, RS, HAS_PRE)
+    stored (the three gradients share the batch stride SDX); returns their share of dD = sum(dz x)."""
+    xa, xb = _load_pair(u, pre, pos, ma, mb, SU, SPRE, HAS_PRE)
     if HAS_POST:
-        ga, gb = _load_pair(dy_ptr, dy_ptr, off, ma, mb, RS, False)
-        _store_pair(dpost_ptr, off, ma, mb, RS, ga * (sa + d * xa), gb * (sb + d * xb))
-    za, zb = _load_pair(dy_ptr, post_ptr, off, ma, mb, RS, HAS_POST)
+        ga, gb = _load_pair(dy, dy, pos, ma, mb, SY, SY, False)
+        _store_pair(dpost, pos, ma, mb, SDX, ga * (sa + d * xa), gb * (sb + d * xb))
+    za, zb = _load_pair(dy, post, pos, ma, mb, SY, SPOST, HAS_POST)
     ea, eb = ea + d * za, eb + d * zb
     dd = tl.sum(tl.sum(za * xa + zb * xb, axis=1), axis=0)
     if HAS_PRE:
-        pa, pb = _load_pair(pre_ptr, pre_ptr, off, ma, mb, RS, False)
-        _store_pair(du_ptr, off, ma, mb, RS, ea * pa, eb * pb)
-        ua, ub = _load_pair(u_ptr, u_ptr, off, ma, mb, RS, False)
-        _store_pair(dpre_ptr, off, ma, mb, RS, ea * ua, eb * ub)
+        pa, pb = _load_pair(pre, pre, pos, ma, mb, SPRE, SPRE, False)
+        _store_pair(du, pos, ma, mb, SDX, ea * pa, eb * pb)
+        ua, ub = _load_pair(u, u, pos, ma, mb, SU, SU, False)
+        _store_pair(dpre, pos, ma, mb, SDX, ea * ua, eb * ub)
     else:
-        _store_pair(du_ptr, off, ma, mb, RS, ea, eb)
+        _store_pair(du, pos, ma, mb, SDX, ea, eb)
     return dd
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m023
 @triton.jit
 def _monarch_fwd_kernel(u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, y_ptr, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr,
-                        B, C, L, N1: tl.constexpr, N2: tl.constexpr, N3: tl.constexpr, RB: tl.constexpr,
-                        PAIRS: tl.constexpr, HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr, PREC: tl.constexpr):
+                        B, C, L, S_U, S_PRE, S_POST, S_Y, N1: tl.constexpr, N2: tl.constexpr, N3: tl.constexpr,
+                        RB: tl.constexpr, PAIRS: tl.constexpr, HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr, PREC: tl.constexpr):
     """Program (c, g): rows 2p and 2p+1 of channel c, for the PAIRS pairs p of group g, as one complex signal:
     y = post * (ifft(fft(pre * u) K) + D pre * u), the spectrum formed, filtered and inverted RB of its N1 rows at a
-    time, the inverse's shares summed."""
+    time, the inverse's shares summed. S_U, S_PRE, S_POST, S_Y: the batch strides of u, the gates and y."""
     c, g = tl.program_id(0), tl.program_id(1)
     H: tl.constexpr = N1 // 2
     M: tl.constexpr = N2 * N3
     pos = tl.arange(0, H)[:, None] * M + tl.arange(0, M)[None, :]    # time index of tile place [n1, m]
     d = tl.load(d_ptr + c).to(tl.float32)
-    RS = C * L
     kp = k_ptr + c * 2 * N1 * M
+    cl = c.to(tl.int64) * L
     for j in tl.static_range(PAIRS):
         ra = 2 * (g * PAIRS + j)
-        off = (ra * C + c).to(tl.int64) * L + pos
+        r64 = ra.to(tl.int64)
+        u, pre = u_ptr + r64 * S_U + cl, pre_ptr + r64 * S_PRE + cl        # row 2p of channel c
+        post, y = post_ptr + r64 * S_POST + cl, y_ptr + r64 * S_Y + cl
         ma, mb = pos < tl.where(ra < B, L, 0), pos < tl.where(ra + 1 < B, L, 0)   # the padding: never loaded
         sa, sb = tl.zeros((H, M), dtype=tl.float32), tl.zeros((H, M), dtype=tl.float32)
         for r0 in range(0, N1, RB):
-            xa, xb = _load_pair(u_ptr, pre_ptr, off, ma, mb, RS, HAS_PRE)   # re-read a block (L1): fewer live registers
+            xa, xb = _load_pair(u, pre, pos, ma, mb, S_U, S_PRE, HAS_PRE)   # re-read a block (L1): fewer live registers
             yr, yi = _fft_rows(xa, xb, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, N1, N2, N3, RB, PREC)
             kr, ki = _rows_of(kp, r0, RB, M, N1)
             qa, qb = _ifft_rows(yr * kr - yi * ki, yr * ki + yi * kr, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr,
                                 N1, N2, N3, RB, PREC)                 # K carries the 1/N
             sa, sb = sa + qa, sb + qb
-        _skip_gate_store(y_ptr, u_ptr, pre_ptr, post_ptr, d, sa, sb, off, ma, mb, RS, True, HAS_PRE, HAS_POST)
+        _skip_gate_store(y, u, pre, post, d, sa, sb, pos, ma, mb, S_Y, S_U, S_PRE, S_POST, True, HAS_PRE, HAS_POST)
 
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m025
 # one Triton kernel: its body cannot be split across cells
 @triton.jit
 def _monarch_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, dpre_ptr, dpost_ptr, dk_ptr,
-                        dd_ptr, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, B, C, L, N1: tl.constexpr,
-                        N2: tl.constexpr, N3: tl.constexpr, RB: tl.constexpr, HAS_PRE: tl.constexpr,
+                        dd_ptr, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, B, C, L, S_Y, S_U, S_PRE, S_POST, S_DX,
+                        N1: tl.constexpr, N2: tl.constexpr, N3: tl.constexpr, RB: tl.constexpr, HAS_PRE: tl.constexpr,
                         HAS_POST: tl.constexpr, PREC: tl.constexpr):
     """Program c: channel c, looping over its pairs of rows, and for each pair over blocks of RB spectral rows.
     du, dpre, dpost per row; dk summed over the batch in registers in the time domain (one inverse transform a pair),
-    dD as one float32 sum. No atomics: the order of the sums is fixed."""
+    dD as one float32 sum. No atomics: the order of the sums is fixed. S_Y, S_U, S_PRE, S_POST: the batch strides of
+    dy, u and the gates; S_DX that of du, dpre and dpost (three tensors, or thirds of one)."""
     c = tl.program_id(0)
     H: tl.constexpr = N1 // 2
     M: tl.constexpr = N2 * N3
@@ -318,24 +324,26 @@ def _monarch_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, 
     d = tl.load(d_ptr + c).to(tl.float32)
     dk = tl.zeros((H, M), dtype=tl.float32)
     dd = tl.zeros((), dtype=tl.float32)
-    RS = C * L
     kp = k_ptr + c * 2 * N1 * M
+    cl = c.to(tl.int64) * L
     for p in range(tl.cdiv(B, 2)):
-        off = (2 * p * C + c).to(tl.int64) * L + pos
+        r64 = tl.cast(2 * p, tl.int64)
+        dy, u = dy_ptr + r64 * S_Y + cl, u_ptr + r64 * S_U + cl             # row 2p of channel c
+        pre, post = pre_ptr + r64 * S_PRE + cl, post_ptr + r64 * S_POST + cl
         ma, mb = m, pos < tl.where(2 * p + 1 < B, L, 0)
         sa, sb = tl.zeros((H, M), dtype=tl.float32), tl.zeros((H, M), dtype=tl.float32)   # conv(k, x)
         ea, eb = tl.zeros((H, M), dtype=tl.float32), tl.zeros((H, M), dtype=tl.float32)   # the correlation with k
         for r0 in range(0, N1, RB):
             # inputs and the filter's spectrum are re-read where they are used (L1/L2 hits): a tile kept live
             # across a transform costs registers, which are what runs out first
-            xa, xb = _load_pair(u_ptr, pre_ptr, off, ma, mb, RS, HAS_PRE)
+            xa, xb = _load_pair(u, pre, pos, ma, mb, S_U, S_PRE, HAS_PRE)
             xr, xi = _fft_rows(xa, xb, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, N1, N2, N3, RB, PREC)
             if HAS_POST:  # dpost = dy * (conv(k, x) + D x)
                 kr, ki = _rows_of(kp, r0, RB, M, N1)
                 qa, qb = _ifft_rows(xr * kr - xi * ki, xr * ki + xi * kr, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr,
                                     f3_ptr, N1, N2, N3, RB, PREC)
                 sa, sb = sa + qa, sb + qb
-            za, zb = _load_pair(dy_ptr, post_ptr, off, ma, mb, RS, HAS_POST)
+            za, zb = _load_pair(dy, post, pos, ma, mb, S_Y, S_POST, HAS_POST)
             zr, zi = _fft_rows(za, zb, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr, N1, N2, N3, RB, PREC)
             # conj(X) Z / N: the real part of its inverse is both rows' correlations summed
             pr, _ = _ifft_rows((xr * zr + xi * zi) * (1.0 / (N1 * M)), (xr * zi - xi * zr) * (1.0 / (N1 * M)), r0,
@@ -346,8 +354,9 @@ def _monarch_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, 
             qa, qb = _ifft_rows(zr * kr + zi * ki, zi * kr - zr * ki, r0, f1_ptr, t1_ptr, f2_ptr, t2_ptr, f3_ptr,
                                 N1, N2, N3, RB, PREC)
             ea, eb = ea + qa, eb + qb
-        dd += _grad_store(dy_ptr, u_ptr, pre_ptr, post_ptr, du_ptr, dpre_ptr, dpost_ptr, d, sa, sb, ea, eb, off, ma, mb,
-                          RS, HAS_PRE, HAS_POST)
+        dx = r64 * S_DX + cl
+        dd += _grad_store(dy, u, pre, post, du_ptr + dx, dpre_ptr + dx, dpost_ptr + dx, d, sa, sb, ea, eb, pos, ma, mb,
+                          S_Y, S_U, S_PRE, S_POST, S_DX, HAS_PRE, HAS_POST)
     tl.store(dk_ptr + c * L + pos, dk, mask=m)
     tl.store(dd_ptr + c, dd)
 
@@ -358,7 +367,7 @@ def _monarch_bwd_kernel(dy_ptr, u_ptr, pre_ptr, post_ptr, k_ptr, d_ptr, du_ptr, 
 # by `monarch_choose_launch`; `tests/test_monarch_fftconv.py` checks that the two agree
 MONARCH_LAUNCH = {
     "bf16": {
-        "forward": {512: (4, 32, 3), 1024: (4, 32, 3), 2048: (8, 32, 3), 4096: (8, 32, 3), 8192: (4, 16, 3), 16384: (8, 16, 1)},
+        "forward": {512: (4, 32, 3), 1024: (4, 32, 3), 2048: (8, 32, 3), 4096: (16, 16, 1), 8192: (4, 16, 3), 16384: (8, 16, 1)},
         "backward": {512: (4, 32, 1), 1024: (4, 32, 1), 2048: (8, 16, 1), 4096: (8, 16, 1), 8192: (16, 16, 1), 16384: (16, 16, 1)},
     },
     "tf32x3": {
@@ -429,47 +438,97 @@ def _grad_buffers(u: Tensor, pre: Tensor | None, post: Tensor | None) -> tuple:
     new = lambda: _ft._alloc(u.shape, dtype=u.dtype, device=u.device)
     return new(), new() if pre is not None else None, new() if post is not None else None
 
+def _rows(t: Tensor | None) -> tuple[Tensor | None, int]:
+    """t (B, C, L) in the layout the kernels read, and its batch stride: time steps contiguous and channels L apart,
+    any batch stride, so that a slice of channels of a larger tensor is read where it lies; copied only where it has
+    another layout. (None, 0) for None. A batch stride of 0 (a tensor expanded over the batch) is read as it is."""
+    if t is None: return None, 0
+    B, C, L = t.shape
+    if (L > 1 and t.stride(2) != 1) or (C > 1 and t.stride(1) != L): t = t.contiguous()
+    return t, t.stride(0) if B > 1 else C * L
+
+def _forward_kernel(u: Tensor, k: Tensor, D: Tensor, pre: Tensor | None, post: Tensor | None, prec: str,
+                    pairs: int) -> Tensor:
+    "y by the forward kernel, or by `gated_fftconv_ref` where its build does not fit the GPU (with a warning)."
+    B, C, L = u.shape
+    (u, su), (pre, spre), (post, spost) = _rows(u), _rows(pre), _rows(post)
+    f = monarch_plan(L)
+    K = monarch_filter_spectrum(k, L, f)
+    y = _ft._alloc(u.shape, dtype=u.dtype, device=u.device)
+    try:
+        _monarch_fwd_kernel[(C, triton.cdiv((B + 1) // 2, pairs))](
+            u, u if pre is None else pre, u if post is None else post, K, D.contiguous(), y, *_tables(f, u.device, prec),
+            B, C, L, su, su if pre is None else spre, su if post is None else spost, C * L, **_dims(f, "forward", prec),
+            PAIRS=pairs, HAS_PRE=pre is not None, HAS_POST=post is not None, PREC=prec, **_launch(f, "forward", prec))
+    except triton.runtime.errors.OutOfResources as e:  # raised when the build is loaded, before any launch
+        y = _forward_fallback(f"monarch_fftconv: the forward kernel at L = {L} ({prec} products) does not fit this GPU",
+                              e, u, k, D, pre, post)
+    return y
+
+def _backward_kernel(dy: Tensor, u: Tensor, k: Tensor, D: Tensor, pre: Tensor | None, post: Tensor | None,
+                     prec: str, du: Tensor, dpre: Tensor | None, dpost: Tensor | None) -> tuple[Tensor, Tensor]:
+    """The backward kernel into du, dpre, dpost (one batch stride: three tensors or thirds of one); returns (dk, dD).
+    Raises OutOfResources where its build does not fit the GPU (the caller falls back)."""
+    B, C, L = u.shape
+    (dy, sy), (u, su), (pre, spre), (post, spost) = _rows(dy), _rows(u), _rows(pre), _rows(post)
+    f = monarch_plan(L)
+    K = monarch_filter_spectrum(k, L, f)
+    dk, dD = (_ft._alloc(shape, dtype=torch.float32, device=u.device) for shape in ((C, L), (C,)))
+    _monarch_bwd_kernel[(C,)](dy, u, u if pre is None else pre, u if post is None else post, K, D.contiguous(), du,
+                              du if dpre is None else dpre, du if dpost is None else dpost, dk, dD,
+                              *_tables(f, u.device, prec), B, C, L, sy, su, su if pre is None else spre,
+                              su if post is None else spost, _rows(du)[1],
+                              **_dims(f, "backward", prec), HAS_PRE=pre is not None, HAS_POST=post is not None,
+                              PREC=prec, **_launch(f, "backward", prec))
+    if k.shape[1] > L: dk = torch.nn.functional.pad(dk, (0, k.shape[1] - L))
+    return dk.to(k.dtype), dD.to(D.dtype)
+
 class MonarchFFTConv(torch.autograd.Function):
     @staticmethod
     def forward(ctx, u, k, D, pre, post, prec, pairs):
-        B, C, L = u.shape
-        u, D = u.contiguous(), D.contiguous()
-        pre = pre.contiguous() if pre is not None else None
-        post = post.contiguous() if post is not None else None
+        u, pre, post = _rows(u)[0], _rows(pre)[0], _rows(post)[0]  # saved as the kernels read them
         ctx.prec = prec
         ctx.save_for_backward(u, k, D, pre, post)
-        f = monarch_plan(L)
-        K = monarch_filter_spectrum(k, L, f)
-        y = _ft._alloc(u.shape, dtype=u.dtype, device=u.device)
-        npairs = (B + 1) // 2
-        try:
-            _monarch_fwd_kernel[(C, triton.cdiv(npairs, pairs))](
-                u, u if pre is None else pre, u if post is None else post, K, D, y, *_tables(f, u.device, prec),
-                B, C, L, **_dims(f, "forward", prec), PAIRS=pairs, HAS_PRE=pre is not None, HAS_POST=post is not None,
-                PREC=prec, **_launch(f, "forward", prec))
-        except triton.runtime.errors.OutOfResources as e:  # raised when the build is loaded, before any launch
-            y = _forward_fallback(f"monarch_fftconv: the forward kernel at L = {L} ({prec} products) does not fit this GPU",
-                                  e, u, k, D, pre, post)
-        return y
+        return _forward_kernel(u, k, D, pre, post, prec, pairs)
 
     @staticmethod
     def backward(ctx, dy):
         u, k, D, pre, post = ctx.saved_tensors
-        B, C, L = u.shape
-        f = monarch_plan(L)
-        K = monarch_filter_spectrum(k, L, f)
         du, dpre, dpost = _grad_buffers(u, pre, post)
-        dk, dD = (_ft._alloc(shape, dtype=torch.float32, device=u.device) for shape in ((C, L), (C,)))
-        try:
-            _monarch_bwd_kernel[(C,)](dy.contiguous(), u, u if pre is None else pre, u if post is None else post, K,
-                                      D, du, du if dpre is None else dpre, du if dpost is None else dpost, dk, dD,
-                                      *_tables(f, u.device, ctx.prec), B, C, L, **_dims(f, "backward", ctx.prec), HAS_PRE=pre is not None,
-                                      HAS_POST=post is not None, PREC=ctx.prec, **_launch(f, "backward", ctx.prec))
+        try: dk, dD = _backward_kernel(dy, u, k, D, pre, post, ctx.prec, du, dpre, dpost)
         except triton.runtime.errors.OutOfResources as e:  # raised when the build is loaded, before any launch
-            return _backward_fallback(f"monarch_fftconv: the backward kernel at L = {L} ({ctx.prec} products) does "
-                                      "not fit this GPU", e, dy, u, k, D, pre, post)
-        if k.shape[1] > L: dk = torch.nn.functional.pad(dk, (0, k.shape[1] - L))
-        return du, dk.to(k.dtype), dD.to(D.dtype), dpre, dpost, None, None
+            return _backward_fallback(f"monarch_fftconv: the backward kernel at L = {u.shape[-1]} ({ctx.prec} products) "
+                                      "does not fit this GPU", e, dy, u, k, D, pre, post)
+        return du, dk, dD, dpre, dpost, None, None
+
+def _post_pre_u(z: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    "The thirds [post | pre | u] of z (B, 3C, L), views."
+    return z.split(z.shape[1] // 3, dim=1)
+
+class MonarchFFTConvPacked(torch.autograd.Function):
+    "`MonarchFFTConv` for z = [post | pre | u] (B, 3C, L): read in place, and its gradient one (B, 3C, L) tensor."
+    @staticmethod
+    def forward(ctx, z, k, D, prec, pairs):
+        z = _rows(z)[0]
+        ctx.prec = prec
+        ctx.save_for_backward(z, k, D)
+        post, pre, u = _post_pre_u(z)
+        return _forward_kernel(u, k, D, pre, post, prec, pairs)
+
+    @staticmethod
+    def backward(ctx, dy):
+        z, k, D = ctx.saved_tensors
+        post, pre, u = _post_pre_u(z)
+        dz = _ft._alloc(z.shape, dtype=z.dtype, device=z.device)
+        dpost, dpre, du = _post_pre_u(dz)
+        try: dk, dD = _backward_kernel(dy, u, k, D, pre, post, ctx.prec, du, dpre, dpost)
+        except triton.runtime.errors.OutOfResources as e:
+            du, dk, dD, dpre, dpost, *_ = _backward_fallback(
+                f"monarch_fftconv: the backward kernel at L = {u.shape[-1]} ({ctx.prec} products) does not fit this "
+                "GPU", e, dy, u, k, D, pre, post)
+            dz = torch.cat([dpost, dpre, du], 1)
+        return dz, dk, dD, None, None
+
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m029
 def monarch_fftconv(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tensor | None = None,
@@ -482,6 +541,23 @@ def monarch_fftconv(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tens
     if not isinstance(pairs, int) or pairs < 1: raise ValueError(f"pairs must be a positive integer, got {pairs!r}")
     monarch_plan(u.shape[-1])  # raises beyond MONARCH_MAX_L
     return MonarchFFTConv.apply(u, k, D, pregate, postgate, products(u.dtype, precision), pairs)
+
+def monarch_fftconv_packed(z: Tensor, k: Tensor, D: Tensor | None = None, precision: str | None = None,
+                           pairs: int = 1) -> Tensor:
+    """`monarch_fftconv(u, k, D, pregate=pre, postgate=post)` for z = [post | pre | u] (B, 3C, L), the operator's
+    order-2 projections as they come: the kernels read the three thirds where they lie, and the gradient is one
+    (B, 3C, L) tensor that they write, where the split of z would copy each third and its backward concatenate."""
+    if z.ndim != 3 or z.shape[1] % 3:
+        raise ValueError(f"z must have shape (B, 3C, L): post, pre and u stacked; got {tuple(z.shape)}")
+    post, pre, u = _post_pre_u(z)
+    D = torch.zeros(u.shape[1], device=u.device, dtype=u.dtype) if D is None else D
+    _check(u, k, D, pre, post)
+    if not isinstance(pairs, int) or pairs < 1: raise ValueError(f"pairs must be a positive integer, got {pairs!r}")
+    monarch_plan(u.shape[-1])  # raises beyond MONARCH_MAX_L
+    return MonarchFFTConvPacked.apply(z, k, D, products(u.dtype, precision), pairs)
+
+monarch_fftconv.packed = monarch_fftconv_packed  # what the operator's order-2 path calls with its projections whole
+
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m031
 def check_monarch(B: int, C: int, L: int, dtype=torch.float32, seed: int = 0, device: str = "cpu",
@@ -532,7 +608,7 @@ def compile_resources(kern, signature: dict, consts: dict, sm: int, warps: int, 
     # a launch marks each pointer and each integer divisible by 16 (the benchmark's B, C, L are), which lets Triton
     # vectorise and pipeline the loads: without the marks the build asks less shared memory than the launch does
     attrs = {(i,): [["tt.divisibility", 16]] for i, a in enumerate(kern.arg_names)
-             if a.endswith("_ptr") or a in ("B", "C", "L")}
+             if a.endswith("_ptr") or a in ("B", "C", "L") or a.startswith("S_")}
     c = triton.compile(ASTSource(fn=kern, signature=signature, constexprs=consts, attrs=attrs),
                        target=GPUTarget("cuda", sm, 32), options=dict(num_warps=warps, num_stages=stages))
     tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
@@ -560,7 +636,7 @@ def monarch_compile(sm: int, L: int, kernel: str = "forward", prec: str = "bf16"
         raise RuntimeError("monarch_compile needs Triton's compiler: import this module without TRITON_INTERPRET=1")
     io = _IO[prec]
     def kind(a):
-        if a in ("B", "C", "L"): return "i32"
+        if a in ("B", "C", "L") or a.startswith("S_"): return "i32"
         if not a.endswith("_ptr"): return "constexpr"
         if a in ("f1_ptr", "f2_ptr", "f3_ptr"): return "*" + io
         if a in ("t1_ptr", "t2_ptr", "k_ptr", "dk_ptr", "dd_ptr", "d_ptr"): return "*fp32"

@@ -86,13 +86,14 @@ def _long_a_kernel(x_ptr, g_ptr, s_ptr, f1_ptr, t1_ptr, B, C, L, N1: tl.constexp
     product rounds them to). Up to N1 = 128 the input tile is loaded once; beyond, each block's product is summed over
     64-row slices of it, re-read (L1) for each block, so that no more than 64 of its rows are live."""
     c, p, j = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    RS = C * L  # the batch stride of every tensor this pass reads or writes (contiguous)
     H: tl.constexpr = N1 // 2
     HB: tl.constexpr = H if H <= 64 else 64
     base = (2 * p * C + c).to(tl.int64) * L
     cols = (j * CB + tl.arange(0, CB))[None, :]
     if HB == H:
         pos = tl.arange(0, H)[:, None] * M + cols
-        xa, xb = _load_pair(x_ptr, g_ptr, base + pos, pos < L, pos < tl.where(2 * p + 1 < B, L, 0), C * L, HAS_G)
+        xa, xb = _load_pair(x_ptr, g_ptr, base + pos, pos < L, pos < tl.where(2 * p + 1 < B, L, 0), RS, RS, HAS_G)
     sp = s_ptr + (p * C + c).to(tl.int64) * 2 * N1 * M
     for r0 in range(0, N1, RB):
         if HB == H:
@@ -102,7 +103,7 @@ def _long_a_kernel(x_ptr, g_ptr, s_ptr, f1_ptr, t1_ptr, B, C, L, N1: tl.constexp
             ar, ai = tl.zeros((RB, CB), dtype=tl.float32), tl.zeros((RB, CB), dtype=tl.float32)
             for h0 in range(0, H, HB):                                    # the same, a sum over slices of n1
                 pos = (h0 + tl.arange(0, HB))[:, None] * M + cols
-                xa, xb = _load_pair(x_ptr, g_ptr, base + pos, pos < L, pos < tl.where(2 * p + 1 < B, L, 0), C * L,
+                xa, xb = _load_pair(x_ptr, g_ptr, base + pos, pos < L, pos < tl.where(2 * p + 1 < B, L, 0), RS, RS,
                                     HAS_G)
                 fr, fi, _ = _cols_of(f1_ptr, r0, h0, RB, HB, H, N1)
                 qr, qi = _cdot(fr, fi, xa, xb, PREC)
@@ -154,13 +155,14 @@ def _long_c_kernel(s_ptr, u_ptr, pre_ptr, post_ptr, d_ptr, y_ptr, f1_ptr, B, C, 
     spectrum carried the 1/N), + D pre * u, times post: rows 2p and 2p+1 of y (the real and imaginary parts; with B = 1
     only the real part is written)."""
     c, p, j = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    RS = C * L  # the batch stride of every tensor this pass reads or writes (contiguous)
     H: tl.constexpr = N1 // 2
     ya, yb = _col_inverse(s_ptr + (p * C + c).to(tl.int64) * 2 * N1 * M, j, f1_ptr, N1, M, RB, CB, PREC)
     pos = tl.arange(0, H)[:, None] * M + (j * CB + tl.arange(0, CB))[None, :]
     off = (2 * p * C + c).to(tl.int64) * L + pos
     ma, mb = pos < L, pos < tl.where(2 * p + 1 < B, L, 0)
-    _skip_gate_store(y_ptr, u_ptr, pre_ptr, post_ptr, tl.load(d_ptr + c).to(tl.float32), ya, yb, off, ma, mb, C * L,
-                     HAS_SKIP, HAS_PRE, HAS_POST)
+    _skip_gate_store(y_ptr, u_ptr, pre_ptr, post_ptr, tl.load(d_ptr + c).to(tl.float32), ya, yb, off, ma, mb,
+                     RS, RS, RS, RS, HAS_SKIP, HAS_PRE, HAS_POST)
 
 # %% ../../nbs/kernels/23_monarch_long.ipynb #l019
 @triton.jit
@@ -221,6 +223,7 @@ def _long_c_bwd_kernel(sx_ptr, sz_ptr, dy_ptr, u_ptr, pre_ptr, post_ptr, d_ptr, 
     correlation of dz with k (from Z conj(K)); then dpost = dy (conv + D x), dx = corr + D dz, du = pre dx,
     dpre = u dx, and this program's share of dD = sum(dz x), one float32 a program (summed in a fixed order after)."""
     c, p, j = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    RS = C * L  # the batch stride of every tensor this pass reads or writes (contiguous)
     H: tl.constexpr = N1 // 2
     base = (p * C + c).to(tl.int64) * 2 * N1 * M
     pos = tl.arange(0, H)[:, None] * M + (j * CB + tl.arange(0, CB))[None, :]
@@ -232,7 +235,7 @@ def _long_c_bwd_kernel(sx_ptr, sz_ptr, dy_ptr, u_ptr, pre_ptr, post_ptr, d_ptr, 
     else:
         sa, sb = ea, eb  # not read without the post-gate
     part = _grad_store(dy_ptr, u_ptr, pre_ptr, post_ptr, du_ptr, dpre_ptr, dpost_ptr, tl.load(d_ptr + c).to(tl.float32),
-                       sa, sb, ea, eb, off, ma, mb, C * L, HAS_PRE, HAS_POST)
+                       sa, sb, ea, eb, off, ma, mb, RS, RS, RS, RS, RS, HAS_PRE, HAS_POST)
     tl.store(dd_ptr + (c * tl.num_programs(1) + p) * tl.num_programs(2) + j, part)
 
 # %% ../../nbs/kernels/23_monarch_long.ipynb #l022
@@ -245,7 +248,7 @@ LONG_LAUNCH = {
         "b": {8192: (16, 16, 0, 2), 16384: (16, 16, 0, 2), 32768: (16, 16, 0, 2), 65536: (16, 16, 0, 2), 131072: (16, 16, 0, 2)},
         "c": {8192: (8, 16, 64, 1), 16384: (8, 16, 64, 1), 32768: (8, 16, 16, 1), 65536: (16, 16, 16, 1), 131072: (16, 16, 32, 1)},
         "b_bwd": {8192: (8, 16, 0, 2), 16384: (8, 16, 0, 2), 32768: (8, 16, 0, 2), 65536: (8, 16, 0, 2), 131072: (8, 16, 0, 2)},
-        "c_bwd": {8192: (16, 16, 64, 1), 16384: (8, 16, 16, 1), 32768: (8, 16, 64, 1), 65536: (8, 16, 16, 1), 131072: (16, 16, 16, 1)},
+        "c_bwd": {8192: (16, 16, 64, 1), 16384: (8, 16, 16, 1), 32768: (4, 16, 16, 1), 65536: (8, 16, 16, 1), 131072: (16, 16, 16, 1)},
     },
     "tf32x3": {
         "a": {8192: (8, 16, 64, 1), 16384: (4, 16, 32, 1), 32768: (4, 16, 32, 1), 65536: (8, 16, 64, 1), 131072: (8, 16, 64, 1)},
