@@ -501,25 +501,25 @@ class MonarchFFTConv(torch.autograd.Function):
                                       "does not fit this GPU", e, dy, u, k, D, pre, post)
         return du, dk, dD, dpre, dpost, None, None
 
-def _post_pre_u(z: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-    "The thirds [post | pre | u] of z (B, 3C, L), views."
-    return z.split(z.shape[1] // 3, dim=1)
+def _post_pre_u(z: Tensor) -> tuple[Tensor, ...]:
+    "The thirds [post | pre | u] of z (B, 3C, L) with its channels L apart, views (one view and one unbind: few ops)."
+    B, C3, L = z.shape
+    return z.view(B, 3, C3 // 3, L).unbind(1)
 
 class MonarchFFTConvPacked(torch.autograd.Function):
     "`MonarchFFTConv` for z = [post | pre | u] (B, 3C, L): read in place, and its gradient one (B, 3C, L) tensor."
     @staticmethod
     def forward(ctx, z, k, D, prec, pairs):
-        z = _rows(z)[0]
+        post, pre, u = _post_pre_u(_rows(z)[0])
         ctx.prec = prec
-        ctx.save_for_backward(z, k, D)
-        post, pre, u = _post_pre_u(z)
+        ctx.save_for_backward(u, k, D, pre, post)  # views of z: the backward splits nothing again
         return _forward_kernel(u, k, D, pre, post, prec, pairs)
 
     @staticmethod
     def backward(ctx, dy):
-        z, k, D = ctx.saved_tensors
-        post, pre, u = _post_pre_u(z)
-        dz = _ft._alloc(z.shape, dtype=z.dtype, device=z.device)
+        u, k, D, pre, post = ctx.saved_tensors
+        B, C, L = u.shape
+        dz = _ft._alloc((B, 3 * C, L), dtype=u.dtype, device=u.device)
         dpost, dpre, du = _post_pre_u(dz)
         try: dk, dD = _backward_kernel(dy, u, k, D, pre, post, ctx.prec, du, dpre, dpost)
         except triton.runtime.errors.OutOfResources as e:
@@ -549,12 +549,12 @@ def monarch_fftconv_packed(z: Tensor, k: Tensor, D: Tensor | None = None, precis
     (B, 3C, L) tensor that they write, where the split of z would copy each third and its backward concatenate."""
     if z.ndim != 3 or z.shape[1] % 3:
         raise ValueError(f"z must have shape (B, 3C, L): post, pre and u stacked; got {tuple(z.shape)}")
-    post, pre, u = _post_pre_u(z)
-    D = torch.zeros(u.shape[1], device=u.device, dtype=u.dtype) if D is None else D
-    _check(u, k, D, pre, post)
+    C = z.shape[1] // 3
+    D = torch.zeros(C, device=z.device, dtype=z.dtype) if D is None else D
+    _check(z[:, :C], k, D, None, None)  # u's shape and dtype, from a slice; the gates are its neighbours
     if not isinstance(pairs, int) or pairs < 1: raise ValueError(f"pairs must be a positive integer, got {pairs!r}")
-    monarch_plan(u.shape[-1])  # raises beyond MONARCH_MAX_L
-    return MonarchFFTConvPacked.apply(z, k, D, products(u.dtype, precision), pairs)
+    monarch_plan(z.shape[-1])  # raises beyond MONARCH_MAX_L
+    return MonarchFFTConvPacked.apply(z, k, D, products(z.dtype, precision), pairs)
 
 monarch_fftconv.packed = monarch_fftconv_packed  # what the operator's order-2 path calls with its projections whole
 
