@@ -9,7 +9,6 @@ import torch
 from torch import Tensor
 import triton
 import triton.language as tl
-from ..core.fftconv import _thirds  # [post | pre | u] of the operator's (B, 3C, L) projections, views
 from .fftconv_triton import (dft_matrix, twiddles, _planes, _dot, _check, products, gated_fftconv_ref,
                                               _TABLE_DTYPE, PREC)
 import hyena_lit.kernels.fftconv_triton as _ft
@@ -502,11 +501,16 @@ class MonarchFFTConv(torch.autograd.Function):
                                       "does not fit this GPU", e, dy, u, k, D, pre, post)
         return du, dk, dD, dpre, dpost, None, None
 
+def _post_pre_u(z: Tensor) -> tuple[Tensor, ...]:
+    "The thirds [post | pre | u] of z (B, 3C, L) with its channels L apart, views (one view and one unbind: few ops)."
+    B, C3, L = z.shape
+    return z.view(B, 3, C3 // 3, L).unbind(1)
+
 class MonarchFFTConvPacked(torch.autograd.Function):
     "`MonarchFFTConv` for z = [post | pre | u] (B, 3C, L): read in place, and its gradient one (B, 3C, L) tensor."
     @staticmethod
     def forward(ctx, z, k, D, prec, pairs):
-        post, pre, u = _thirds(_rows(z)[0])
+        post, pre, u = _post_pre_u(_rows(z)[0])
         ctx.prec = prec
         ctx.save_for_backward(u, k, D, pre, post)  # views of z: the backward splits nothing again
         return _forward_kernel(u, k, D, pre, post, prec, pairs)
@@ -516,7 +520,7 @@ class MonarchFFTConvPacked(torch.autograd.Function):
         u, k, D, pre, post = ctx.saved_tensors
         B, C, L = u.shape
         dz = _ft._alloc((B, 3 * C, L), dtype=u.dtype, device=u.device)
-        dpost, dpre, du = _thirds(dz)
+        dpost, dpre, du = _post_pre_u(dz)
         try: dk, dD = _backward_kernel(dy, u, k, D, pre, post, ctx.prec, du, dpre, dpost)
         except triton.runtime.errors.OutOfResources as e:
             du, dk, dD, dpre, dpost, *_ = _backward_fallback(
