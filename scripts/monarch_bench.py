@@ -16,8 +16,9 @@ the three-pass kernel with bf16 and with float32 inputs (`monarch long`, up to `
 Then the operator's layout (`PACKED`): u and both gates as the thirds of one (B, 3C, L) tensor, as the order-2 step
 hands them over: `torch.fft packed` (`gated_fftconv_packed`, float32), `monarch bf16 packed` (`monarch_fftconv_packed`:
 the thirds read in place, one gradient) and `monarch bf16 copied` (`monarch_fftconv` on contiguous copies of the
-thirds, their gradients concatenated by autograd: how the kernel read them before it took batch strides): what reading
-in place saves inside the training step.
+thirds, their gradients concatenated by autograd: how the kernel read them before it took batch strides), and the
+same two for the three passes (`monarch long bf16 packed`, `monarch long bf16 copied`): what reading in place saves
+inside the training step.
 A contender that fails is a row with its error; the others still run. A build that does not fit the GPU and falls
 back to torch.fft (`KernelFallback`) is such a failure, its timing not recorded (the correctness rows say "fell back"). Every row records
 its input dtype and the products' dtype the kernel ran (`products`), and the Monarch rows the launch
@@ -117,9 +118,10 @@ def contenders(L: int):
     from hyena_lit.kernels.fftconv_triton import MAX_L, MAX_L_HALF, PREC, fftconv_triton, gated_fftconv_ref, products
     from hyena_lit.kernels.monarch_fftconv import MONARCH_MAX_L, monarch_fftconv, monarch_fftconv_packed
     from hyena_lit.core.fftconv import gated_fftconv_packed
-    from hyena_lit.kernels.monarch_long import LONG_MAX_L, monarch_long_fftconv
+    from hyena_lit.kernels.monarch_long import LONG_MAX_L, monarch_long_fftconv, monarch_long_fftconv_packed
     from hyena_lit.experiments.runtime import library_fftconv
     ours, passes = L <= MONARCH_MAX_L, monarch_long_fftconv if L <= LONG_MAX_L else None
+    long_ok = L <= LONG_MAX_L
     first = L <= MAX_L
     return {"torch.fft": (torch.float32, "fp32", library_fftconv),
             "torch.fft ref": (torch.float32, "fp32", gated_fftconv_ref),
@@ -132,17 +134,26 @@ def contenders(L: int):
                                   fftconv_triton if first else None),
             "torch.fft packed": (torch.float32, "fp32", gated_fftconv_packed),
             "monarch bf16 packed": (torch.bfloat16, products(torch.bfloat16), monarch_fftconv_packed if ours else None),
-            "monarch bf16 copied": (torch.bfloat16, products(torch.bfloat16), _copied if ours else None)}
+            "monarch bf16 copied": (torch.bfloat16, products(torch.bfloat16), _copied if ours else None),
+            "monarch long bf16 packed": (torch.bfloat16, products(torch.bfloat16),
+                                         monarch_long_fftconv_packed if long_ok else None),
+            "monarch long bf16 copied": (torch.bfloat16, products(torch.bfloat16), _long_copied if long_ok else None)}
 
 # the contenders called on the operator's layout, fn(z, k, D) with z = [post | pre | u] (B, 3C, L)
-PACKED = ("torch.fft packed", "monarch bf16 packed", "monarch bf16 copied")
+PACKED = ("torch.fft packed", "monarch bf16 packed", "monarch bf16 copied", "monarch long bf16 packed",
+          "monarch long bf16 copied")
 
-def _copied(z, k, D):
-    """`monarch_fftconv` on contiguous copies of z's thirds, its gradients concatenated by autograd: the kernel as it
-    read its inputs before it took batch strides (the ablation of reading in place)."""
+def _copied(z, k, D, long: bool = False):
+    """`monarch_fftconv` (`long`: `monarch_long_fftconv`) on contiguous copies of z's thirds, its gradients
+    concatenated by autograd: the kernel as it read its inputs before it took batch strides (the ablation of reading
+    in place)."""
     from hyena_lit.kernels.monarch_fftconv import monarch_fftconv
+    from hyena_lit.kernels.monarch_long import monarch_long_fftconv
     post, pre, u = (t.contiguous() for t in z.split(z.shape[1] // 3, dim=1))
-    return monarch_fftconv(u, k, D, pregate=pre, postgate=post)
+    return (monarch_long_fftconv if long else monarch_fftconv)(u, k, D, pregate=pre, postgate=post)
+
+def _long_copied(z, k, D):
+    return _copied(z, k, D, long=True)
 
 WHOLE_TILE = "monarch bf16 whole tile"  # the same launch with RB = N1 (`monarch_rows()`): what the blocks cost or save
 

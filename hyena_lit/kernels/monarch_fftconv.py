@@ -506,6 +506,20 @@ def _post_pre_u(z: Tensor) -> tuple[Tensor, ...]:
     B, C3, L = z.shape
     return z.view(B, 3, C3 // 3, L).unbind(1)
 
+def _packed_grads(who: str, grads, dy, u, k, D, pre, post, prec) -> tuple[Tensor, Tensor, Tensor]:
+    """A packed form's backward: `grads(du, dpre, dpost)` writes the three into the thirds of one (B, 3C, L) gradient
+    and returns (dk, dD); where its build does not fit the GPU, `monarch_backward_torch_fft`'s, concatenated, with a
+    warning naming `who`. Returns (dz, dk, dD)."""
+    B, C, L = u.shape
+    dz = _ft._alloc((B, 3 * C, L), dtype=u.dtype, device=u.device)
+    dpost, dpre, du = _post_pre_u(dz)
+    try: dk, dD = grads(du, dpre, dpost)
+    except triton.runtime.errors.OutOfResources as e:
+        du, dk, dD, dpre, dpost, *_ = _backward_fallback(f"{who} at L = {L} ({prec} products) does not fit this GPU",
+                                                         e, dy, u, k, D, pre, post)
+        dz = torch.cat([dpost, dpre, du], 1)
+    return dz, dk, dD
+
 class MonarchFFTConvPacked(torch.autograd.Function):
     "`MonarchFFTConv` for z = [post | pre | u] (B, 3C, L): read in place, and its gradient one (B, 3C, L) tensor."
     @staticmethod
@@ -517,17 +531,9 @@ class MonarchFFTConvPacked(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, dy):
-        u, k, D, pre, post = ctx.saved_tensors
-        B, C, L = u.shape
-        dz = _ft._alloc((B, 3 * C, L), dtype=u.dtype, device=u.device)
-        dpost, dpre, du = _post_pre_u(dz)
-        try: dk, dD = _backward_kernel(dy, u, k, D, pre, post, ctx.prec, du, dpre, dpost)
-        except triton.runtime.errors.OutOfResources as e:
-            du, dk, dD, dpre, dpost, *_ = _backward_fallback(
-                f"monarch_fftconv: the backward kernel at L = {u.shape[-1]} ({ctx.prec} products) does not fit this "
-                "GPU", e, dy, u, k, D, pre, post)
-            dz = torch.cat([dpost, dpre, du], 1)
-        return dz, dk, dD, None, None
+        saved = ctx.saved_tensors
+        grads = lambda du, dpre, dpost: _backward_kernel(dy, *saved, ctx.prec, du, dpre, dpost)
+        return *_packed_grads("monarch_fftconv: the backward kernel", grads, dy, *saved, ctx.prec), None, None
 
 
 # %% ../../nbs/kernels/22_monarch_fftconv.ipynb #m029

@@ -11,13 +11,14 @@ import triton
 import triton.language as tl
 from .fftconv_triton import dft_matrix, twiddles, _check, products, _TABLE_DTYPE
 import hyena_lit.kernels.fftconv_triton as _ft
-from .monarch_fftconv import (_forward_fallback, _backward_fallback, _grad_buffers, spectrum_order, monarch_filter_spectrum, monarch_dft,
-    _rows_of, _cdot, _conj_cdot, _row_dft, _row_idft, _load_pair, _skip_gate_store, _grad_store, _tables)
+from hyena_lit.kernels.monarch_fftconv import (_forward_fallback, _backward_fallback, _grad_buffers, spectrum_order, monarch_filter_spectrum, monarch_dft,
+    _rows_of, _cdot, _conj_cdot, _row_dft, _row_idft, _load_pair, _skip_gate_store, _grad_store, _tables, _rows,
+    _post_pre_u, _packed_grads)
 
 # %% auto #0
 __all__ = ['LONG_MAX_L', 'LONG_LAUNCH', 'LONG_KERNELS', 'long_plan', 'long_pass_a', 'long_pass_b', 'long_pass_c',
-           'long_conv_model', 'long_launch', 'MonarchLongFFTConv', 'monarch_long_fftconv', 'long_compile',
-           'long_choose_launch', 'long_costs', 'long_roofline']
+           'long_conv_model', 'long_launch', 'MonarchLongFFTConv', 'MonarchLongFFTConvPacked', 'monarch_long_fftconv',
+           'monarch_long_fftconv_packed', 'long_compile', 'long_choose_launch', 'long_costs', 'long_roofline']
 
 # %% ../../nbs/kernels/23_monarch_long.ipynb #l006
 LONG_MAX_L = 65536
@@ -78,22 +79,23 @@ def _cols_of(p, r0, q0, R: tl.constexpr, CB: tl.constexpr, M: tl.constexpr, ROWS
     return tl.load(p + o).to(tl.float32), tl.load(p + ROWS * M + o).to(tl.float32), o
 
 @triton.jit
-def _long_a_kernel(x_ptr, g_ptr, s_ptr, f1_ptr, t1_ptr, B, C, L, N1: tl.constexpr, M: tl.constexpr,
+def _long_a_kernel(x_ptr, g_ptr, s_ptr, f1_ptr, t1_ptr, B, C, L, S_X, S_G, N1: tl.constexpr, M: tl.constexpr,
                    RB: tl.constexpr, CB: tl.constexpr, HAS_G: tl.constexpr, PREC: tl.constexpr):
     """Program (c, p, j): rows 2p and 2p+1 of channel c (times the gate g) as one complex signal, columns
     j CB .. j CB + CB of its (N1/2, M) tile (the padding never loaded) -> the same columns of T1 * (F_N1[:, :N1/2] @ x),
     RB rows a block, stored in the pair's (N1, M) scratch tile in the products' dtype (what the row pass's first
     product rounds them to). Up to N1 = 128 the input tile is loaded once; beyond, each block's product is summed over
-    64-row slices of it, re-read (L1) for each block, so that no more than 64 of its rows are live."""
+    64-row slices of it, re-read (L1) for each block, so that no more than 64 of its rows are live. S_X, S_G: the batch
+    strides of x and g (channels L apart, time contiguous)."""
     c, p, j = tl.program_id(0), tl.program_id(1), tl.program_id(2)
-    RS = C * L  # the batch stride of every tensor this pass reads or writes (contiguous)
     H: tl.constexpr = N1 // 2
     HB: tl.constexpr = H if H <= 64 else 64
-    base = (2 * p * C + c).to(tl.int64) * L
+    r64, cl = (2 * p).to(tl.int64), c.to(tl.int64) * L
+    x, g = x_ptr + r64 * S_X + cl, g_ptr + r64 * S_G + cl              # row 2p of channel c
     cols = (j * CB + tl.arange(0, CB))[None, :]
     if HB == H:
         pos = tl.arange(0, H)[:, None] * M + cols
-        xa, xb = _load_pair(x_ptr, g_ptr, base + pos, pos < L, pos < tl.where(2 * p + 1 < B, L, 0), RS, RS, HAS_G)
+        xa, xb = _load_pair(x, g, pos, pos < L, pos < tl.where(2 * p + 1 < B, L, 0), S_X, S_G, HAS_G)
     sp = s_ptr + (p * C + c).to(tl.int64) * 2 * N1 * M
     for r0 in range(0, N1, RB):
         if HB == H:
@@ -103,8 +105,7 @@ def _long_a_kernel(x_ptr, g_ptr, s_ptr, f1_ptr, t1_ptr, B, C, L, N1: tl.constexp
             ar, ai = tl.zeros((RB, CB), dtype=tl.float32), tl.zeros((RB, CB), dtype=tl.float32)
             for h0 in range(0, H, HB):                                    # the same, a sum over slices of n1
                 pos = (h0 + tl.arange(0, HB))[:, None] * M + cols
-                xa, xb = _load_pair(x_ptr, g_ptr, base + pos, pos < L, pos < tl.where(2 * p + 1 < B, L, 0), RS, RS,
-                                    HAS_G)
+                xa, xb = _load_pair(x, g, pos, pos < L, pos < tl.where(2 * p + 1 < B, L, 0), S_X, S_G, HAS_G)
                 fr, fi, _ = _cols_of(f1_ptr, r0, h0, RB, HB, H, N1)
                 qr, qi = _cdot(fr, fi, xa, xb, PREC)
                 ar, ai = ar + qr, ai + qi
@@ -148,21 +149,22 @@ def _col_inverse(sp, j, f1_ptr, N1: tl.constexpr, M: tl.constexpr, RB: tl.conste
     return ya, yb
 
 @triton.jit
-def _long_c_kernel(s_ptr, u_ptr, pre_ptr, post_ptr, d_ptr, y_ptr, f1_ptr, B, C, L, N1: tl.constexpr,
+def _long_c_kernel(s_ptr, u_ptr, pre_ptr, post_ptr, d_ptr, y_ptr, f1_ptr, B, C, L, S_U, S_PRE, S_POST, S_Y,
+                   N1: tl.constexpr,
                    M: tl.constexpr, RB: tl.constexpr, CB: tl.constexpr, HAS_SKIP: tl.constexpr,
                    HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr, PREC: tl.constexpr):
     """Program (c, p, j): columns j CB .. j CB + CB of pair p's row-pass tile -> their inverse column pass (the filter's
     spectrum carried the 1/N), + D pre * u, times post: rows 2p and 2p+1 of y (the real and imaginary parts; with B = 1
-    only the real part is written)."""
+    only the real part is written). S_U, S_PRE, S_POST, S_Y: the batch strides of u, the gates and y."""
     c, p, j = tl.program_id(0), tl.program_id(1), tl.program_id(2)
-    RS = C * L  # the batch stride of every tensor this pass reads or writes (contiguous)
     H: tl.constexpr = N1 // 2
     ya, yb = _col_inverse(s_ptr + (p * C + c).to(tl.int64) * 2 * N1 * M, j, f1_ptr, N1, M, RB, CB, PREC)
     pos = tl.arange(0, H)[:, None] * M + (j * CB + tl.arange(0, CB))[None, :]
-    off = (2 * p * C + c).to(tl.int64) * L + pos
+    r64, cl = (2 * p).to(tl.int64), c.to(tl.int64) * L
     ma, mb = pos < L, pos < tl.where(2 * p + 1 < B, L, 0)
-    _skip_gate_store(y_ptr, u_ptr, pre_ptr, post_ptr, tl.load(d_ptr + c).to(tl.float32), ya, yb, off, ma, mb,
-                     RS, RS, RS, RS, HAS_SKIP, HAS_PRE, HAS_POST)
+    _skip_gate_store(y_ptr + r64 * S_Y + cl, u_ptr + r64 * S_U + cl, pre_ptr + r64 * S_PRE + cl,
+                     post_ptr + r64 * S_POST + cl, tl.load(d_ptr + c).to(tl.float32), ya, yb, pos, ma, mb,
+                     S_Y, S_U, S_PRE, S_POST, HAS_SKIP, HAS_PRE, HAS_POST)
 
 # %% ../../nbs/kernels/23_monarch_long.ipynb #l019
 @triton.jit
@@ -217,25 +219,29 @@ def _long_b_bwd_kernel(sx_ptr, sz_ptr, sg_ptr, acc_ptr, xs_ptr, k_ptr, f2_ptr, t
 # %% ../../nbs/kernels/23_monarch_long.ipynb #l020
 @triton.jit
 def _long_c_bwd_kernel(sx_ptr, sz_ptr, dy_ptr, u_ptr, pre_ptr, post_ptr, d_ptr, du_ptr, dpre_ptr, dpost_ptr,
-                       dd_ptr, f1_ptr, B, C, L, N1: tl.constexpr, M: tl.constexpr, RB: tl.constexpr,
+                       dd_ptr, f1_ptr, B, C, L, S_Y, S_U, S_PRE, S_POST, S_DX, N1: tl.constexpr,
+                       M: tl.constexpr, RB: tl.constexpr,
                        CB: tl.constexpr, HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr, PREC: tl.constexpr):
     """Program (c, p, j): columns j CB .. j CB + CB of pair p's two row-pass tiles -> conv(k, x) (from X K) and the
     correlation of dz with k (from Z conj(K)); then dpost = dy (conv + D x), dx = corr + D dz, du = pre dx,
-    dpre = u dx, and this program's share of dD = sum(dz x), one float32 a program (summed in a fixed order after)."""
+    dpre = u dx, and this program's share of dD = sum(dz x), one float32 a program (summed in a fixed order after).
+    S_Y, S_U, S_PRE, S_POST: the batch strides of dy, u and the gates; S_DX that of du, dpre and dpost."""
     c, p, j = tl.program_id(0), tl.program_id(1), tl.program_id(2)
-    RS = C * L  # the batch stride of every tensor this pass reads or writes (contiguous)
     H: tl.constexpr = N1 // 2
     base = (p * C + c).to(tl.int64) * 2 * N1 * M
     pos = tl.arange(0, H)[:, None] * M + (j * CB + tl.arange(0, CB))[None, :]
-    off = (2 * p * C + c).to(tl.int64) * L + pos
+    r64, cl = (2 * p).to(tl.int64), c.to(tl.int64) * L
+    dx = r64 * S_DX + cl                                              # row 2p of channel c in du, dpre, dpost
     ma, mb = pos < L, pos < tl.where(2 * p + 1 < B, L, 0)
     ea, eb = _col_inverse(sz_ptr + base, j, f1_ptr, N1, M, RB, CB, PREC)
     if HAS_POST:
         sa, sb = _col_inverse(sx_ptr + base, j, f1_ptr, N1, M, RB, CB, PREC)
     else:
         sa, sb = ea, eb  # not read without the post-gate
-    part = _grad_store(dy_ptr, u_ptr, pre_ptr, post_ptr, du_ptr, dpre_ptr, dpost_ptr, tl.load(d_ptr + c).to(tl.float32),
-                       sa, sb, ea, eb, off, ma, mb, RS, RS, RS, RS, RS, HAS_PRE, HAS_POST)
+    part = _grad_store(dy_ptr + r64 * S_Y + cl, u_ptr + r64 * S_U + cl, pre_ptr + r64 * S_PRE + cl,
+                       post_ptr + r64 * S_POST + cl, du_ptr + dx, dpre_ptr + dx, dpost_ptr + dx,
+                       tl.load(d_ptr + c).to(tl.float32), sa, sb, ea, eb, pos, ma, mb, S_Y, S_U, S_PRE, S_POST, S_DX,
+                       HAS_PRE, HAS_POST)
     tl.store(dd_ptr + (c * tl.num_programs(1) + p) * tl.num_programs(2) + j, part)
 
 # %% ../../nbs/kernels/23_monarch_long.ipynb #l022
@@ -244,18 +250,18 @@ def _long_c_bwd_kernel(sx_ptr, sz_ptr, dy_ptr, u_ptr, pre_ptr, post_ptr, d_ptr, 
 # and `tests/test_monarch_long.py` checks that the two agree
 LONG_LAUNCH = {
     "bf16": {
-        "a": {8192: (8, 16, 64, 1), 16384: (8, 16, 64, 1), 32768: (8, 16, 64, 1), 65536: (4, 16, 32, 1), 131072: (8, 16, 64, 1)},
+        "a": {8192: (8, 16, 64, 1), 16384: (8, 16, 64, 1), 32768: (8, 16, 64, 1), 65536: (8, 16, 64, 1), 131072: (16, 16, 64, 1)},
         "b": {8192: (16, 16, 0, 2), 16384: (16, 16, 0, 2), 32768: (16, 16, 0, 2), 65536: (16, 16, 0, 2), 131072: (16, 16, 0, 2)},
-        "c": {8192: (8, 16, 64, 1), 16384: (8, 16, 64, 1), 32768: (8, 16, 16, 1), 65536: (16, 16, 16, 1), 131072: (16, 16, 32, 1)},
+        "c": {8192: (4, 32, 32, 1), 16384: (8, 16, 64, 1), 32768: (16, 16, 64, 1), 65536: (16, 16, 16, 1), 131072: (16, 16, 32, 1)},
         "b_bwd": {8192: (8, 16, 0, 2), 16384: (8, 16, 0, 2), 32768: (8, 16, 0, 2), 65536: (8, 16, 0, 2), 131072: (8, 16, 0, 2)},
-        "c_bwd": {8192: (16, 16, 64, 1), 16384: (8, 16, 16, 1), 32768: (4, 16, 16, 1), 65536: (8, 16, 16, 1), 131072: (16, 16, 16, 1)},
+        "c_bwd": {8192: (16, 16, 64, 1), 16384: (4, 32, 32, 1), 32768: (4, 16, 16, 1), 65536: (8, 16, 16, 1), 131072: (16, 16, 16, 1)},
     },
     "tf32x3": {
         "a": {8192: (8, 16, 64, 1), 16384: (4, 16, 32, 1), 32768: (4, 16, 32, 1), 65536: (8, 16, 64, 1), 131072: (8, 16, 64, 1)},
         "b": {8192: (8, 16, 0, 2), 16384: (8, 16, 0, 2), 32768: (8, 16, 0, 2), 65536: (8, 16, 0, 2), 131072: (8, 16, 0, 2)},
-        "c": {8192: (4, 16, 32, 1), 16384: (8, 16, 64, 1), 32768: (4, 16, 16, 1), 65536: (8, 16, 16, 1), 131072: (8, 16, 32, 1)},
+        "c": {8192: (8, 16, 64, 1), 16384: (8, 16, 64, 1), 32768: (4, 16, 16, 1), 65536: (8, 16, 16, 1), 131072: (8, 16, 32, 1)},
         "b_bwd": {8192: (8, 16, 0, 2), 16384: (8, 16, 0, 2), 32768: (8, 16, 0, 2), 65536: (8, 16, 0, 2), 131072: (8, 16, 0, 2)},
-        "c_bwd": {8192: (8, 16, 64, 1), 16384: (8, 16, 64, 1), 32768: (4, 16, 16, 1), 65536: (8, 16, 32, 1), 131072: (8, 16, 16, 1)},
+        "c_bwd": {8192: (8, 16, 64, 1), 16384: (8, 16, 64, 1), 32768: (4, 16, 16, 1), 65536: (8, 16, 16, 1), 131072: (8, 16, 16, 1)},
     },
 }
 
@@ -274,13 +280,17 @@ def _rb(f, name, prec):
     return long_launch(math.prod(f), name, prec)[1]
 
 def _pass_a(x, g, s, f, tabs, prec):
+    "The column pass of x (times g) into the scratch tiles s; x and g by their batch strides (`_rows`)."
     B, C, L = x.shape
+    (x, sx), (g, sg) = _rows(x), _rows(g)
     _run(_long_a_kernel, (C, s.shape[0], f[1] * f[2] // _cb(f, "a", prec)), f, "a", prec, x, x if g is None else g,
-         s, tabs[0], tabs[1], B, C, L, N1=f[0], M=f[1] * f[2], HAS_G=g is not None)
+         s, tabs[0], tabs[1], B, C, L, sx, sx if g is None else sg, N1=f[0], M=f[1] * f[2], HAS_G=g is not None)
 
 def _long_backward(u, dy, pre, post, D, K, tabs, sx, sz, sg, du, dpre, dpost, dk, dd, f, prec):
-    "The backward's five launches: column passes on x and dz, the row pass, the inverse column pass, dk's."
+    """The backward's five launches: column passes on x and dz, the row pass, the inverse column pass, dk's; du, dpre
+    and dpost share one batch stride (three tensors, or the thirds of one)."""
     B, C, L = u.shape
+    (dy, sy), (u, su), (pre, spre), (post, spost) = _rows(dy), _rows(u), _rows(pre), _rows(post)
     P, M, NP, nj = f[0], f[1] * f[2], sx.shape[0], dd.shape[2]
     _pass_a(u, pre, sx, f, tabs, prec)
     _pass_a(dy, post, sz, f, tabs, prec)
@@ -290,58 +300,87 @@ def _long_backward(u, dy, pre, post, D, K, tabs, sx, sz, sg, du, dpre, dpost, dk
          tabs[4], tabs[1], NP, C, N1=P, N2=f[1], N3=f[2], HAS_POST=post is not None)
     _run(_long_c_bwd_kernel, (C, NP, nj), f, "c_bwd", prec, sx, sz, dy, u, u if pre is None else pre,
          u if post is None else post, D, du, du if dpre is None else dpre, du if dpost is None else dpost, dd,
-         tabs[0], B, C, L, N1=P, M=M, HAS_PRE=pre is not None, HAS_POST=post is not None)
+         tabs[0], B, C, L, sy, su, su if pre is None else spre, su if post is None else spost, _rows(du)[1],
+         N1=P, M=M, HAS_PRE=pre is not None, HAS_POST=post is not None)
     _run(_long_c_kernel, (C, 1, M // _cb(f, "c", prec)), f, "c", prec, sg, dk, dk, dk, D, dk, tabs[0], 1, C, L,
-         N1=P, M=M, HAS_SKIP=False, HAS_PRE=False, HAS_POST=False)
+         C * L, C * L, C * L, C * L, N1=P, M=M, HAS_SKIP=False, HAS_PRE=False, HAS_POST=False)
 
 # %% ../../nbs/kernels/23_monarch_long.ipynb #l023
+def _long_forward(u: Tensor, k: Tensor, D: Tensor, pre: Tensor | None, post: Tensor | None, prec: str,
+                  q: int | None) -> Tensor:
+    "y by the three passes, each tensor read by its batch stride, or by `gated_fftconv_ref` where a build does not fit."
+    B, C, L = u.shape
+    f = long_plan(L, q)
+    P, M = f[0], f[1] * f[2]
+    K, tabs = monarch_filter_spectrum(k, L, f), _tables(f, u.device, prec)
+    NP = (B + 1) // 2
+    s = torch.empty((NP, C, 2, P, M), dtype=_TABLE_DTYPE[prec], device=u.device)
+    y = _ft._alloc(u.shape, dtype=u.dtype, device=u.device)
+    (u, su), (pre, spre), (post, spost) = _rows(u), _rows(pre), _rows(post)
+    D = D.contiguous()
+    try:
+        _pass_a(u, pre, s, f, tabs, prec)
+        _run(_long_b_kernel, (C, P // _rb(f, "b", prec)), f, "b", prec, s, K, tabs[2], tabs[3], tabs[4], tabs[1],
+             NP, C, N1=P, N2=f[1], N3=f[2])
+        _run(_long_c_kernel, (C, NP, M // _cb(f, "c", prec)), f, "c", prec, s, u, u if pre is None else pre,
+             u if post is None else post, D, y, tabs[0], B, C, L, su, su if pre is None else spre,
+             su if post is None else spost, C * L, N1=P, M=M, HAS_SKIP=True, HAS_PRE=pre is not None,
+             HAS_POST=post is not None)
+    except triton.runtime.errors.OutOfResources as e:  # raised when a build is loaded, before it launches
+        y = _forward_fallback(f"monarch_long_fftconv: a forward pass at L = {L} ({prec} products) does not fit "
+                              "this GPU", e, u, k, D, pre, post)
+    return y
+
+def _long_grads(dy: Tensor, u: Tensor, k: Tensor, D: Tensor, pre: Tensor | None, post: Tensor | None, prec: str,
+                q: int | None, du: Tensor, dpre: Tensor | None, dpost: Tensor | None) -> tuple[Tensor, Tensor]:
+    """The backward's passes into du, dpre, dpost (one batch stride); returns (dk, dD). Raises OutOfResources where a
+    build does not fit the GPU (the caller falls back)."""
+    B, C, L = u.shape
+    f = long_plan(L, q)
+    P, M = f[0], f[1] * f[2]
+    K, tabs = monarch_filter_spectrum(k, L, f), _tables(f, u.device, prec)
+    NP = (B + 1) // 2
+    scratch = lambda n: torch.empty((n, C, 2, P, M), dtype=_TABLE_DTYPE[prec], device=u.device)
+    sx, sz, sg = scratch(NP), scratch(NP), scratch(1)
+    dk, dd = (_ft._alloc(shape, dtype=torch.float32, device=u.device)
+              for shape in ((1, C, L), (C, NP, M // _cb(f, "c_bwd", prec))))
+    _long_backward(u, dy, pre, post, D.contiguous(), K, tabs, sx, sz, sg, du, dpre, dpost, dk, dd, f, prec)
+    dk = dk[0]
+    if k.shape[1] > L: dk = torch.nn.functional.pad(dk, (0, k.shape[1] - L))
+    return dk.to(k.dtype), dd.sum((1, 2)).to(D.dtype)
+
 class MonarchLongFFTConv(torch.autograd.Function):
     @staticmethod
     def forward(ctx, u, k, D, pre, post, prec, q):
-        B, C, L = u.shape
-        u, D, pre, post = (None if t is None else t.contiguous() for t in (u, D, pre, post))
+        u, pre, post = _rows(u)[0], _rows(pre)[0], _rows(post)[0]  # saved as the passes read them
         ctx.prec, ctx.q = prec, q
         ctx.save_for_backward(u, k, D, pre, post)
-        f = long_plan(L, q)
-        P, M = f[0], f[1] * f[2]
-        K, tabs = monarch_filter_spectrum(k, L, f), _tables(f, u.device, prec)
-        NP = (B + 1) // 2
-        s = torch.empty((NP, C, 2, P, M), dtype=_TABLE_DTYPE[prec], device=u.device)
-        y = _ft._alloc(u.shape, dtype=u.dtype, device=u.device)
-        try:
-            _pass_a(u, pre, s, f, tabs, prec)
-            _run(_long_b_kernel, (C, P // _rb(f, "b", prec)), f, "b", prec, s, K, tabs[2], tabs[3], tabs[4], tabs[1],
-                 NP, C, N1=P, N2=f[1], N3=f[2])
-            _run(_long_c_kernel, (C, NP, M // _cb(f, "c", prec)), f, "c", prec, s, u, u if pre is None else pre,
-                 u if post is None else post, D, y, tabs[0], B, C, L, N1=P, M=M, HAS_SKIP=True,
-                 HAS_PRE=pre is not None, HAS_POST=post is not None)
-        except triton.runtime.errors.OutOfResources as e:  # raised when a build is loaded, before it launches
-            y = _forward_fallback(f"monarch_long_fftconv: a forward pass at L = {L} ({prec} products) does not fit "
-                                  "this GPU", e, u, k, D, pre, post)
-        return y
+        return _long_forward(u, k, D, pre, post, prec, q)
 
     @staticmethod
     def backward(ctx, dy):
         u, k, D, pre, post = ctx.saved_tensors
-        prec = ctx.prec
-        B, C, L = u.shape
-        f = long_plan(L, ctx.q)
-        P, M = f[0], f[1] * f[2]
-        K, tabs = monarch_filter_spectrum(k, L, f), _tables(f, u.device, prec)
-        NP = (B + 1) // 2
-        dy = dy.contiguous()
-        scratch = lambda n: torch.empty((n, C, 2, P, M), dtype=_TABLE_DTYPE[prec], device=u.device)
-        sx, sz, sg = scratch(NP), scratch(NP), scratch(1)
         du, dpre, dpost = _grad_buffers(u, pre, post)
-        dk, dd = (_ft._alloc(shape, dtype=torch.float32, device=u.device)
-                  for shape in ((1, C, L), (C, NP, M // _cb(f, "c_bwd", prec))))
-        try: _long_backward(u, dy, pre, post, D, K, tabs, sx, sz, sg, du, dpre, dpost, dk, dd, f, prec)
+        try: dk, dD = _long_grads(dy, u, k, D, pre, post, ctx.prec, ctx.q, du, dpre, dpost)
         except triton.runtime.errors.OutOfResources as e:  # raised when a build is loaded, before it launches
-            return _backward_fallback(f"monarch_long_fftconv: a backward pass at L = {L} ({prec} products) does not "
-                                      "fit this GPU", e, dy, u, k, D, pre, post)
-        dk = dk[0]
-        if k.shape[1] > L: dk = torch.nn.functional.pad(dk, (0, k.shape[1] - L))
-        return du, dk.to(k.dtype), dd.sum((1, 2)).to(D.dtype), dpre, dpost, None, None
+            return _backward_fallback(f"monarch_long_fftconv: a backward pass at L = {u.shape[-1]} ({ctx.prec} "
+                                      "products) does not fit this GPU", e, dy, u, k, D, pre, post)
+        return du, dk, dD, dpre, dpost, None, None
+
+class MonarchLongFFTConvPacked(torch.autograd.Function):
+    "`MonarchLongFFTConv` for z = [post | pre | u] (B, 3C, L): read in place, and its gradient one (B, 3C, L) tensor."
+    @staticmethod
+    def forward(ctx, z, k, D, prec, q):
+        post, pre, u = _post_pre_u(_rows(z)[0])
+        ctx.prec, ctx.q = prec, q
+        ctx.save_for_backward(u, k, D, pre, post)  # views of z
+        return _long_forward(u, k, D, pre, post, prec, q)
+
+    @staticmethod
+    def backward(ctx, dy):
+        saved = ctx.saved_tensors
+        grads = lambda du, dpre, dpost: _long_grads(dy, *saved, ctx.prec, ctx.q, du, dpre, dpost)
+        return *_packed_grads("monarch_long_fftconv: a backward pass", grads, dy, *saved, ctx.prec), None, None
 
 def monarch_long_fftconv(u: Tensor, k: Tensor, D: Tensor | None = None, pregate: Tensor | None = None,
                          postgate: Tensor | None = None, precision: str | None = None, q: int | None = None) -> Tensor:
@@ -351,6 +390,21 @@ def monarch_long_fftconv(u: Tensor, k: Tensor, D: Tensor | None = None, pregate:
     _check(u, k, D, pregate, postgate)
     long_plan(u.shape[-1], q)  # raises beyond LONG_MAX_L or on a bad q
     return MonarchLongFFTConv.apply(u, k, D, pregate, postgate, products(u.dtype, precision), q)
+
+def monarch_long_fftconv_packed(z: Tensor, k: Tensor, D: Tensor | None = None, precision: str | None = None,
+                                q: int | None = None) -> Tensor:
+    """`monarch_long_fftconv(u, k, D, pregate=pre, postgate=post)` for z = [post | pre | u] (B, 3C, L), the operator's
+    order-2 projections as they come (`monarch_fftconv_packed`'s contract, for the three passes)."""
+    if z.ndim != 3 or z.shape[1] % 3:
+        raise ValueError(f"z must have shape (B, 3C, L): post, pre and u stacked; got {tuple(z.shape)}")
+    C = z.shape[1] // 3
+    D = torch.zeros(C, device=z.device, dtype=z.dtype) if D is None else D
+    _check(z[:, :C], k, D, None, None)  # u's shape and dtype, from a slice; the gates are its neighbours
+    long_plan(z.shape[-1], q)  # raises beyond LONG_MAX_L or on a bad q
+    return MonarchLongFFTConvPacked.apply(z, k, D, products(z.dtype, precision), q)
+
+monarch_long_fftconv.packed = monarch_long_fftconv_packed  # what the operator's order-2 path calls
+
 
 # %% ../../nbs/kernels/23_monarch_long.ipynb #l030
 LONG_KERNELS = {"a": "_long_a_kernel", "b": "_long_b_kernel", "c": "_long_c_kernel", "b_bwd": "_long_b_bwd_kernel",
@@ -370,7 +424,7 @@ def long_compile(sm: int, L: int, kernel: str = "b", prec: str = "bf16", num_war
         raise RuntimeError("long_compile needs Triton's compiler: import this module without TRITON_INTERPRET=1")
     io = _IO[prec]
     def kind(a):
-        if a in ("B", "C", "L", "NP"): return "i32"
+        if a in ("B", "C", "L", "NP") or a.startswith("S_"): return "i32"
         if not a.endswith("_ptr"): return "constexpr"
         return "*fp32" if a in ("t1_ptr", "t2_ptr", "k_ptr", "d_ptr", "dd_ptr", "acc_ptr", "xs_ptr") else "*" + io
     w, rb, cb, st = long_launch(math.prod(f), kernel, prec)
