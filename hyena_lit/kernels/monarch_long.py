@@ -11,9 +11,9 @@ import triton
 import triton.language as tl
 from .fftconv_triton import dft_matrix, twiddles, _check, products, _TABLE_DTYPE
 import hyena_lit.kernels.fftconv_triton as _ft
-from hyena_lit.kernels.monarch_fftconv import (_forward_fallback, _backward_fallback, _grad_buffers, spectrum_order, monarch_filter_spectrum, monarch_dft,
-    _rows_of, _cdot, _conj_cdot, _row_dft, _row_idft, _load_pair, _skip_gate_store, _grad_store, _tables, _rows,
-    _post_pre_u, _packed_grads)
+from .monarch_fftconv import (_forward_fallback, _backward_fallback, _grad_buffers, spectrum_order, monarch_filter_spectrum, monarch_dft,
+    _rows_of, _cdot, _conj_cdot, _row_dft, _row_idft, _load_pair, _skip_gate_store, _grad_store, _tables)
+from .monarch_fftconv import _rows, _post_pre_u, _packed_grads  # batch strides, the packed form
 
 # %% auto #0
 __all__ = ['LONG_MAX_L', 'LONG_LAUNCH', 'LONG_KERNELS', 'long_plan', 'long_pass_a', 'long_pass_b', 'long_pass_c',
@@ -150,8 +150,7 @@ def _col_inverse(sp, j, f1_ptr, N1: tl.constexpr, M: tl.constexpr, RB: tl.conste
 
 @triton.jit
 def _long_c_kernel(s_ptr, u_ptr, pre_ptr, post_ptr, d_ptr, y_ptr, f1_ptr, B, C, L, S_U, S_PRE, S_POST, S_Y,
-                   N1: tl.constexpr,
-                   M: tl.constexpr, RB: tl.constexpr, CB: tl.constexpr, HAS_SKIP: tl.constexpr,
+                   N1: tl.constexpr, M: tl.constexpr, RB: tl.constexpr, CB: tl.constexpr, HAS_SKIP: tl.constexpr,
                    HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr, PREC: tl.constexpr):
     """Program (c, p, j): columns j CB .. j CB + CB of pair p's row-pass tile -> their inverse column pass (the filter's
     spectrum carried the 1/N), + D pre * u, times post: rows 2p and 2p+1 of y (the real and imaginary parts; with B = 1
@@ -220,8 +219,8 @@ def _long_b_bwd_kernel(sx_ptr, sz_ptr, sg_ptr, acc_ptr, xs_ptr, k_ptr, f2_ptr, t
 @triton.jit
 def _long_c_bwd_kernel(sx_ptr, sz_ptr, dy_ptr, u_ptr, pre_ptr, post_ptr, d_ptr, du_ptr, dpre_ptr, dpost_ptr,
                        dd_ptr, f1_ptr, B, C, L, S_Y, S_U, S_PRE, S_POST, S_DX, N1: tl.constexpr,
-                       M: tl.constexpr, RB: tl.constexpr,
-                       CB: tl.constexpr, HAS_PRE: tl.constexpr, HAS_POST: tl.constexpr, PREC: tl.constexpr):
+                       M: tl.constexpr, RB: tl.constexpr, CB: tl.constexpr, HAS_PRE: tl.constexpr,
+                       HAS_POST: tl.constexpr, PREC: tl.constexpr):
     """Program (c, p, j): columns j CB .. j CB + CB of pair p's two row-pass tiles -> conv(k, x) (from X K) and the
     correlation of dz with k (from Z conj(K)); then dpost = dy (conv + D x), dx = corr + D dz, du = pre dx,
     dpre = u dx, and this program's share of dD = sum(dz x), one float32 a program (summed in a fixed order after).
