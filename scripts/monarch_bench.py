@@ -121,7 +121,6 @@ def contenders(L: int):
     from hyena_lit.kernels.monarch_long import LONG_MAX_L, monarch_long_fftconv, monarch_long_fftconv_packed
     from hyena_lit.experiments.runtime import library_fftconv
     ours, passes = L <= MONARCH_MAX_L, monarch_long_fftconv if L <= LONG_MAX_L else None
-    long_ok = L <= LONG_MAX_L
     first = L <= MAX_L
     return {"torch.fft": (torch.float32, "fp32", library_fftconv),
             "torch.fft ref": (torch.float32, "fp32", gated_fftconv_ref),
@@ -136,8 +135,8 @@ def contenders(L: int):
             "monarch bf16 packed": (torch.bfloat16, products(torch.bfloat16), monarch_fftconv_packed if ours else None),
             "monarch bf16 copied": (torch.bfloat16, products(torch.bfloat16), _copied if ours else None),
             "monarch long bf16 packed": (torch.bfloat16, products(torch.bfloat16),
-                                         monarch_long_fftconv_packed if long_ok else None),
-            "monarch long bf16 copied": (torch.bfloat16, products(torch.bfloat16), _long_copied if long_ok else None)}
+                                         monarch_long_fftconv_packed if passes else None),
+            "monarch long bf16 copied": (torch.bfloat16, products(torch.bfloat16), _long_copied if passes else None)}
 
 # the contenders called on the operator's layout, fn(z, k, D) with z = [post | pre | u] (B, 3C, L)
 PACKED = ("torch.fft packed", "monarch bf16 packed", "monarch bf16 copied", "monarch long bf16 packed",

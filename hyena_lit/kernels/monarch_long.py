@@ -278,10 +278,9 @@ def _cb(f, name, prec):
 def _rb(f, name, prec):
     return long_launch(math.prod(f), name, prec)[1]
 
-def _pass_a(x, g, s, f, tabs, prec):
-    "The column pass of x (times g) into the scratch tiles s; x and g by their batch strides (`_rows`)."
+def _pass_a(x, sx, g, sg, s, f, tabs, prec):
+    "The column pass of x (times g) into the scratch tiles s; x and g as `_rows` gave them, with their batch strides."
     B, C, L = x.shape
-    (x, sx), (g, sg) = _rows(x), _rows(g)
     _run(_long_a_kernel, (C, s.shape[0], f[1] * f[2] // _cb(f, "a", prec)), f, "a", prec, x, x if g is None else g,
          s, tabs[0], tabs[1], B, C, L, sx, sx if g is None else sg, N1=f[0], M=f[1] * f[2], HAS_G=g is not None)
 
@@ -291,8 +290,8 @@ def _long_backward(u, dy, pre, post, D, K, tabs, sx, sz, sg, du, dpre, dpost, dk
     B, C, L = u.shape
     (dy, sy), (u, su), (pre, spre), (post, spost) = _rows(dy), _rows(u), _rows(pre), _rows(post)
     P, M, NP, nj = f[0], f[1] * f[2], sx.shape[0], dd.shape[2]
-    _pass_a(u, pre, sx, f, tabs, prec)
-    _pass_a(dy, post, sz, f, tabs, prec)
+    _pass_a(u, su, pre, spre, sx, f, tabs, prec)
+    _pass_a(dy, sy, post, spost, sz, f, tabs, prec)
     acc = torch.zeros((C, 2, P, M), dtype=torch.float32, device=u.device)
     xs = torch.empty((C, 2, P, M), dtype=torch.float32, device=u.device)
     _run(_long_b_bwd_kernel, (C, P // _rb(f, "b_bwd", prec)), f, "b_bwd", prec, sx, sz, sg, acc, xs, K, tabs[2], tabs[3],
@@ -318,7 +317,7 @@ def _long_forward(u: Tensor, k: Tensor, D: Tensor, pre: Tensor | None, post: Ten
     (u, su), (pre, spre), (post, spost) = _rows(u), _rows(pre), _rows(post)
     D = D.contiguous()
     try:
-        _pass_a(u, pre, s, f, tabs, prec)
+        _pass_a(u, su, pre, spre, s, f, tabs, prec)
         _run(_long_b_kernel, (C, P // _rb(f, "b", prec)), f, "b", prec, s, K, tabs[2], tabs[3], tabs[4], tabs[1],
              NP, C, N1=P, N2=f[1], N3=f[2])
         _run(_long_c_kernel, (C, NP, M // _cb(f, "c", prec)), f, "c", prec, s, u, u if pre is None else pre,
