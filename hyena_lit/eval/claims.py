@@ -13,8 +13,8 @@ from .fields import (_num, has_validation, load_index, load_paper, read_field, r
 from .rules import config_of, format_value, test_choices
 
 # %% auto #0
-__all__ = ['CHECKS', 'NOISE_FLOOR', 'beats', 'matches', 'contrast', 'ranked', 'widens', 'stays', 'at_most_beyond', 'fewer_flops',
-           'outweighs', 'parse_check', 'claim_status', 'judge_claim']
+__all__ = ['CHECKS', 'NOISE_FLOOR', 'CELL', 'beats', 'matches', 'contrast', 'ranked', 'widens', 'stays', 'at_most_beyond',
+           'fewer_flops', 'outweighs', 'parse_check', 'claim_status', 'prefer_clean', 'judge_claim']
 
 # %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s018
 def _values(runs: pd.DataFrame, field: str, root) -> pd.DataFrame:
@@ -281,15 +281,22 @@ def claim_status(holds: bool, margin: float, spread: float, seeds: int, unit: st
     return ("reproduced" if holds else "differs"), ""
 
 # %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s020s1
+CELL = ("task", "seq_len", "vocab_size", "n_layer", "d_model")  # what makes two runs of one operator the same cell
+
+def prefer_clean(runs: pd.DataFrame, clean: pd.Series) -> pd.DataFrame:
+    """`runs` less those that chose something on the test set (`clean` False) in a cell that also has a clean run: a
+    cell is an operator at one task, length, vocabulary, depth and width (the `CELL` columns `runs` has)."""
+    keys = [runs[c].astype(str) for c in ("mixer", *CELL) if c in runs]
+    return runs[clean | ~clean.groupby(keys).transform("any")]
+
 def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     "Status, our reading, its margin and seed spread, and the run folders used for one claim row."
     runs = select_runs(index, row["selector"])
     empty = dict(status="not run", ours="", our_scale="", run="", n_runs=0, seeds=0, why="", noise="",
                  margin="", spread="", flag="", would_be="", seeds_needed="", to_edge=math.nan)
     if not row["check"] or runs.empty: return empty
-    # per operator, the runs that chose nothing on the test set where it has any (a validation split, a fixed budget)
-    clean = pd.Series([not test_choices(r, root) for _, r in runs.iterrows()], index=runs.index, dtype=bool)
-    runs = runs[clean | ~clean.groupby(runs.mixer).transform("any")]
+    runs = prefer_clean(runs, pd.Series([not test_choices(r, root) for _, r in runs.iterrows()], index=runs.index,
+                                        dtype=bool))
     name, kw = parse_check(row["check"])
     holds, text, used, margin = CHECKS[name](runs, row, Path(root), **kw)
     if holds is None: return {**empty, "ours": text}
