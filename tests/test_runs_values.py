@@ -284,6 +284,12 @@ assert {L: len(x) for L, x in v10.items()} == {128: 21, 256: 12, 2048: 23} and (
         ],
     },
     "34c_table_4_2": {
+        "c023v2": [
+            ('print(side.to_string())', 1, 4,
+             '''assert [(side.loc[("hyena", L), "validation's pick (test %)"], int(side.loc[("hyena", L), "picked epoch"]))
+        for L in (512, 1024)] == [(99.4, 87), (99.6, 77)]
+assert [int(twin.epochs_run[("hyena", L)]) for L in (512, 1024)] == [99, 87]'''),
+        ],
         "c023c2": [
             ('att = a1[(a1.operator == "attention") & (a1.seq_len == 1024)]', 1, 0,
              '''assert att.empty or round(100 * att.final.iloc[0], 1) == 99.0  # attention at twice the length, where it fits'''),
