@@ -253,7 +253,7 @@ assert round(tokens_256 / 1e6) == 413 and round(hours[0]) == 5 and hours[1:] == 
         "c019": [
             (').rename_axis("vocabulary")', 1, 4,
              '''assert (
-    table_c1.loc[10, ["ours (%)", "epochs", "sweep"]].tolist() == [100.0, 23, "tableC1-official"]
+    table_c1.loc[10, ["ours (%)", "chosen on", "epochs", "sweep"]].tolist() == [100.0, "validation", 23, "tableC1-official-val"]
     and (table_c1.loc[[20, 30, 40], "sweep"] == "tableC1-cpu").all()
 )'''),
         ],
@@ -269,6 +269,11 @@ assert {L: len(x) for L, x in v10.items()} == {128: 21, 256: 12, 2048: 23} and (
             ('print("epochs to 100%:", {L: len(x) for L, x in v10.items()})', 1, 4,
              '''assert [round(100 * v10[L].test_acc[1]) for L in (128, 256)] == [25, 29] and (
     round(100 * h.test_acc[6]), round(100 * h.test_acc[8])) == (27, 96)'''),
+        ],
+        "c019d": [
+            ('assert m["epochs_planned"] == 400 and m["selected_epoch"] <= m["epochs_run"] and "val_acc" in hv', 1, 4,
+             '''assert (m["selected_epoch"], m["epochs_run"], m["selected_test_acc"], m["best_val_acc"]) == (23, 23, 1.0, 1.0)
+assert (len(ht), n, same) == (23, 23, 23)'''),
         ],
         "c021b": [
             ('o, v = s.loc[("single-layer-official", 40)], s.loc[("single-layer-official-val", 40)]', 1, 4,
