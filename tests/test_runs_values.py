@@ -269,6 +269,11 @@ assert {L: len(x) for L, x in v10.items()} == {128: 21, 256: 12, 2048: 23} and (
             ('print("epochs to 100%:", {L: len(x) for L, x in v10.items()})', 1, 4,
              '''assert [round(100 * v10[L].test_acc[1]) for L in (128, 256)] == [25, 29] and (
     round(100 * h.test_acc[6]), round(100 * h.test_acc[8])) == (27, 96)'''),
+            ('print("epochs to 100%:", {L: len(x) for L, x in v10.items()})', 1, 4,
+             '''# c018 and c019e: an epoch's minutes on one core (range, median) and the 23 epochs' hours
+minutes = h.seconds.diff().fillna(h.seconds.iloc[0]) / 60
+assert (round(minutes.min(), 1), round(minutes.max(), 1), round(minutes.median(), 1),
+        round(h.seconds.iloc[-1] / 3600, 1)) == (4.5, 7.3, 5.0, 2.1)'''),
         ],
         "c019d": [
             ('assert m["epochs_planned"] == 400 and m["selected_epoch"] <= m["epochs_run"] and "val_acc" in hv', 1, 4,
