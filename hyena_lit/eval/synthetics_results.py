@@ -11,8 +11,8 @@ from ..core.paper import paper_table
 from ..core.paths import project_root, is_finished, run_folders
 
 # %% auto #0
-__all__ = ['T11_MIXERS', 'paper_table_11', 'paper_table_11_sizes', 'recipe_change', 'collect_synthetics', 'query_variants',
-           'answer_probes', 'nyquist_density', 'probe_checkpoint']
+__all__ = ['T11_MIXERS', 'paper_table_11', 'paper_table_11_sizes', 'recipe_change', 'collect_synthetics', 'beside_twin',
+           'query_variants', 'answer_probes', 'nyquist_density', 'probe_checkpoint']
 
 # %% ../../nbs/eval/34_synthetics_results.ipynb #c008
 T11_MIXERS = {"MHA-Abs": "attention", "MHA-RoPE": "attention:rope", "MHA-xPos": "attention:xpos", "H3": "h3",
@@ -79,6 +79,26 @@ def collect_synthetics(runs_root: str | Path) -> pd.DataFrame:
             "tokens_per_second", "device", "params", "max_minutes_per_run", "recipe", "test_len_acc",
             "selected", "selected_epoch", "selected_exact"]
     return pd.DataFrame(rows, columns=cols)
+
+# %% ../../nbs/eval/34_synthetics_results.ipynb #c011v1
+def beside_twin(val: pd.DataFrame, twins: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Each run of `val` (rows of `collect_synthetics` with a validation split) beside its twin in `twins` (the same
+    cell without one), indexed by `keys`: the test accuracy at validation's pick (%), the picked epoch, where the run
+    stopped, and the twin's final test accuracy (%; empty where no twin ran). Raises ValueError, naming the rows, on a
+    run without validation's pick or a key that names more than one twin."""
+    for name, d in (("validation runs", val), ("twins", twins)):
+        dup = d[d[keys].duplicated(keep=False)]
+        if len(dup): raise ValueError(f"{keys} name more than one of the {name}: {dup.run.tolist()}")
+    bad = val[val.selected.isna() | ~(val.selected_epoch <= val.epochs_run)]
+    if len(bad): raise ValueError(f"runs without validation's pick within the epochs they ran: {bad.run.tolist()}")
+    side, twin = val.set_index(keys).sort_index(), twins.set_index(keys)
+    return pd.DataFrame({
+        "validation's pick (test %)": (100 * side.selected).round(1), "picked epoch": side.selected_epoch.astype("Int64"),
+        # a run stops early only at its first 100% on validation (`solved_epoch` records the test set's first)
+        "stopped": [f"validation 100%, epoch {int(e)}" if e < p else f"{int(e)}/{int(p)} epochs"
+                    for e, p in zip(side.epochs_run, side.epochs_planned)],
+        "twin without validation (test %)": [round(100 * twin.final[k], 1) if k in twin.index else None
+                                             for k in side.index]}, index=side.index)
 
 # %% ../../nbs/eval/34_synthetics_results.ipynb #c017g16
 def query_variants(x, sep_id: int) -> dict:
