@@ -70,6 +70,15 @@ PINS = {
         ],
     },
     "34a_figure_4_1": {
+        "c017g4v1": [
+            ('print(official_side.to_string())', 1, 4,
+             '''# c017g4v2: Hyena's validation picks, the one cell below 90, its twin's end and best, the grid's seeds
+hy_val = official_side.loc["hyena", "validation's pick (test %)"]
+assert len(hy_val) == 8 and (hy_val.drop((128, 40)).min(), hy_val.max(), hy_val[(128, 40)]) == (97.0, 100.0, 86.8)
+assert official_side.loc[("hyena", 128, 40), "twin without validation (test %)"] == 86.8 and (hy_val.drop((128, 40)) >= 90).all()
+s40 = og[(og.operator == "hyena") & (og.seq_len == 128) & (og.vocab_size == 40)].set_index("seed").best
+assert [round(100 * s40[s], 1) for s in (0, 1)] == [87.8, 94.2] and round(100 * s40.mean(), 1) == 91.0'''),
+        ],
         "c017g": [
             ('print("Hyena, L = 128, vocabulary 40: the last 40 epochs gained", gains, "points")', 1, 4,
              '''assert gains == [0.4, 0.8]  # both flatten'''),
