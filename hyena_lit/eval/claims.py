@@ -4,7 +4,7 @@
 
 # %% ../../nbs/eval/89a_scoreboard_claims.ipynb #c002
 from __future__ import annotations
-import ast, math
+import ast, inspect, math
 from pathlib import Path
 import pandas as pd
 from ..core.paths import project_root
@@ -283,10 +283,11 @@ def claim_status(holds: bool, margin: float, spread: float, seeds: int, unit: st
 # %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s020s1
 CELL = ("task", "seq_len", "vocab_size", "n_layer", "d_model")  # what makes two runs of one operator the same cell
 
-def prefer_clean(runs: pd.DataFrame, clean: pd.Series) -> pd.DataFrame:
+def prefer_clean(runs: pd.DataFrame, clean: pd.Series, same: dict | None = None) -> pd.DataFrame:
     """`runs` less those that chose something on the test set (`clean` False) in a cell that also has a clean run: a
-    cell is an operator at one task, length, vocabulary, depth and width (the `CELL` columns `runs` has)."""
-    keys = [runs[c].astype(str) for c in ("mixer", *CELL) if c in runs]
+    cell is an operator at one task, length, vocabulary, depth and width (the `CELL` columns `runs` has). `same`:
+    mixer names that are one operator, {other name: name}, as a check's `same=` gives them."""
+    keys = [runs.mixer.replace(same or {}).astype(str)] + [runs[c].astype(str) for c in CELL if c in runs]
     return runs[clean | ~clean.groupby(keys).transform("any")]
 
 def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
@@ -295,9 +296,11 @@ def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     empty = dict(status="not run", ours="", our_scale="", run="", n_runs=0, seeds=0, why="", noise="",
                  margin="", spread="", flag="", would_be="", seeds_needed="", to_edge=math.nan)
     if not row["check"] or runs.empty: return empty
-    runs = prefer_clean(runs, pd.Series([not test_choices(r, root) for _, r in runs.iterrows()], index=runs.index,
-                                        dtype=bool))
     name, kw = parse_check(row["check"])
+    # `same=` names one operator under two names: for choosing clean runs in every check, and for the check that takes it
+    same = kw.get("same") if "same" in inspect.signature(CHECKS[name]).parameters else kw.pop("same", None)
+    runs = prefer_clean(runs, pd.Series([not test_choices(r, root) for _, r in runs.iterrows()], index=runs.index,
+                                        dtype=bool), same)
     holds, text, used, margin = CHECKS[name](runs, row, Path(root), **kw)
     if holds is None: return {**empty, "ours": text}
     used = sorted(set(", ".join(used).split(", ")))
