@@ -10,7 +10,9 @@ most decisive cells first:
 3. Figure 4.1's official grid, Hyena at L = 128 and 256, the vocabularies the old runs solved fastest first.
 4. The single-layer row (V = 40, the official configuration at its own 400 epochs).
 5. Mamba's Table 1 (selective copying), every mixer.
-6. Figure 4.1 under Table A.1's recipe, Table 4.2 at L = 512, Table C.1 at L = 2048 and MQAR: the costly rest
+6. Figure 4.1's official grid at vocabulary 40, the explicit pair (Conv1d, FNO) and CKConv at L = 128 and 256: the cells
+   of the claim that the implicit filters beat the explicit ones (Hyena's are run), then the rest of that grid.
+7. Figure 4.1 under Table A.1's recipe, Table 4.2 at L = 512, Table C.1 at L = 2048 and MQAR: the costly rest
    (hours to days of CPU at their budgets; a GPU's work)."""
 from fnmatch import fnmatchcase
 
@@ -18,6 +20,7 @@ from grids import (figure_4_1_official, figure_4_1_table_a1, mamba_table_11, sel
                    table_4_1_figure_c1, table_4_2, table_c1, zoology_figure_2)
 
 HYENA_OFFICIAL = [f"*fig4.1-official-val/hyena_L{L}_V{V}_s0" for V in (10, 20, 30, 40) for L in (128, 256)]
+IMPLICIT_VS_EXPLICIT = [f"*fig4.1-official-val/{p}_L{L}_V40_s0" for L in (128, 256) for p in ("conv1d", "fno", "ckconv")]
 
 ORDER = [  # (experiment file, glob on the run's path), most decisive first
     (mamba_table_11, "*table11-mamba-val/*"),
@@ -26,6 +29,7 @@ ORDER = [  # (experiment file, glob on the run's path), most decisive first
     (single_layer, "*single-layer-official-val/*"),
     *[(figure_4_1_official, g) for g in HYENA_OFFICIAL[2:]],
     (selective_copying, "*selective-copying-val/*"),
+    *[(figure_4_1_official, g) for g in IMPLICIT_VS_EXPLICIT],
     (figure_4_1_official, "*fig4.1-official-val/*"),
     (figure_4_1_table_a1, "*fig4.1-a1-val/*"),
     (table_4_2, "*table4.2-a1-val/*"),
