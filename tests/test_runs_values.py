@@ -78,6 +78,14 @@ assert len(hy_val) == 8 and (hy_val.drop((128, 40)).min(), hy_val.max(), hy_val[
 assert official_side.loc[("hyena", 128, 40), "twin without validation (test %)"] == 86.8 and (hy_val.drop((128, 40)) >= 90).all()
 s40 = og[(og.operator == "hyena") & (og.seq_len == 128) & (og.vocab_size == 40)].set_index("seed").best
 assert [round(100 * s40[s], 1) for s in (0, 1)] == [87.8, 94.2] and round(100 * s40.mean(), 1) == 91.0'''),
+            ('print(official_side.to_string())', 1, 4,
+             '''# c017g4v2: CKConv's and FNO's validation runs at vocabulary 40, L = 128, against their twins
+assert official_side.loc[("ckconv", 128, 40)].tolist() == [19.8, 14, "400/400 epochs", 42.6]
+assert official_side.loc[("fno", 128, 40), ["validation's pick (test %)", "twin without validation (test %)"]].tolist() == [14.4, 12.6]
+ck_val, ck_twin = history("fig4.1-official-val", "ckconv_L128_V40_s0"), history("fig4.1-official", "ckconv_L128_V40_s0")
+apart = (ck_val.train_loss - ck_twin.train_loss).abs()
+assert round(100 * ck_val.test_acc.max(), 1) == 21.2 and apart[:9].max() < 1e-6 and round(apart[9], 4) == 0.0013
+assert int(ck_twin.epoch[ck_twin.test_acc >= 0.3].iloc[0]) == 63 and round(100 * ck_twin.test_acc.max(), 1) == 44.6'''),
         ],
         "c017g": [
             ('print("Hyena, L = 128, vocabulary 40: the last 40 epochs gained", gains, "points")', 1, 4,
