@@ -75,7 +75,7 @@ PINS = {
              '''# c017g4v2: Hyena's validation picks, the one cell below 90, its twin's end and best, the grid's seeds
 hy_val = official_side.loc["hyena", "validation's pick (test %)"]
 assert len(hy_val) == 8 and (hy_val.drop((128, 40)).min(), hy_val.max(), hy_val[(128, 40)]) == (97.0, 100.0, 86.8)
-assert official_side.loc[("hyena", 128, 40), "twin without validation (test %)"] == 86.8 and (hy_val.drop((128, 40)) >= 90).all()
+assert official_side.loc[("hyena", 128, 40), "twin without validation (test %)"] == 86.8
 s40 = og[(og.operator == "hyena") & (og.seq_len == 128) & (og.vocab_size == 40)].set_index("seed").best
 assert [round(100 * s40[s], 1) for s in (0, 1)] == [87.8, 94.2] and round(100 * s40.mean(), 1) == 91.0'''),
             ('print(official_side.to_string())', 1, 4,
@@ -293,8 +293,8 @@ assert (round(minutes.min(), 1), round(minutes.max(), 1), round(minutes.median()
         round(h.seconds.iloc[-1] / 3600, 1)) == (4.5, 7.3, 5.0, 2.1)'''),
         ],
         "c019d": [
-            ('assert m["epochs_planned"] == 400 and m["selected_epoch"] <= m["epochs_run"] and "val_acc" in hv', 1, 4,
-             '''assert (m["selected_epoch"], m["epochs_run"], m["selected_test_acc"], m["best_val_acc"]) == (23, 23, 1.0, 1.0)
+            ('assert (val.epochs_planned == 400).all() and (val.selected_epoch <= val.epochs_run).all() and "val_acc" in hv', 1, 4,
+             '''assert (side["picked epoch"].iloc[0], int(val.epochs_run.iloc[0]), val.selected.iloc[0], hv.val_acc.max()) == (23, 23, 1.0, 1.0)
 assert (len(ht), n, same) == (23, 23, 23)'''),
         ],
         "c021b": [
@@ -315,7 +315,7 @@ assert (len(ht), n, same) == (23, 23, 23)'''),
             ('print(side.to_string())', 1, 4,
              '''assert [(side.loc[("hyena", L), "validation's pick (test %)"], int(side.loc[("hyena", L), "picked epoch"]))
         for L in (512, 1024)] == [(99.4, 87), (99.6, 77)]
-assert [int(twin.epochs_run[("hyena", L)]) for L in (512, 1024)] == [99, 87]'''),
+assert [int(a1.set_index(["operator", "seq_len"]).epochs_run[("hyena", L)]) for L in (512, 1024)] == [99, 87]'''),
         ],
         "c023c2": [
             ('att = a1[(a1.operator == "attention") & (a1.seq_len == 1024)]', 1, 0,
