@@ -86,6 +86,14 @@ ck_val, ck_twin = history("fig4.1-official-val", "ckconv_L128_V40_s0"), history(
 apart = (ck_val.train_loss - ck_twin.train_loss).abs()
 assert round(100 * ck_val.test_acc.max(), 1) == 21.2 and apart[:9].max() < 1e-6 and round(apart[9], 4) == 0.0013
 assert int(ck_twin.epoch[ck_twin.test_acc >= 0.3].iloc[0]) == 63 and round(100 * ck_twin.test_acc.max(), 1) == 44.6'''),
+            ('print(official_side.to_string())', 1, 4,
+             '''# c017g4v2: Conv1d's validation run at vocabulary 40, L = 128, against its twin; the gap to CKConv's pick
+assert official_side.loc[("conv1d", 128, 40)].tolist() == [17.6, 30, "400/400 epochs", 15.8]
+c1_val, c1_twin = history("fig4.1-official-val", "conv1d_L128_V40_s0"), history("fig4.1-official", "conv1d_L128_V40_s0")
+assert [(int(h.epoch[h.test_acc.idxmax()]), round(100 * h.test_acc.max(), 1)) for h in (c1_val, c1_twin)] == [(35, 18.0)] * 2
+late = c1_val[c1_val.epoch > 35]
+assert late.test_loss.iloc[-1] > late.test_loss.iloc[0] and late.train_loss.iloc[-1] < late.train_loss.iloc[0]
+assert round(official_side.loc[("ckconv", 128, 40), "validation's pick (test %)"] - official_side.loc[("conv1d", 128, 40), "validation's pick (test %)"], 1) == 2.2'''),
         ],
         "c017g": [
             ('print("Hyena, L = 128, vocabulary 40: the last 40 epochs gained", gains, "points")', 1, 4,
