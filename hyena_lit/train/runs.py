@@ -296,6 +296,7 @@ def __exit__(self, typ, exc, tb) -> bool:
     if failed and (self.dir / "checkpoint").exists():
         try: save_text(f"{typ.__name__}: {exc}\n", self.dir / "failed.txt")
         except ValueError as e: print(f"failed.txt not written: {e}", file=sys.stderr)  # a link: the run's own error follows
+    if typ is Interrupted: (self.dir / "failed.txt").unlink(missing_ok=True)  # this slice resumed past the failure
     self._release(failed)
     return typ is Interrupted  # a deadline: the run stays unfinished and resumes later
 
