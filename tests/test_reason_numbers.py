@@ -1,0 +1,84 @@
+"""The numbers that the official-recipe claims' reasons quote (nbs/paper_numbers.csv) against the runs each claim reads:
+a run that lands and moves a cell fails here until the reason is rewritten. Each value comes from the cells the claim
+itself judges (`select_runs`, `prefer_clean`, `_values`: the mean over seeds of the claim's field), and each quoted
+run is the run that gives that cell."""
+import warnings
+
+import pandas as pd
+import pytest
+
+import hyena_lit.eval.claims as C
+from hyena_lit.eval.fields import load_index
+from hyena_lit.core.paths import project_root
+
+RUNS = project_root() / "runs"
+NAME = {"ckconv": "CKConv", "conv1d": "Conv1d", "fno": "FNO", "h3": "H3", "transferfunc": "TransferFunc", "hyena": "Hyena"}
+
+
+@pytest.fixture(scope="module")
+def paper():
+    return pd.read_csv(project_root() / "nbs" / "paper_numbers.csv", dtype=str, keep_default_na=False).set_index("id")
+
+
+@pytest.fixture(scope="module")
+def index():
+    return load_index(RUNS)
+
+
+class Cells:
+    "A claim's cells: `v(mixer, L, V)` its value, `src(mixer, L, V)` the run behind it, `reason` the row's text."
+
+    def __init__(self, row: pd.Series, index: pd.DataFrame):
+        runs = C.select_runs(index, row["selector"])
+        _, kw = C.parse_check(row["check"])
+        clean = pd.Series([not C.test_choices(r, RUNS) for _, r in runs.iterrows()], index=runs.index, dtype=bool)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            v = C._values(C.prefer_clean(runs, clean, kw.get("same")), row["field"], RUNS)
+        v = v.assign(op=v.mixer.str.replace("longconv:", "", regex=False), L=v.seq_len.astype(int), V=v.vocab_size.astype(int))
+        assert not v.duplicated(["op", "L", "V"]).any(), "one value a cell"
+        self.t, self.reason = v.set_index(["op", "L", "V"]), row["reason"]
+
+    def v(self, op, L, V) -> float: return float(self.t.loc[(op, L, V), "value"])
+    def src(self, op, L, V) -> str: return self.t.loc[(op, L, V), "src"]
+    def others(self, L, V, but=("hyena",)): return [o for o in NAME if o not in but and (o, L, V) in self.t.index]
+
+    def quotes(self, *fragments):
+        missing = [f for f in fragments if f not in self.reason]
+        assert not missing, f"the reason no longer quotes what the runs give: {missing}"
+
+
+def test_implicit_beats_explicit(paper, index):
+    c = Cells(paper.loc["H-F4.1-implicit-beats-explicit-V40"], index)
+    ck, c1, fno, hy = (c.v(o, 256, 40) for o in ("ckconv", "conv1d", "fno", "hyena"))
+    assert fno < ck < c1  # "below Conv1d and above FNO"
+    c.quotes(f"CKConv ({ck:.1f}, the mean of its last five evaluations) is below Conv1d ({c1:.1f}) and above FNO ({fno:.1f})",
+             f"Hyena reaches {hy:.1f} (validation's pick)",
+             f"CKConv's validation run reads {c.v('ckconv', 128, 40):.1f}", c.src("ckconv", 128, 40),
+             f"Conv1d's validation run at L = 128 reads {c.v('conv1d', 128, 40):.1f}", c.src("conv1d", 128, 40),
+             f"the implicit side leads by {c.v('ckconv', 128, 40) - max(c.v('conv1d', 128, 40), c.v('fno', 128, 40)):.1f} points")
+
+
+def test_gap_widens_official(paper, index):
+    c = Cells(paper.loc["H-F4.1-gap-widens-L-official"], index)
+    lead = lambda L, V: c.v("hyena", L, V) - sum(c.v(o, L, V) for o in c.others(L, V)) / len(c.others(L, V))
+    gap = lambda L, V: min(c.v("hyena", L, V), c.v("ckconv", L, V)) - max(c.v("conv1d", L, V), c.v("fno", L, V))
+    assert all(len(c.others(L, V)) == 5 for L in (128, 256) for V in (30, 40))
+    c.quotes(f"({lead(128, 30):.1f} to {lead(256, 30):.1f}, {lead(128, 40):.1f} to {lead(256, 40):.1f})",
+             f"({c.v('ckconv', 128, 40):.1f} at L = 128, its validation run, {c.src('ckconv', 128, 40)}; "
+             f"{c.v('ckconv', 256, 40):.1f} at L = 256)",
+             f"({gap(128, 40):+.1f}, {gap(256, 40):+.1f}; Conv1d at L = 128 from its validation run, "
+             f"{c.v('conv1d', 128, 40):.1f} at validation's pick, {c.src('conv1d', 128, 40)})",
+             f"({gap(128, 20):.1f} to {gap(256, 20):.1f} points)",
+             f"Conv1d learns more of the cell at L = 256 ({c.v('conv1d', 128, 20):.1f} to {c.v('conv1d', 256, 20):.1f};")
+
+
+def test_hyena_best_official(paper, index):
+    c = Cells(paper.loc["H-F4.1-hyena-best-official"], index)
+    leads = {}
+    for L in (128, 256):
+        o = max(c.others(L, 10), key=lambda o: c.v(o, L, 10))
+        leads[L] = c.v("hyena", L, 10) - c.v(o, L, 10)
+        c.quotes(f"{c.v('hyena', L, 10):.1f} against {NAME[o]}'s {c.v(o, L, 10):.1f} at L = {L}")
+    assert all(0 < x for x in leads.values())
+    c.quotes(f"by {min(leads.values()):.1f} points at vocabulary 10")
