@@ -94,6 +94,19 @@ assert [(int(h.epoch[h.test_acc.idxmax()]), round(100 * h.test_acc.max(), 1)) fo
 late = c1_val[c1_val.epoch > 35]
 assert late.test_loss.iloc[-1] > late.test_loss.iloc[0] and late.train_loss.iloc[-1] < late.train_loss.iloc[0]
 assert round(official_side.loc[("ckconv", 128, 40), "validation's pick (test %)"] - official_side.loc[("conv1d", 128, 40), "validation's pick (test %)"], 1) == 2.2'''),
+            ('print(official_side.to_string())', 1, 4,
+             '''# c017g4v2: Conv1d's validation run at vocabulary 40, L = 256: its pick against its twin's last five, one reading's noise
+assert official_side.loc[("conv1d", 256, 40)].tolist() == [14.6, 262, "400/400 epochs", 17.2]
+v2, t2 = history("fig4.1-official-val", "conv1d_L256_V40_s0"), history("fig4.1-official", "conv1d_L256_V40_s0")
+assert (int(v2.epoch[v2.test_acc.idxmax()]), round(100 * v2.test_acc.max(), 1), round(100 * t2.test_acc.iloc[-5:].mean(), 1)) == (285, 17.6, 17.0)
+gone = (v2.train_loss - t2.train_loss).abs()
+assert gone[:102].max() < 1e-6 and gone[102] > 1e-6
+late = [h[h.epoch > 50].test_acc for h in (v2, t2)]
+assert (round(100 * min(x.min() for x in late), 1), round(100 * max(x.max() for x in late), 1)) == (10.8, 18.2)
+n_test = json.loads((root / "associative_recall/fig4.1-official-val/conv1d_L256_V40_s0/params.json").read_text())["num_test"]
+assert sorted(round(100 * x.std(), 1) for x in late) == [1.6, 1.9] and round(100 * (0.16 * 0.84 / n_test) ** 0.5, 1) == 1.6 and n_test == 500
+last5 = {p: 100 * history("fig4.1-official", f"{p}_L256_V40_s0").test_acc.iloc[-5:].mean() for p in ("ckconv", "fno")}
+assert round(last5["ckconv"], 1) == 15.8 and round(last5["ckconv"] - max(14.6, last5["fno"]), 1) == 1.2'''),
         ],
         "c017g": [
             ('print("Hyena, L = 128, vocabulary 40: the last 40 epochs gained", gains, "points")', 1, 4,
