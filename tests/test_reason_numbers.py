@@ -53,7 +53,8 @@ def test_implicit_beats_explicit(paper, index):
     ck, c1, fno, hy = (c.v(o, 256, 40) for o in ("ckconv", "conv1d", "fno", "hyena"))
     assert max(c1, fno) < ck  # "above Conv1d and FNO"
     c.quotes(f"CKConv ({ck:.1f}, the mean of its last five evaluations) is above Conv1d ({c1:.1f}, its validation run's pick",
-             c.src("conv1d", 256, 40), f"and FNO ({fno:.1f}), by {ck - max(c1, fno):.1f} points",
+             c.src("conv1d", 256, 40), f"and FNO ({fno:.1f}, its validation run's pick", c.src("fno", 256, 40),
+             f"), by {ck - max(c1, fno):.1f} points",
              f"Hyena reaches {hy:.1f} (validation's pick)",
              f"CKConv's validation run reads {c.v('ckconv', 128, 40):.1f}", c.src("ckconv", 128, 40),
              f"Conv1d's validation run at L = 128 reads {c.v('conv1d', 128, 40):.1f}", c.src("conv1d", 128, 40),
@@ -70,7 +71,7 @@ def test_gap_widens_official(paper, index):
              f"{c.v('ckconv', 256, 40):.1f} at L = 256)",
              f"({gap(128, 40):+.1f}, {gap(256, 40):+.1f}; Conv1d from its validation runs: {c.v('conv1d', 128, 40):.1f} at "
              f"validation's pick at L = 128, {c.src('conv1d', 128, 40)}; {c.v('conv1d', 256, 40):.1f} at L = 256, "
-             f"{c.src('conv1d', 256, 40)})",
+             f"{c.src('conv1d', 256, 40)}; FNO at L = 256 from its validation run, {c.v('fno', 256, 40):.1f}, {c.src('fno', 256, 40)})",
              f"({gap(128, 20):.1f} to {gap(256, 20):.1f} points)",
              f"Conv1d learns more of the cell at L = 256 ({c.v('conv1d', 128, 20):.1f} to {c.v('conv1d', 256, 20):.1f};")
 
