@@ -52,7 +52,8 @@ def test_implicit_beats_explicit(paper, index):
     c = Cells(paper.loc["H-F4.1-implicit-beats-explicit-V40"], index)
     ck, c1, fno, hy = (c.v(o, 256, 40) for o in ("ckconv", "conv1d", "fno", "hyena"))
     assert max(c1, fno) < ck  # "above Conv1d and FNO"
-    c.quotes(f"CKConv ({ck:.1f}, the mean of its last five evaluations) is above Conv1d ({c1:.1f}, its validation run's pick",
+    c.quotes(f"At L = 256 CKConv's validation run reads {ck:.1f} (validation's pick", c.src("ckconv", 256, 40),
+             f"and is above Conv1d ({c1:.1f}, its validation run's pick",
              c.src("conv1d", 256, 40), f"and FNO ({fno:.1f}, its validation run's pick", c.src("fno", 256, 40),
              f"), by {ck - max(c1, fno):.1f} points",
              f"Hyena reaches {hy:.1f} (validation's pick)",
