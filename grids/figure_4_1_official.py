@@ -18,12 +18,12 @@ SECOND_SEEDS = [("ckconv", 256, 40), ("transferfunc", 128, 30)]  # seed 0 far fr
 NUM_VAL = 500  # a validation split as large as the test set: it alone stops a run and picks its epoch
 
 
-def validated(root="runs") -> list[dict]:
+def validated(root="runs", parametrizations=PARAMETRIZATIONS, vocab_sizes=(10, 20, 30, 40), seeds=(0,)) -> list[dict]:
     """The grid again with a validation split (sweep fig4.1-official-val): every parametrization at L = 128 and 256,
     V = 10 to 40, Hyena's own cells included (the walk's last step is this configuration), so no number of the
-    grid rests on an epoch or a stop chosen on the test set."""
-    return recall_cells(root, "fig4.1-official-val", dict(OFFICIAL, num_val=NUM_VAL), PARAMETRIZATIONS, [128, 256],
-                        [10, 20, 30, 40])
+    grid rests on an epoch or a stop chosen on the test set. grids/seeds.py takes its other seeds from here."""
+    return recall_cells(root, "fig4.1-official-val", dict(OFFICIAL, num_val=NUM_VAL), parametrizations, [128, 256],
+                        vocab_sizes, seeds)
 
 
 def cells(root="runs") -> list[dict]:

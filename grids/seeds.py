@@ -31,8 +31,7 @@ def implicit_vs_explicit(root) -> list[dict]:
     H-F4.1-implicit-beats-explicit-V40 compares (Hyena, CKConv, Conv1d, FNO), L = 128 first: there the claim's margin is
     under the noise floor on one seed, and CKConv learned the lookup in its twin without validation and not in its
     validation run (at L = 256 the other way round), so only seeds say how often it learns it."""
-    val = dict(OFFICIAL, num_val=figure_4_1_official.NUM_VAL)
-    return recall_cells(root, "fig4.1-official-val", val, ["hyena", "ckconv", "conv1d", "fno"], [128, 256], [40], SEEDS)
+    return figure_4_1_official.validated(root, ["hyena", "ckconv", "conv1d", "fno"], vocab_sizes=[40], seeds=SEEDS)
 
 
 def table_a1_grid(root) -> list[dict]:
