@@ -51,13 +51,15 @@ class Cells:
 def test_implicit_beats_explicit(paper, index):
     c = Cells(paper.loc["H-F4.1-implicit-beats-explicit-V40"], index)
     ck, c1, fno, hy = (c.v(o, 256, 40) for o in ("ckconv", "conv1d", "fno", "hyena"))
+    assert int(c.t.loc[("ckconv", 128, 40), "seeds"]) == 3
     assert max(c1, fno) < ck  # "above Conv1d and FNO"
     c.quotes(f"At L = 256 CKConv's validation run reads {ck:.1f} (validation's pick", c.src("ckconv", 256, 40),
              f"and is above Conv1d ({c1:.1f}, its validation run's pick",
              c.src("conv1d", 256, 40), f"and FNO ({fno:.1f}, its validation run's pick", c.src("fno", 256, 40),
              f"), by {ck - max(c1, fno):.1f} points",
              f"Hyena reaches {hy:.1f} (validation's pick)",
-             f"CKConv's validation run reads {c.v('ckconv', 128, 40):.1f}", c.src("ckconv", 128, 40),
+             f"CKConv's validation runs read {c.v('ckconv', 128, 40):.1f}, the mean of three seeds", c.src("ckconv", 128, 40),
+             f"sd {c.t.loc[('ckconv', 128, 40), 'sd']:.1f}",
              f"Conv1d's validation run at L = 128 reads {c.v('conv1d', 128, 40):.1f}", c.src("conv1d", 128, 40),
              f"the implicit side leads by {c.v('ckconv', 128, 40) - max(c.v('conv1d', 128, 40), c.v('fno', 128, 40)):.1f} points")
 
@@ -68,7 +70,7 @@ def test_gap_widens_official(paper, index):
     gap = lambda L, V: min(c.v("hyena", L, V), c.v("ckconv", L, V)) - max(c.v("conv1d", L, V), c.v("fno", L, V))
     assert all(len(c.others(L, V)) == 5 for L in (128, 256) for V in (30, 40))
     c.quotes(f"({lead(128, 30):.1f} to {lead(256, 30):.1f}, {lead(128, 40):.1f} to {lead(256, 40):.1f})",
-             f"({c.v('ckconv', 128, 40):.1f} at L = 128, its validation run, {c.src('ckconv', 128, 40)}; "
+             f"({c.v('ckconv', 128, 40):.1f} at L = 128, the mean of its validation runs, {c.src('ckconv', 128, 40)}; "
              f"{c.v('ckconv', 256, 40):.1f} at L = 256)",
              f"({gap(128, 40):+.1f}, {gap(256, 40):+.1f}; Conv1d from its validation runs: {c.v('conv1d', 128, 40):.1f} at "
              f"validation's pick at L = 128, {c.src('conv1d', 128, 40)}; {c.v('conv1d', 256, 40):.1f} at L = 256, "

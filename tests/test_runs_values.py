@@ -95,6 +95,12 @@ late = c1_val[c1_val.epoch > 35]
 assert late.test_loss.iloc[-1] > late.test_loss.iloc[0] and late.train_loss.iloc[-1] < late.train_loss.iloc[0]
 assert round(official_side.loc[("ckconv", 128, 40), "validation's pick (test %)"] - official_side.loc[("conv1d", 128, 40), "validation's pick (test %)"], 1) == 2.2'''),
             ('print(official_side.to_string())', 1, 4,
+             '''# c017g4v2: CKConv's three validation seeds at vocabulary 40, L = 128: picks, epochs, best test epoch; the lead over Conv1d
+ck3 = rec[(rec.sweep == "fig4.1-official-val") & (rec.operator == "ckconv") & (rec.seq_len == 128) & (rec.vocab_size == 40)].set_index("seed")
+assert [round(100 * ck3.selected[s], 1) for s in (0, 1, 2)] == [19.8, 16.8, 17.4] and [int(ck3.selected_epoch[s]) for s in (0, 1, 2)] == [14, 13, 71]
+assert round(100 * ck3.best.max(), 1) == 21.6 and (round(100 * ck3.selected.mean(), 1), round(100 * ck3.selected.std(), 1)) == (18.0, 1.6)
+assert round(100 * ck3.selected.mean() - official_side.loc[("conv1d", 128, 40), "validation's pick (test %)"], 1) == 0.4'''),
+            ('print(official_side.to_string())', 1, 4,
              '''# c017g4v2: Conv1d's validation run at vocabulary 40, L = 256: its pick against its twin's last five, one reading's noise
 assert official_side.loc[("conv1d", 256, 40)].tolist() == [14.6, 262, "400/400 epochs", 17.2]
 v2, t2 = history("fig4.1-official-val", "conv1d_L256_V40_s0"), history("fig4.1-official", "conv1d_L256_V40_s0")
