@@ -62,6 +62,17 @@ def test_implicit_beats_explicit(paper, index):
              f"sd {c.t.loc[('ckconv', 128, 40), 'sd']:.1f}",
              f"Conv1d's validation run at L = 128 reads {c.v('conv1d', 128, 40):.1f}", c.src("conv1d", 128, 40),
              f"the implicit side leads by {c.v('ckconv', 128, 40) - max(c.v('conv1d', 128, 40), c.v('fno', 128, 40)):.1f} points")
+    # the seeds behind CKConv's mean at L = 128, each as the reason quotes it, read as the claim reads its field
+    row = paper.loc["H-F4.1-implicit-beats-explicit-V40"]
+    runs = C.select_runs(index, row["selector"])
+    seeds = runs[(runs.mixer == "longconv:ckconv") & (runs.seq_len == 128) & (runs.sweep == "fig4.1-official-val")]
+    read = lambda f: [C.read_field(r, f, RUNS)[0] for _, r in seeds.sort_values("seed").iterrows()]
+    (p0, p1, p2), (e0, e1, e2) = read(C.reported(row["field"])), [int(e) for e in read("metrics:selected_epoch")]
+    lead, sd = c.v("ckconv", 128, 40) - max(c.v("conv1d", 128, 40), c.v("fno", 128, 40)), c.t.loc[("ckconv", 128, 40), "sd"]
+    assert round(4 * lead / sd) == 1  # "a quarter of the sd"
+    c.quotes(f"({p0:.1f}, {p1:.1f} and {p2:.1f}, validation's picks at epochs {e0}, {e1} and {e2}, sd {sd:.1f};",
+             f"no run passes {max(read('metrics:best_test_acc%')):.1f} on the test set in 400 epochs",
+             "a quarter of the sd of CKConv's seeds")
 
 
 def test_gap_widens_official(paper, index):
