@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import hyena_lit.eval.claims as C
-from hyena_lit.eval.fields import load_index
+from hyena_lit.eval.fields import load_index, read_cached, run_dir
 from hyena_lit.core.paths import project_root
 
 RUNS = project_root() / "runs"
@@ -62,22 +62,20 @@ def test_implicit_beats_explicit(paper, index):
              f"sd {c.t.loc[('ckconv', 128, 40), 'sd']:.1f}",
              f"Conv1d's validation runs at L = 128 read {c.v('conv1d', 128, 40):.1f}, the mean of three seeds",
              c.src("conv1d", 128, 40), f"FNO ({c.v('fno', 128, 40):.1f}) and Hyena have one seed")
-    # the seeds behind CKConv's mean at L = 128, each as the reason quotes it, read as the claim reads its field
+    # the seeds behind CKConv's and Conv1d's means at L = 128, each as the reason quotes it, read as the claim reads its field
     row = paper.loc["H-F4.1-implicit-beats-explicit-V40"]
     runs = C.select_runs(index, row["selector"])
-
-    def read(op, f):
-        seeds = runs[(runs.mixer == f"longconv:{op}") & (runs.seq_len == 128) & (runs.sweep == "fig4.1-official-val")]
-        return [C.read_field(r, f, RUNS)[0] for _, r in seeds.sort_values("seed").iterrows()]
-
-    best = {op: read(op, "metrics:best_test_acc%") for op in ("ckconv", "conv1d")}
-    for op in ("ckconv", "conv1d"):
+    seeds = {op: runs[(runs.mixer == f"longconv:{op}") & (runs.seq_len == 128) & (runs.sweep == "fig4.1-official-val")]
+             .sort_values("seed") for op in ("ckconv", "conv1d")}
+    read = lambda op, f: [C.read_field(r, f, RUNS)[0] for _, r in seeds[op].iterrows()]
+    best = {op: read(op, "metrics:best_test_acc%") for op in seeds}
+    for op in seeds:
         (p0, p1, p2), (e0, e1, e2) = read(op, C.reported(row["field"])), [int(e) for e in read(op, "metrics:selected_epoch")]
         c.quotes(f"({p0:.1f}, {p1:.1f} and {p2:.1f}, validation's picks at epochs {e0}, {e1} and {e2}, sd {c.t.loc[(op, 128, 40), 'sd']:.1f};")
     ceiling = max(best["ckconv"] + best["conv1d"][:2])
     c.quotes(f"no run passes {max(best['ckconv']):.1f} on the test set in 400 epochs", f"above {ceiling:.1f}")
     # Conv1d's seed 2, the one validation run of the cell above the others' ceiling: when it passes 22%, its best epoch
-    h = pd.read_csv(RUNS.parent / c.src("conv1d", 128, 40).split(", ")[2] / "history.csv")
+    h = read_cached(RUNS / run_dir(seeds["conv1d"].iloc[2]) / "history.csv")
     assert best["conv1d"][2] > ceiling and int(c.t.loc[("conv1d", 128, 40), "seeds"]) == 3
     c.quotes(f"seed 2 passes 22% on the test set from epoch {int(h.epoch[h.test_acc >= 0.22].iloc[0])}, its best test epoch "
              f"{best['conv1d'][2]:.1f} at epoch {int(h.epoch[h.test_acc.idxmax()])}")

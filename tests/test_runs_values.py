@@ -96,11 +96,11 @@ assert late.test_loss.iloc[-1] > late.test_loss.iloc[0] and late.train_loss.iloc
 assert round(official_side.loc[("ckconv", 128, 40), "validation's pick (test %)"] - official_side.loc[("conv1d", 128, 40), "validation's pick (test %)"], 1) == 2.2'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v2: CKConv's and Conv1d's three validation seeds at vocabulary 40, L = 128: picks, epochs, best test epochs; the lead
-ck3 = rec[(rec.sweep == "fig4.1-official-val") & (rec.operator == "ckconv") & (rec.seq_len == 128) & (rec.vocab_size == 40)].set_index("seed")
+val_cell = lambda op: rec[(rec.sweep == "fig4.1-official-val") & (rec.operator == op) & (rec.seq_len == 128) & (rec.vocab_size == 40)].set_index("seed")
+ck3, c13 = val_cell("ckconv"), val_cell("conv1d")
 assert [round(100 * ck3.selected[s], 1) for s in (0, 1, 2)] == [19.8, 16.8, 17.4] and [int(ck3.selected_epoch[s]) for s in (0, 1, 2)] == [14, 13, 71]
 assert round(100 * ck3.best.max(), 1) == 21.6 and (round(100 * ck3.selected.mean(), 1), round(100 * ck3.selected.std(), 1)) == (18.0, 1.6)
 # Conv1d's three validation seeds there: picks, epochs, seed 2's late climb above every other run of the cell; the lead
-c13 = rec[(rec.sweep == "fig4.1-official-val") & (rec.operator == "conv1d") & (rec.seq_len == 128) & (rec.vocab_size == 40)].set_index("seed")
 assert [round(100 * c13.selected[s], 1) for s in (0, 1, 2)] == [17.6, 14.0, 24.2] and [int(c13.selected_epoch[s]) for s in (0, 1, 2)] == [30, 182, 350]
 h2 = history("fig4.1-official-val", "conv1d_L128_V40_s2")
 assert (int(h2.epoch[h2.test_acc >= 0.22].iloc[0]), round(100 * h2.test_acc.max(), 1), int(h2.epoch[h2.test_acc.idxmax()])) == (204, 26.6, 252)
