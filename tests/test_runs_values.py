@@ -107,7 +107,12 @@ assert (int(h2.epoch[h2.test_acc >= 0.22].iloc[0]), round(100 * h2.test_acc.max(
 assert c13.best[2] > max(ck3.best.max(), c13.best[0], c13.best[1])
 assert (round(100 * c13.selected.mean(), 1), round(100 * c13.selected.std(), 1)) == (18.6, 5.2)
 lead = 100 * (c13.selected.mean() - ck3.selected.mean())
-assert round(lead, 1) == 0.6 and round(100 * c13.selected.std() / lead) == 9  # "a ninth of the sd of Conv1d's seeds"'''),
+assert round(lead, 1) == 0.6 and round(100 * c13.selected.std() / lead) == 9  # "a ninth of the sd of Conv1d's seeds"
+# FNO's three validation seeds there: picks, epochs, the ceiling of their best test epochs, the mean below both others'
+fn3 = val_cell("fno")
+assert [round(100 * fn3.selected[s], 1) for s in (0, 1, 2)] == [14.4, 13.6, 17.0] and [int(fn3.selected_epoch[s]) for s in (1, 2)] == [38, 37]
+assert round(100 * fn3.best.max(), 1) == 17.8 and (round(100 * fn3.selected.mean(), 1), round(100 * fn3.selected.std(), 1)) == (15.0, 1.8)
+assert fn3.selected.mean() < min(ck3.selected.mean(), c13.selected.mean())'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v2: Conv1d's validation run at vocabulary 40, L = 256: its pick against its twin's last five, one reading's noise
 assert official_side.loc[("conv1d", 256, 40)].tolist() == [14.6, 262, "400/400 epochs", 17.2]
