@@ -74,7 +74,8 @@ def test_implicit_beats_explicit(paper, index):
         (p0, p1, p2), (e0, e1, e2) = read(op, C.reported(row["field"])), [int(e) for e in read(op, "metrics:selected_epoch")]
         c.quotes(f"({p0:.1f}, {p1:.1f} and {p2:.1f}, validation's picks at epochs {e0}, {e1} and {e2}, sd {c.t.loc[(op, 128, 40), 'sd']:.1f};")
     ceiling = max(best["ckconv"] + best["conv1d"][:2] + best["fno"])
-    c.quotes("their best test epochs " + ", ".join(f"{b:.1f}" for b in best["fno"][:2]) + f" and {best['fno'][2]:.1f}:")
+    b0, b1, b2 = best["fno"]
+    c.quotes(f"their best test epochs {b0:.1f}, {b1:.1f} and {b2:.1f}:")
     c.quotes(f"no run passes {max(best['ckconv']):.1f} on the test set in 400 epochs",
              f"the one validation run of CKConv, Conv1d or FNO in this cell above {ceiling:.1f}")
     # Conv1d's seed 2, the one validation run of the cell above the others' ceiling: when it passes 22%, its best epoch
