@@ -71,14 +71,12 @@ def test_implicit_beats_explicit(paper, index):
              .sort_values("seed") for op in ("ckconv", "conv1d", "fno", "hyena")}
     read = lambda op, f: [C.read_field(r, f, RUNS)[0] for _, r in seeds[op].iterrows()]
     best = {op: read(op, "metrics:best_test_acc%") for op in seeds}
-    for op in seeds:
+    for op in seeds:  # FNO's and Hyena's clauses go on to their best test epochs and their runs
         (p0, p1, p2), (e0, e1, e2) = read(op, C.reported(row["field"])), [int(e) for e in read(op, "metrics:selected_epoch")]
-        c.quotes(f"({p0:.1f}, {p1:.1f} and {p2:.1f}, validation's picks at epochs {e0}, {e1} and {e2}, sd {c.t.loc[(op, 128, 40), 'sd']:.1f};")
+        (b0, b1, b2), src = best[op], c.src(op, 128, 40)
+        tail = f" their best test epochs {b0:.1f}, {b1:.1f} and {b2:.1f}: {src})" if op in ("fno", "hyena") else ""
+        c.quotes(f"({p0:.1f}, {p1:.1f} and {p2:.1f}, validation's picks at epochs {e0}, {e1} and {e2}, sd {c.t.loc[(op, 128, 40), 'sd']:.1f};{tail}")
     ceiling = max(best["ckconv"] + best["conv1d"][:2] + best["fno"])
-    for op in ("fno", "hyena"):
-        (b0, b1, b2), (e0, e1, e2) = best[op], [int(e) for e in read(op, "metrics:selected_epoch")]
-        c.quotes(f"validation's picks at epochs {e0}, {e1} and {e2}, sd {c.t.loc[(op, 128, 40), 'sd']:.1f}; their best test epochs "
-                 f"{b0:.1f}, {b1:.1f} and {b2:.1f}: {c.src(op, 128, 40)})")
     c.quotes(f"no run passes {max(best['ckconv']):.1f} on the test set in 400 epochs",
              f"the one validation run of CKConv, Conv1d or FNO in this cell above {ceiling:.1f}")
     # Conv1d's seed 2, the one validation run of the cell above the others' ceiling: when it passes 22%, its best epoch

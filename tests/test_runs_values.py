@@ -95,14 +95,13 @@ late = c1_val[c1_val.epoch > 35]
 assert late.test_loss.iloc[-1] > late.test_loss.iloc[0] and late.train_loss.iloc[-1] < late.train_loss.iloc[0]
 assert round(official_side.loc[("ckconv", 128, 40), "validation's pick (test %)"] - official_side.loc[("conv1d", 128, 40), "validation's pick (test %)"], 1) == 2.2'''),
             ('print(official_side.to_string())', 1, 4,
-             '''# c017g4v2: CKConv's, Conv1d's and FNO's three validation seeds at vocabulary 40, L = 128: picks, epochs, best test epochs; the lead
+             '''# c017g4v2: Hyena's, CKConv's, Conv1d's and FNO's three validation seeds at vocabulary 40, L = 128: picks, epochs, best test epochs; the lead
 cell = rec[(rec.sweep == "fig4.1-official-val") & (rec.seq_len == 128) & (rec.vocab_size == 40)]
 assert set(cell[cell.seed > 0].operator) == {"ckconv", "conv1d", "fno", "hyena"}  # c017g4v0: "have seeds 1 and 2 as well"
-# Hyena's three validation seeds there: picks, epochs, best test epochs, the mean and sd the claims read, the span
-hy3 = cell[cell.operator == "hyena"].set_index("seed")
+hy3, ck3, c13, fn3 = (cell[cell.operator == op].set_index("seed") for op in ("hyena", "ckconv", "conv1d", "fno"))
+# Hyena's: picks, epochs, best test epochs, the mean and sd the claims read, the span
 assert [round(100 * hy3.selected[s], 1) for s in (0, 1, 2)] == [86.8, 95.8, 89.6] and [int(hy3.selected_epoch[s]) for s in (1, 2)] == [384, 384]
 assert [round(100 * hy3.best[s], 1) for s in (1, 2)] == [96.8, 90.8] and (round(100 * hy3.selected.mean(), 1), round(100 * hy3.selected.std(), 1)) == (90.7, 4.6)
-ck3, c13, fn3 = (cell[cell.operator == op].set_index("seed") for op in ("ckconv", "conv1d", "fno"))
 assert [round(100 * ck3.selected[s], 1) for s in (0, 1, 2)] == [19.8, 16.8, 17.4] and [int(ck3.selected_epoch[s]) for s in (0, 1, 2)] == [14, 13, 71]
 assert round(100 * ck3.best.max(), 1) == 21.6 and (round(100 * ck3.selected.mean(), 1), round(100 * ck3.selected.std(), 1)) == (18.0, 1.6)
 # Conv1d's three validation seeds there: picks, epochs, seed 2's late climb above every other run of the cell; the lead
