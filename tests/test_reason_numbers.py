@@ -2,6 +2,7 @@
 a run that lands and moves a cell fails here until the reason is rewritten. Each value comes from the cells the claim
 itself judges (`select_runs`, `prefer_clean`, `_values`: the mean over seeds of the claim's field), and each quoted
 run is the run that gives that cell."""
+import json
 import warnings
 
 import pandas as pd
@@ -105,14 +106,33 @@ def test_gap_widens_official(paper, index):
              f"{c.src('conv1d', 256, 40)}; FNO at L = 256 from its validation run, {c.v('fno', 256, 40):.1f}, {c.src('fno', 256, 40)})",
              f"({gap(128, 20):.1f} to {gap(256, 20):.1f} points)",
              f"Conv1d learns more of the cell at L = 256 ({c.v('conv1d', 128, 20):.1f} to {c.v('conv1d', 256, 20):.1f};")
+    # vocabulary 10: the pairs' sides are CKConv (validation's picks) and FNO (the means of its last five evaluations)
+    assert all(c.v("ckconv", L, 10) < c.v("hyena", L, 10) and c.v("fno", L, 10) > c.v("conv1d", L, 10) for L in (128, 256))
+    assert all("fig4.1-official-val/" in c.src("ckconv", L, 10) and "fig4.1-official/" in c.src("fno", L, 10) for L in (128, 256))
+    c.quotes(f"the gap narrows from {gap(128, 10):.1f} to {gap(256, 10):.1f} points (CKConv's validation picks "
+             f"{c.v('ckconv', 128, 10):.1f} and {c.v('ckconv', 256, 10):.1f} against FNO's {c.v('fno', 128, 10):.1f} and "
+             f"{c.v('fno', 256, 10):.1f}, the means of its last five evaluations)")
 
 
 def test_hyena_best_official(paper, index):
     c = Cells(paper.loc["H-F4.1-hyena-best-official"], index)
-    leads = {}
+    leads, top = {}, {}
     for L in (128, 256):
-        o = max(c.others(L, 10), key=lambda o: c.v(o, L, 10))
+        o = top[L] = max(c.others(L, 10), key=lambda o: c.v(o, L, 10))
         leads[L] = c.v("hyena", L, 10) - c.v(o, L, 10)
         c.quotes(f"{c.v('hyena', L, 10):.1f} against {NAME[o]}'s {c.v(o, L, 10):.1f} at L = {L}")
     assert all(0 < x for x in leads.values())
     c.quotes(f"by {min(leads.values()):.1f} points at vocabulary 10")
+    # the validation runs at vocabulary 10 and the epochs at which validation stopped them
+    val = {(o, L): c.src(o, L, 10) for o, L in (("hyena", 128), ("hyena", 256), ("ckconv", 128), ("ckconv", 256), ("transferfunc", 256))}
+    assert all("fig4.1-official-val/" in s for s in val.values())
+    stop = {k: json.loads((project_root() / s / "metrics.json").read_text()) for k, s in val.items()}
+    assert all(m["best_val_acc"] == 1.0 and m["selected_epoch"] == m["epochs_run"] for m in stop.values())  # "at its first 100%"
+    e = {k: m["selected_epoch"] for k, m in stop.items()}
+    c.quotes(f"Hyena stops at epochs {e['hyena', 128]} and {e['hyena', 256]} at L = 128 and 256, CKConv at {e['ckconv', 128]} "
+             f"and {e['ckconv', 256]}, TransferFunc at {e['transferfunc', 256]} at L = 256)",
+             "at L = 256, validation's picks): a tie at the ceiling")
+    assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
+    # "and so do CKConv's at vocabulary 10 and TransferFunc's at vocabulary 10 and L = 256": no other cell's
+    others_val = {(o, L, V) for o, L, V in c.t.index if o != "hyena" and "fig4.1-official-val/" in c.src(o, L, V)}
+    assert {k for k in others_val if k[2] != 40} == {("ckconv", 128, 10), ("ckconv", 256, 10), ("transferfunc", 256, 10)}

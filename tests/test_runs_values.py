@@ -117,6 +117,20 @@ assert [round(100 * fn3.selected[s], 1) for s in (0, 1, 2)] == [14.4, 13.6, 17.0
 assert round(100 * fn3.best.max(), 1) == 17.8 and (round(100 * fn3.selected.mean(), 1), round(100 * fn3.selected.std(), 1)) == (15.0, 1.8)
 assert fn3.selected.mean() < min(ck3.selected.mean(), c13.selected.mean())'''),
             ('print(official_side.to_string())', 1, 4,
+             '''# c017g4v0, c017g4v2: the cells at vocabulary 10 with a validation run; CKConv's and TransferFunc's stops and picks, their twins' stops and devices; Hyena's leads
+val10, pick10 = official_side.xs(10, level="vocab_size"), "validation's pick (test %)"
+assert set(val10.index) == {("ckconv", 128), ("ckconv", 256), ("hyena", 128), ("hyena", 256), ("transferfunc", 256)}
+assert all(val10.stopped.str.startswith("validation 100%, epoch ")) and (val10["twin without validation (test %)"] == 100.0).all()
+assert [val10.loc[k, [pick10, "picked epoch"]].tolist() for k in (("ckconv", 128), ("ckconv", 256), ("transferfunc", 256))] == [[99.0, 41], [99.6, 54], [99.8, 46]]
+twins10 = {r: (json.loads((root / "associative_recall/fig4.1-official" / r / "metrics.json").read_text())["solved_epoch"], len(history("fig4.1-official", r)),
+             json.loads((root / "associative_recall/fig4.1-official" / r / "params.json").read_text())["device"])
+         for r in ("ckconv_L128_V10_s0", "ckconv_L256_V10_s0", "transferfunc_L256_V10_s0")}
+assert list(twins10.values()) == [(83, 83, "cpu"), (34, 34, "cuda"), (105, 105, "cuda")]
+h200_10 = pd.read_csv(root / "associative_recall/gpu-h200-20261126/runs.csv").set_index("run")
+assert h200_10.loc[["ckconv_L256_V10_s0", "transferfunc_L256_V10_s0"], "finished_on_h200"].all()
+assert (round(val10.loc[("hyena", 128), pick10] - val10.loc[("ckconv", 128), pick10], 1), round(val10.loc[("hyena", 256), pick10] - val10.loc[("transferfunc", 256), pick10], 1)) == (0.8, 0.2)
+assert val10.loc[[("hyena", 128), ("hyena", 256)], pick10].tolist() == [99.8, 100.0]'''),
+            ('print(official_side.to_string())', 1, 4,
              '''# c017g4v2: Conv1d's validation run at vocabulary 40, L = 256: its pick against its twin's last five, one reading's noise
 assert official_side.loc[("conv1d", 256, 40)].tolist() == [14.6, 262, "400/400 epochs", 17.2]
 v2, t2 = history("fig4.1-official-val", "conv1d_L256_V40_s0"), history("fig4.1-official", "conv1d_L256_V40_s0")
