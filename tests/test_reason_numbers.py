@@ -133,6 +133,10 @@ def test_hyena_best_official(paper, index):
              f"and {e['ckconv', 256]}, TransferFunc at {e['transferfunc', 256]} at L = 256)",
              "at L = 256, validation's picks): a tie at the ceiling")
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
-    # "and so do CKConv's at vocabulary 10 and TransferFunc's at vocabulary 10 and L = 256": no other cell's
+    # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's at vocabulary 10 and TransferFunc's at
+    # vocabulary 10 and L = 256": no other cell's
     others_val = {(o, L, V) for o, L, V in c.t.index if o != "hyena" and "fig4.1-official-val/" in c.src(o, L, V)}
-    assert {k for k in others_val if k[2] != 40} == {("ckconv", 128, 10), ("ckconv", 256, 10), ("transferfunc", 256, 10)}
+    assert others_val == {(o, L, 40) for o in ("ckconv", "conv1d", "fno") for L in (128, 256)} | {
+        ("ckconv", 128, 10), ("ckconv", 256, 10), ("transferfunc", 256, 10)}
+    c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's at vocabulary 10 and TransferFunc's at "
+             "vocabulary 10 and L = 256 (")
