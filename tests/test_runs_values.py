@@ -119,9 +119,15 @@ assert fn3.selected.mean() < min(ck3.selected.mean(), c13.selected.mean())'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v0, c017g4v2: the cells at vocabulary 10 with a validation run; CKConv's and TransferFunc's stops and picks, their twins' stops and devices; Hyena's leads
 val10, pick10 = official_side.xs(10, level="vocab_size"), "validation's pick (test %)"
-assert set(val10.index) == {("ckconv", 128), ("ckconv", 256), ("hyena", 128), ("hyena", 256), ("transferfunc", 256)}
-assert all(val10.stopped.str.startswith("validation 100%, epoch ")) and (val10["twin without validation (test %)"] == 100.0).all()
+assert set(val10.index) == {("ckconv", 128), ("ckconv", 256), ("hyena", 128), ("hyena", 256), ("transferfunc", 128), ("transferfunc", 256)}
+stop10 = val10.drop(("transferfunc", 128))
+assert all(stop10.stopped.str.startswith("validation 100%, epoch ")) and (stop10["twin without validation (test %)"] == 100.0).all()
 assert [val10.loc[k, [pick10, "picked epoch"]].tolist() for k in (("ckconv", 128), ("ckconv", 256), ("transferfunc", 256))] == [[99.0, 41], [99.6, 54], [99.8, 46]]
+# TransferFunc's at L = 128: no 100% on validation, the whole budget; validation's peak, its end, the pick; its twin's end, never 100%
+assert val10.loc[("transferfunc", 128)].tolist() == [98.4, 94, "400/400 epochs", 93.2]
+tf10 = history("fig4.1-official-val", "transferfunc_L128_V10_s0")
+assert (round(100 * tf10.val_acc.max(), 1), int(tf10.epoch[tf10.val_acc.idxmax()]), round(100 * tf10.val_acc.iloc[-1], 1), int(tf10.epoch.iloc[-1])) == (98.6, 94, 93.8, 400)
+assert history("fig4.1-official", "transferfunc_L128_V10_s0").test_acc.max() < 1.0
 twins10 = {r: (json.loads((root / "associative_recall/fig4.1-official" / r / "metrics.json").read_text())["solved_epoch"], len(history("fig4.1-official", r)),
              json.loads((root / "associative_recall/fig4.1-official" / r / "params.json").read_text())["device"])
          for r in ("ckconv_L128_V10_s0", "ckconv_L256_V10_s0", "transferfunc_L256_V10_s0")}
