@@ -106,12 +106,14 @@ def test_gap_widens_official(paper, index):
              f"{c.src('conv1d', 256, 40)}; FNO at L = 256 from its validation run, {c.v('fno', 256, 40):.1f}, {c.src('fno', 256, 40)})",
              f"({gap(128, 20):.1f} to {gap(256, 20):.1f} points)",
              f"Conv1d learns more of the cell at L = 256 ({c.v('conv1d', 128, 20):.1f} to {c.v('conv1d', 256, 20):.1f};")
-    # vocabulary 10: the pairs' sides are CKConv (validation's picks) and FNO (the means of its last five evaluations)
+    # vocabulary 10: the pairs' sides are CKConv (validation's picks) and FNO (validation's pick at L = 128, the mean of
+    # its last five evaluations at L = 256)
     assert all(c.v("ckconv", L, 10) < c.v("hyena", L, 10) and c.v("fno", L, 10) > c.v("conv1d", L, 10) for L in (128, 256))
-    assert all("fig4.1-official-val/" in c.src("ckconv", L, 10) and "fig4.1-official/" in c.src("fno", L, 10) for L in (128, 256))
-    c.quotes(f"the gap narrows from {gap(128, 10):.1f} to {gap(256, 10):.1f} points (CKConv's validation picks "
-             f"{c.v('ckconv', 128, 10):.1f} and {c.v('ckconv', 256, 10):.1f} against FNO's {c.v('fno', 128, 10):.1f} and "
-             f"{c.v('fno', 256, 10):.1f}, the means of its last five evaluations)")
+    assert all("fig4.1-official-val/" in c.src("ckconv", L, 10) for L in (128, 256))
+    assert "fig4.1-official-val/" in c.src("fno", 128, 10) and "fig4.1-official/" in c.src("fno", 256, 10)
+    c.quotes(f"the gap moves from {gap(128, 10):.1f} to {gap(256, 10):.1f} points (CKConv's validation picks "
+             f"{c.v('ckconv', 128, 10):.1f} and {c.v('ckconv', 256, 10):.1f} against FNO's {c.v('fno', 128, 10):.1f} at "
+             f"L = 128, validation's pick, and {c.v('fno', 256, 10):.1f} at L = 256, the mean of its last five evaluations)")
 
 
 def test_hyena_best_official(paper, index):
@@ -123,27 +125,37 @@ def test_hyena_best_official(paper, index):
         c.quotes(f"{c.v('hyena', L, 10):.1f} against {NAME[o]}'s {c.v(o, L, 10):.1f} at L = {L}")
     assert all(0 < x for x in leads.values())
     c.quotes(f"by {min(leads.values()):.1f} points at vocabulary 10")
-    # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's and TransferFunc's at vocabulary 10": no other cell's
+    # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's and TransferFunc's at vocabulary 10, FNO's at
+    # vocabulary 10 and L = 128 and H3's at vocabulary 10 and L = 256": no other cell's
     others_val = {(o, L, V) for o, L, V in c.t.index if o != "hyena" and "fig4.1-official-val/" in c.src(o, L, V)}
     assert others_val == {(o, L, 40) for o in ("ckconv", "conv1d", "fno") for L in (128, 256)} | {
-        (o, L, 10) for o in ("ckconv", "transferfunc") for L in (128, 256)}
+        (o, L, 10) for o in ("ckconv", "transferfunc") for L in (128, 256)} | {("fno", 128, 10), ("h3", 256, 10)}
     # the validation runs at vocabulary 10 (Hyena's and the others' above): the epochs at which validation stopped them
     # at their first 100%, and the one that ran its whole budget without reaching it
     val = {(o, L): c.src(o, L, 10) for o, L in [("hyena", 128), ("hyena", 256)] + sorted((o, L) for o, L, V in others_val if V == 10)}
     assert all("fig4.1-official-val/" in s for s in val.values())
     stop = {k: json.loads((project_root() / s / "metrics.json").read_text()) for k, s in val.items()}
     full = {k for k, m in stop.items() if m["best_val_acc"] < 1.0}
-    assert full == {("transferfunc", 128)}
+    assert full == {("transferfunc", 128), ("fno", 128), ("h3", 256)}
     assert all(m["best_val_acc"] == 1.0 and m["selected_epoch"] == m["epochs_run"] for k, m in stop.items() if k not in full)
     e = {k: m["selected_epoch"] for k, m in stop.items()}
     c.quotes(f"Hyena stops at epochs {e['hyena', 128]} and {e['hyena', 256]} at L = 128 and 256, CKConv at {e['ckconv', 128]} "
              f"and {e['ckconv', 256]}, TransferFunc at {e['transferfunc', 256]} at L = 256;",
              "at L = 256, validation's picks): a tie at the ceiling")
-    tf = stop["transferfunc", 128]
-    assert tf["epochs_run"] == tf["epochs_planned"] == 400
-    twin = json.loads((project_root() / c.src("transferfunc", 128, 10).replace("-val/", "/") / "metrics.json").read_text())
+    assert all(stop[k]["epochs_run"] == stop[k]["epochs_planned"] == 400 for k in full)
+    twin = {k: json.loads((project_root() / c.src(*k, 10).replace("-val/", "/") / "metrics.json").read_text()) for k in full}
+    tf, fn, h3 = stop["transferfunc", 128], stop["fno", 128], stop["h3", 256]
+    h3_twin = project_root() / c.src("h3", 256, 10).replace("-val/", "/")
+    assert twin["h3", 256]["solved_epoch"] == twin["h3", 256]["epochs_run"]  # "stopped at its first 100% on the test set"
+    assert json.loads((h3_twin / "params.json").read_text())["device"] == "cuda" and h3_twin.name in (
+        pd.read_csv(h3_twin.parent.parent / "gpu-h200-20261126/runs.csv").query("finished_on_h200").run.tolist())  # "on the H200"
     c.quotes(f"TransferFunc's at L = 128 never reaches 100% on validation, runs its {tf['epochs_run']} epochs and reads "
              f"{100 * tf['selected_test_acc']:.1f} at epoch {tf['selected_epoch']}, validation's pick, where its twin ends at "
-             f"{100 * twin['final_test_acc']:.1f})")
+             f"{100 * twin['transferfunc', 128]['final_test_acc']:.1f}; FNO's at L = 128 peaks at {100 * fn['best_val_acc']:.1f} "
+             f"on validation and reads {100 * fn['selected_test_acc']:.1f} at epoch {fn['selected_epoch']}, where its twin ends at "
+             f"{100 * twin['fno', 128]['final_test_acc']:.1f}; H3's at L = 256 peaks at {100 * h3['best_val_acc']:.1f} and reads "
+             f"{100 * h3['selected_test_acc']:.1f} at epoch {h3['selected_epoch']}, where its twin, on the H200, stopped at its "
+             f"first 100% on the test set at epoch {twin['h3', 256]['solved_epoch']})")
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
-    c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's and TransferFunc's at vocabulary 10 (")
+    c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's and TransferFunc's at vocabulary 10, FNO's at "
+             "vocabulary 10 and L = 128 and H3's at vocabulary 10 and L = 256 (")
