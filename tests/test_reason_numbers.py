@@ -143,9 +143,10 @@ def test_hyena_best_official(paper, index):
              f"and {e['ckconv', 256]}, TransferFunc at {e['transferfunc', 256]} at L = 256;",
              "at L = 256, validation's picks): a tie at the ceiling")
     assert all(stop[k]["epochs_run"] == stop[k]["epochs_planned"] == 400 for k in full)
-    twin = {k: json.loads((project_root() / c.src(*k, 10).replace("-val/", "/") / "metrics.json").read_text()) for k in full}
+    twin_dir = {k: project_root() / c.src(*k, 10).replace("-val/", "/") for k in full}
+    twin = {k: json.loads((d / "metrics.json").read_text()) for k, d in twin_dir.items()}
     tf, fn, h3 = stop["transferfunc", 128], stop["fno", 128], stop["h3", 256]
-    h3_twin = project_root() / c.src("h3", 256, 10).replace("-val/", "/")
+    h3_twin = twin_dir["h3", 256]
     assert twin["h3", 256]["solved_epoch"] == twin["h3", 256]["epochs_run"]  # "stopped at its first 100% on the test set"
     assert json.loads((h3_twin / "params.json").read_text())["device"] == "cuda" and h3_twin.name in (
         pd.read_csv(h3_twin.parent.parent / "gpu-h200-20261126/runs.csv").query("finished_on_h200").run.tolist())  # "on the H200"
