@@ -125,18 +125,18 @@ def test_hyena_best_official(paper, index):
         c.quotes(f"{c.v('hyena', L, 10):.1f} against {NAME[o]}'s {c.v(o, L, 10):.1f} at L = {L}")
     assert all(0 < x for x in leads.values())
     c.quotes(f"by {min(leads.values()):.1f} points at vocabulary 10")
-    # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's and TransferFunc's at vocabulary 10, FNO's at
-    # vocabulary 10 and L = 128 and H3's at vocabulary 10 and L = 256": no other cell's
+    # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's, TransferFunc's and H3's at vocabulary 10 and
+    # FNO's and Conv1d's at vocabulary 10 and L = 128": no other cell's
     others_val = {(o, L, V) for o, L, V in c.t.index if o != "hyena" and "fig4.1-official-val/" in c.src(o, L, V)}
     assert others_val == {(o, L, 40) for o in ("ckconv", "conv1d", "fno") for L in (128, 256)} | {
-        (o, L, 10) for o in ("ckconv", "transferfunc") for L in (128, 256)} | {("fno", 128, 10), ("h3", 256, 10)}
+        (o, L, 10) for o in ("ckconv", "transferfunc", "h3") for L in (128, 256)} | {("fno", 128, 10), ("conv1d", 128, 10)}
     # the validation runs at vocabulary 10 (Hyena's and the others' above): the epochs at which validation stopped them
     # at their first 100%, and the one that ran its whole budget without reaching it
     val = {(o, L): c.src(o, L, 10) for o, L in [("hyena", 128), ("hyena", 256)] + sorted((o, L) for o, L, V in others_val if V == 10)}
     assert all("fig4.1-official-val/" in s for s in val.values())
     stop = {k: json.loads((project_root() / s / "metrics.json").read_text()) for k, s in val.items()}
     full = {k for k, m in stop.items() if m["best_val_acc"] < 1.0}
-    assert full == {("transferfunc", 128), ("fno", 128), ("h3", 256)}
+    assert full == {("transferfunc", 128), ("fno", 128), ("h3", 256), ("h3", 128), ("conv1d", 128)}
     assert all(m["best_val_acc"] == 1.0 and m["selected_epoch"] == m["epochs_run"] for k, m in stop.items() if k not in full)
     e = {k: m["selected_epoch"] for k, m in stop.items()}
     c.quotes(f"Hyena stops at epochs {e['hyena', 128]} and {e['hyena', 256]} at L = 128 and 256, CKConv at {e['ckconv', 128]} "
@@ -156,7 +156,14 @@ def test_hyena_best_official(paper, index):
              f"on validation and reads {100 * fn['selected_test_acc']:.1f} at epoch {fn['selected_epoch']}, where its twin ends at "
              f"{100 * twin['fno', 128]['final_test_acc']:.1f}; H3's at L = 256 peaks at {100 * h3['best_val_acc']:.1f} and reads "
              f"{100 * h3['selected_test_acc']:.1f} at epoch {h3['selected_epoch']}, where its twin, on the H200, stopped at its "
-             f"first 100% on the test set at epoch {twin['h3', 256]['solved_epoch']})")
+             f"first 100% on the test set at epoch {twin['h3', 256]['solved_epoch']};")
+    h1, c1 = stop["h3", 128], stop["conv1d", 128]
+    assert twin["h3", 128]["solved_epoch"] is None and twin["conv1d", 128]["solved_epoch"] is None  # "ends at"
+    c.quotes(f"none of H3's and Conv1d's at L = 128 reaches 100% on validation: H3's peaks at {100 * h1['best_val_acc']:.1f} "
+             f"and reads {100 * h1['selected_test_acc']:.1f} at epoch {h1['selected_epoch']}, where its twin ends at "
+             f"{100 * twin['h3', 128]['final_test_acc']:.1f}, and Conv1d's peaks at {100 * c1['best_val_acc']:.1f} and reads "
+             f"{100 * c1['selected_test_acc']:.1f} at epoch {c1['selected_epoch']}, where its twin ends at "
+             f"{100 * twin['conv1d', 128]['final_test_acc']:.1f})")
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
-    c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's and TransferFunc's at vocabulary 10, FNO's at "
-             "vocabulary 10 and L = 128 and H3's at vocabulary 10 and L = 256 (")
+    c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's, TransferFunc's and H3's at vocabulary 10 "
+             "and FNO's and Conv1d's at vocabulary 10 and L = 128 (")

@@ -119,8 +119,8 @@ assert fn3.selected.mean() < min(ck3.selected.mean(), c13.selected.mean())'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v0, c017g4v2: the cells at vocabulary 10 with a validation run; stops and picks, their twins' stops and devices; Hyena's leads
 val10, pick10 = official_side.xs(10, level="vocab_size"), "validation's pick (test %)"
-assert set(val10.index) == {("ckconv", 128), ("ckconv", 256), ("fno", 128), ("h3", 256), ("hyena", 128), ("hyena", 256), ("transferfunc", 128), ("transferfunc", 256)}
-stop10 = val10.drop([("transferfunc", 128), ("fno", 128), ("h3", 256)])
+assert set(val10.index) == {("ckconv", 128), ("ckconv", 256), ("conv1d", 128), ("fno", 128), ("h3", 128), ("h3", 256), ("hyena", 128), ("hyena", 256), ("transferfunc", 128), ("transferfunc", 256)}
+stop10 = val10.drop([("transferfunc", 128), ("fno", 128), ("h3", 256), ("h3", 128), ("conv1d", 128)])
 assert all(stop10.stopped.str.startswith("validation 100%, epoch ")) and (stop10["twin without validation (test %)"] == 100.0).all()
 assert [val10.loc[k, [pick10, "picked epoch"]].tolist() for k in (("ckconv", 128), ("ckconv", 256), ("transferfunc", 256))] == [[99.0, 41], [99.6, 54], [99.8, 46]]
 # TransferFunc's at L = 128: no 100% on validation, the whole budget; validation's peak, its end, the pick; its twin's end, never 100%
@@ -137,6 +137,9 @@ assert val10.loc[("h3", 256), [pick10, "picked epoch", "twin without validation 
 assert (round(100 * h3v.val_acc.max(), 1), int(h3v.epoch[h3v.val_acc.idxmax()])) == (97.0, 201)  # the twin's stop at 49: twins10 below
 assert (round(100 * h3v.test_acc[h3v.epoch == 49].item(), 1), int(h3v.epoch[h3v.test_acc >= 0.9].iloc[0])) == (61.0, 111)
 assert f"{abs(h3v.train_loss[0] - h3t.train_loss[0]):.0e}" == "3e-05"
+h3w, c1w = history("fig4.1-official-val", "h3_L128_V10_s0"), history("fig4.1-official-val", "conv1d_L128_V10_s0")
+assert [round(100 * h.val_acc.max(), 1) for h in (h3w, c1w)] == [95.8, 92.6]
+assert val10.loc[("h3", 128)].tolist() == [95.8, 196, "400/400 epochs", 94.0] and val10.loc[("conv1d", 128)].tolist() == [88.6, 98, "400/400 epochs", 82.0]
 twins10 = {r: (json.loads((root / "associative_recall/fig4.1-official" / r / "metrics.json").read_text())["solved_epoch"], len(history("fig4.1-official", r)),
              json.loads((root / "associative_recall/fig4.1-official" / r / "params.json").read_text())["device"])
          for r in ("ckconv_L128_V10_s0", "ckconv_L256_V10_s0", "transferfunc_L256_V10_s0", "h3_L256_V10_s0")}
