@@ -131,7 +131,7 @@ def test_hyena_best_official(paper, index):
     assert others_val == {(o, L, 40) for o in ("ckconv", "conv1d", "fno") for L in (128, 256)} | {
         (o, L, 10) for o in ("ckconv", "transferfunc", "h3") for L in (128, 256)} | {("fno", 128, 10), ("conv1d", 128, 10)}
     # the validation runs at vocabulary 10 (Hyena's and the others' above): the epochs at which validation stopped them
-    # at their first 100%, and the one that ran its whole budget without reaching it
+    # at their first 100%, and the ones (`full`) that ran their whole budget without reaching it
     val = {(o, L): c.src(o, L, 10) for o, L in [("hyena", 128), ("hyena", 256)] + sorted((o, L) for o, L, V in others_val if V == 10)}
     assert all("fig4.1-official-val/" in s for s in val.values())
     stop = {k: json.loads((project_root() / s / "metrics.json").read_text()) for k, s in val.items()}

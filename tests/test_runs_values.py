@@ -140,12 +140,11 @@ assert f"{abs(h3v.train_loss[0] - h3t.train_loss[0]):.0e}" == "3e-05"
 h3w, c1w = history("fig4.1-official-val", "h3_L128_V10_s0"), history("fig4.1-official-val", "conv1d_L128_V10_s0")
 assert [round(100 * h.val_acc.max(), 1) for h in (h3w, c1w)] == [95.8, 92.6]
 assert val10.loc[("h3", 128)].tolist() == [95.8, 196, "400/400 epochs", 94.0] and val10.loc[("conv1d", 128)].tolist() == [88.6, 98, "400/400 epochs", 82.0]
-tw128 = [json.loads((root / "associative_recall/fig4.1-official" / f"{m}_L128_V10_s0" / "metrics.json").read_text()) for m in ("h3", "conv1d")]
-assert [(t["solved_epoch"], t["epochs_run"]) for t in tw128] == [(None, 400), (None, 400)]  # "both twins ran their 400 epochs"
 twins10 = {r: (json.loads((root / "associative_recall/fig4.1-official" / r / "metrics.json").read_text())["solved_epoch"], len(history("fig4.1-official", r)),
              json.loads((root / "associative_recall/fig4.1-official" / r / "params.json").read_text())["device"])
-         for r in ("ckconv_L128_V10_s0", "ckconv_L256_V10_s0", "transferfunc_L256_V10_s0", "h3_L256_V10_s0")}
-assert list(twins10.values()) == [(83, 83, "cpu"), (34, 34, "cuda"), (105, 105, "cuda"), (49, 49, "cuda")]
+         for r in ("ckconv_L128_V10_s0", "ckconv_L256_V10_s0", "transferfunc_L256_V10_s0", "h3_L256_V10_s0", "h3_L128_V10_s0", "conv1d_L128_V10_s0")}
+# the last two: H3's and Conv1d's twins at L = 128 ran their 400 epochs without a 100% on the test set
+assert list(twins10.values()) == [(83, 83, "cpu"), (34, 34, "cuda"), (105, 105, "cuda"), (49, 49, "cuda"), (None, 400, "cpu"), (None, 400, "cpu")]
 h200_10 = pd.read_csv(root / "associative_recall/gpu-h200-20261126/runs.csv").set_index("run")
 assert h200_10.loc[["ckconv_L256_V10_s0", "transferfunc_L256_V10_s0", "h3_L256_V10_s0"], "finished_on_h200"].all()
 assert (round(val10.loc[("hyena", 128), pick10] - val10.loc[("fno", 128), pick10], 1), round(val10.loc[("hyena", 256), pick10] - val10.loc[("transferfunc", 256), pick10], 1)) == (0.6, 0.2)
