@@ -104,7 +104,8 @@ def test_gap_widens_official(paper, index):
              f"({gap(128, 40):+.1f}, {gap(256, 40):+.1f}; Conv1d from its validation runs: {c.v('conv1d', 128, 40):.1f} at "
              f"L = 128, the mean of validation's picks over three seeds, {c.src('conv1d', 128, 40)}; {c.v('conv1d', 256, 40):.1f} at L = 256, "
              f"{c.src('conv1d', 256, 40)}; FNO at L = 256 from its validation run, {c.v('fno', 256, 40):.1f}, {c.src('fno', 256, 40)})",
-             f"({gap(128, 20):.1f} to {gap(256, 20):.1f} points)",
+             f"({gap(128, 20):.1f} to {gap(256, 20):.1f} points; CKConv's {c.v('ckconv', 128, 20):.1f} at L = 128 is its validation "
+             f"run's pick, {c.src('ckconv', 128, 20)})",
              f"Conv1d learns more of the cell at L = 256 ({c.v('conv1d', 128, 20):.1f} to {c.v('conv1d', 256, 20):.1f};")
     # vocabulary 10: the pairs' sides are CKConv (validation's picks) and FNO (validation's pick at L = 128, the mean of
     # its last five evaluations at L = 256)
@@ -125,11 +126,12 @@ def test_hyena_best_official(paper, index):
         c.quotes(f"{c.v('hyena', L, 10):.1f} against {NAME[o]}'s {c.v(o, L, 10):.1f} at L = {L}")
     assert all(0 < x for x in leads.values())
     c.quotes(f"by {min(leads.values()):.1f} points at vocabulary 10")
-    # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's, TransferFunc's and H3's at vocabulary 10 and
-    # FNO's and Conv1d's at vocabulary 10 and L = 128": no other cell's
+    # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's, TransferFunc's and H3's at vocabulary 10,
+    # FNO's and Conv1d's at vocabulary 10 and L = 128, and CKConv's and TransferFunc's at vocabulary 20 and L = 128": no other cell's
     others_val = {(o, L, V) for o, L, V in c.t.index if o != "hyena" and "fig4.1-official-val/" in c.src(o, L, V)}
     assert others_val == {(o, L, 40) for o in ("ckconv", "conv1d", "fno") for L in (128, 256)} | {
-        (o, L, 10) for o in ("ckconv", "transferfunc", "h3") for L in (128, 256)} | {("fno", 128, 10), ("conv1d", 128, 10)}
+        (o, L, 10) for o in ("ckconv", "transferfunc", "h3") for L in (128, 256)} | {("fno", 128, 10), ("conv1d", 128, 10)} | {
+        ("ckconv", 128, 20), ("transferfunc", 128, 20)}
     # the validation runs at vocabulary 10 (Hyena's and the others' above): the epochs at which validation stopped them
     # at their first 100%, and the ones (`full`) that ran their whole budget without reaching it
     val = {(o, L): c.src(o, L, 10) for o, L in [("hyena", 128), ("hyena", 256)] + sorted((o, L) for o, L, V in others_val if V == 10)}
@@ -163,7 +165,18 @@ def test_hyena_best_official(paper, index):
              f"and reads {100 * h1['selected_test_acc']:.1f} at epoch {h1['selected_epoch']}, where its twin ends at "
              f"{100 * twin['h3', 128]['final_test_acc']:.1f}, and Conv1d's peaks at {100 * c1['best_val_acc']:.1f} and reads "
              f"{100 * c1['selected_test_acc']:.1f} at epoch {c1['selected_epoch']}, where its twin ends at "
-             f"{100 * twin['conv1d', 128]['final_test_acc']:.1f})")
+             f"{100 * twin['conv1d', 128]['final_test_acc']:.1f}; at vocabulary 20")
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
-    c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's, TransferFunc's and H3's at vocabulary 10 "
-             "and FNO's and Conv1d's at vocabulary 10 and L = 128 (")
+    c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's, TransferFunc's and H3's at vocabulary 10, "
+             "FNO's and Conv1d's at vocabulary 10 and L = 128, and CKConv's and TransferFunc's at vocabulary 20 and L = 128 (")
+    # the two validation runs at vocabulary 20: neither reaches 100% on validation; peaks, picks, epochs, their twins' ends
+    v20 = {o: json.loads((project_root() / c.src(o, 128, 20) / "metrics.json").read_text()) for o in ("ckconv", "transferfunc")}
+    t20 = {o: json.loads((project_root() / c.src(o, 128, 20).replace("-val/", "/") / "metrics.json").read_text()) for o in v20}
+    assert all(m["best_val_acc"] < 1.0 and m["epochs_run"] == 400 for m in v20.values())
+    assert all(t["solved_epoch"] is None for t in t20.values())  # "ends at"
+    ck, tf = v20["ckconv"], v20["transferfunc"]
+    c.quotes(f"at vocabulary 20 and L = 128 neither CKConv's nor TransferFunc's reaches 100% on validation: CKConv's peaks at "
+             f"{100 * ck['best_val_acc']:.1f} and reads {100 * ck['selected_test_acc']:.1f} at epoch {ck['selected_epoch']}, where "
+             f"its twin ends at {100 * t20['ckconv']['final_test_acc']:.1f}, and TransferFunc's peaks at "
+             f"{100 * tf['best_val_acc']:.1f} and reads {100 * tf['selected_test_acc']:.1f} at epoch {tf['selected_epoch']}, where "
+             f"its twin ends at {100 * t20['transferfunc']['final_test_acc']:.1f})")

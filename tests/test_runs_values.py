@@ -151,6 +151,15 @@ assert (round(val10.loc[("hyena", 128), pick10] - val10.loc[("fno", 128), pick10
 assert [val10.xs(L, level="seq_len").drop("hyena")[pick10].idxmax() for L in (128, 256)] == ["fno", "transferfunc"]
 assert val10.loc[[("hyena", 128), ("hyena", 256)], pick10].tolist() == [99.8, 100.0]'''),
             ('print(official_side.to_string())', 1, 4,
+             '''# c017g4v0, c017g4v2: the cells at vocabulary 20 with a validation run; CKConv's and TransferFunc's: peaks, picks, twins' ends
+val20 = official_side.xs(20, level="vocab_size")
+assert set(val20.index) == {("ckconv", 128), ("transferfunc", 128), ("hyena", 128), ("hyena", 256)}
+assert val20.loc[("ckconv", 128)].tolist() == [85.4, 226, "400/400 epochs", 79.6] and val20.loc[("transferfunc", 128)].tolist() == [94.2, 289, "400/400 epochs", 95.6]
+ck20, tf20 = history("fig4.1-official-val", "ckconv_L128_V20_s0"), history("fig4.1-official-val", "transferfunc_L128_V20_s0")
+assert [(round(100 * h.val_acc.max(), 1), int(h.epoch[h.val_acc.idxmax()])) for h in (ck20, tf20)] == [(87.0, 226), (95.8, 289)]
+assert all(history("fig4.1-official", r).test_acc.max() < 1.0 for r in ("ckconv_L128_V20_s0", "transferfunc_L128_V20_s0"))
+assert val20.loc[("hyena", 128), "validation's pick (test %)"] == 99.0 > val20.loc[[("ckconv", 128), ("transferfunc", 128)], "validation's pick (test %)"].max()'''),
+            ('print(official_side.to_string())', 1, 4,
              '''# c017g4v2: Conv1d's validation run at vocabulary 40, L = 256: its pick against its twin's last five, one reading's noise
 assert official_side.loc[("conv1d", 256, 40)].tolist() == [14.6, 262, "400/400 epochs", 17.2]
 v2, t2 = history("fig4.1-official-val", "conv1d_L256_V40_s0"), history("fig4.1-official", "conv1d_L256_V40_s0")
