@@ -44,6 +44,13 @@ class Cells:
     def src(self, op, L, V) -> str: return self.t.loc[(op, L, V), "src"]
     def others(self, L, V, but=("hyena",)): return [o for o in NAME if o not in but and (o, L, V) in self.t.index]
 
+    def folder(self, op, L, V, twin=False):
+        "The run folder behind a cell, or (`twin`) that of its twin without a validation split."
+        s = self.src(op, L, V)
+        return project_root() / (s.replace("-val/", "/") if twin else s)
+
+    def metrics(self, op, L, V, twin=False) -> dict: return json.loads((self.folder(op, L, V, twin) / "metrics.json").read_text())
+
     def quotes(self, *fragments):
         missing = [f for f in fragments if f not in self.reason]
         assert not missing, f"the reason no longer quotes what the runs give: {missing}"
@@ -136,7 +143,7 @@ def test_hyena_best_official(paper, index):
     # at their first 100%, and the ones (`full`) that ran their whole budget without reaching it
     val = {(o, L): c.src(o, L, 10) for o, L in [("hyena", 128), ("hyena", 256)] + sorted((o, L) for o, L, V in others_val if V == 10)}
     assert all("fig4.1-official-val/" in s for s in val.values())
-    stop = {k: json.loads((project_root() / s / "metrics.json").read_text()) for k, s in val.items()}
+    stop = {k: c.metrics(*k, 10) for k in val}
     full = {k for k, m in stop.items() if m["best_val_acc"] < 1.0}
     assert full == {("transferfunc", 128), ("fno", 128), ("h3", 256), ("h3", 128), ("conv1d", 128)}
     assert all(m["best_val_acc"] == 1.0 and m["selected_epoch"] == m["epochs_run"] for k, m in stop.items() if k not in full)
@@ -145,10 +152,9 @@ def test_hyena_best_official(paper, index):
              f"and {e['ckconv', 256]}, TransferFunc at {e['transferfunc', 256]} at L = 256;",
              "at L = 256, validation's picks): a tie at the ceiling")
     assert all(stop[k]["epochs_run"] == stop[k]["epochs_planned"] == 400 for k in full)
-    twin_dir = {k: project_root() / c.src(*k, 10).replace("-val/", "/") for k in full}
-    twin = {k: json.loads((d / "metrics.json").read_text()) for k, d in twin_dir.items()}
+    twin = {k: c.metrics(*k, 10, twin=True) for k in full}
     tf, fn, h3 = stop["transferfunc", 128], stop["fno", 128], stop["h3", 256]
-    h3_twin = twin_dir["h3", 256]
+    h3_twin = c.folder("h3", 256, 10, twin=True)
     assert twin["h3", 256]["solved_epoch"] == twin["h3", 256]["epochs_run"]  # "stopped at its first 100% on the test set"
     assert json.loads((h3_twin / "params.json").read_text())["device"] == "cuda" and h3_twin.name in (
         pd.read_csv(h3_twin.parent.parent / "gpu-h200-20261126/runs.csv").query("finished_on_h200").run.tolist())  # "on the H200"
@@ -170,8 +176,8 @@ def test_hyena_best_official(paper, index):
     c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's, TransferFunc's and H3's at vocabulary 10, "
              "FNO's and Conv1d's at vocabulary 10 and L = 128, and CKConv's and TransferFunc's at vocabulary 20 and L = 128 (")
     # the two validation runs at vocabulary 20: neither reaches 100% on validation; peaks, picks, epochs, their twins' ends
-    v20 = {o: json.loads((project_root() / c.src(o, 128, 20) / "metrics.json").read_text()) for o in ("ckconv", "transferfunc")}
-    t20 = {o: json.loads((project_root() / c.src(o, 128, 20).replace("-val/", "/") / "metrics.json").read_text()) for o in v20}
+    v20 = {o: c.metrics(o, 128, 20) for o in ("ckconv", "transferfunc")}
+    t20 = {o: c.metrics(o, 128, 20, twin=True) for o in v20}
     assert all(m["best_val_acc"] < 1.0 and m["epochs_run"] == 400 for m in v20.values())
     assert all(t["solved_epoch"] is None for t in t20.values())  # "ends at"
     ck, tf = v20["ckconv"], v20["transferfunc"]
