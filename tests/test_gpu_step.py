@@ -89,3 +89,12 @@ def test_a_checks_missing_as_run_floor_names_the_command():
     assert len(as_run_floor("runs/gpu/NVIDIA_H200-2", "operator_floor.csv"))
     with pytest.raises(FileNotFoundError, match="scripts/step_floor.py --out runs/gpu/step-floor/as-run/NO_GPU --at"):
         as_run_floor("runs/gpu/NO_GPU", "floor.csv")
+
+
+def test_a_commit_column_reads_as_text(tmp_path, monkeypatch):
+    "A `code` column keeps a short commit as written, even one that reads as a number (6e42901, 1234567)."
+    import hyena_lit.eval.gpu_step as gs
+    monkeypatch.setattr(gs, "project_root", lambda: tmp_path)
+    for code in ("6e42901", "1234567", "0123456", "abcdef0+"):  # one commit a file, as a check writes it
+        (tmp_path / "f.csv").write_text(f"L,code\n64,{code}\n128,{code}\n")
+        assert gs.read_run_csv("f.csv").code.tolist() == [code, code]

@@ -123,7 +123,7 @@ def test_compile_must_be_a_known_mode():
 # processor, so these tests hold where the profiler's recounts above are skipped.
 
 def dispatch(which: str) -> pd.DataFrame:
-    return pd.read_csv(PROXY / "dispatch" / which / "dispatch_ops.csv").set_index("block")
+    return pd.read_csv(PROXY / "dispatch" / which / "dispatch_ops.csv", dtype={"code": str}).set_index("block")
 
 
 def test_launching_ops_are_neither_views_nor_allocations():

@@ -24,8 +24,9 @@ RATIO_TARGETS = {2048: 1.0, 8192: 1.5, 16384: 3.0}
 MFU_TARGET = 0.30
 
 def read_run_csv(rel: str) -> pd.DataFrame:
-    "A CSV under runs/, by its path relative to the project root."
-    return pd.read_csv(project_root() / rel)
+    """A CSV under runs/, by its path relative to the project root. A `code` column (the commit a row was counted or
+    timed at) stays text: a short commit such as 6e42901 or 1234567 would otherwise read as a number."""
+    return pd.read_csv(project_root() / rel, dtype={"code": str})
 
 def read_run_json(rel: str) -> dict:
     return json.loads((project_root() / rel).read_text())
