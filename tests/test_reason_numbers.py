@@ -102,6 +102,9 @@ def test_gap_widens_official(paper, index):
     lead = lambda L, V: c.v("hyena", L, V) - sum(c.v(o, L, V) for o in c.others(L, V)) / len(c.others(L, V))
     gap = lambda L, V: min(c.v("hyena", L, V), c.v("ckconv", L, V)) - max(c.v("conv1d", L, V), c.v("fno", L, V))
     assert all(len(c.others(L, V)) == 5 for L in (128, 256) for V in (30, 40))
+    # vocabulary 20, L = 128: the gap's sides are CKConv and FNO, each validation's pick
+    assert c.v("ckconv", 128, 20) < c.v("hyena", 128, 20) and c.v("fno", 128, 20) > c.v("conv1d", 128, 20)
+    assert all("fig4.1-official-val/" in c.src(o, 128, 20) for o in ("ckconv", "fno"))
     assert lead(256, 30) > lead(128, 30) and abs(lead(256, 40) - lead(128, 40)) < c.t.loc[("hyena", 128, 40), "sd"]  # "about as much"
     c.quotes(f"at vocabulary 30 ({lead(128, 30):.1f} to {lead(256, 30):.1f}) and by about as much at vocabulary 40 "
              f"({lead(128, 40):.1f} to {lead(256, 40):.1f}, where Hyena's {c.v('hyena', 128, 40):.1f} at L = 128 is the mean of "
@@ -111,8 +114,9 @@ def test_gap_widens_official(paper, index):
              f"({gap(128, 40):+.1f}, {gap(256, 40):+.1f}; Conv1d from its validation runs: {c.v('conv1d', 128, 40):.1f} at "
              f"L = 128, the mean of validation's picks over three seeds, {c.src('conv1d', 128, 40)}; {c.v('conv1d', 256, 40):.1f} at L = 256, "
              f"{c.src('conv1d', 256, 40)}; FNO at L = 256 from its validation run, {c.v('fno', 256, 40):.1f}, {c.src('fno', 256, 40)})",
-             f"({gap(128, 20):.1f} to {gap(256, 20):.1f} points; CKConv's {c.v('ckconv', 128, 20):.1f} at L = 128 is its validation "
-             f"run's pick, {c.src('ckconv', 128, 20)})",
+             f"({gap(128, 20):.1f} to {gap(256, 20):.1f} points; CKConv's {c.v('ckconv', 128, 20):.1f} and FNO's "
+             f"{c.v('fno', 128, 20):.1f} at L = 128 are their validation runs' picks, {c.src('ckconv', 128, 20)}, "
+             f"{c.src('fno', 128, 20)})",
              f"Conv1d learns more of the cell at L = 256 ({c.v('conv1d', 128, 20):.1f} to {c.v('conv1d', 256, 20):.1f};")
     # vocabulary 10: the pairs' sides are CKConv (validation's picks) and FNO (validation's pick at L = 128, the mean of
     # its last five evaluations at L = 256)
@@ -134,11 +138,12 @@ def test_hyena_best_official(paper, index):
     assert all(0 < x for x in leads.values())
     c.quotes(f"by {min(leads.values()):.1f} points at vocabulary 10")
     # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's, TransferFunc's and H3's at vocabulary 10,
-    # FNO's and Conv1d's at vocabulary 10 and L = 128, and CKConv's and TransferFunc's at vocabulary 20 and L = 128": no other cell's
+    # FNO's and Conv1d's at vocabulary 10 and L = 128, and CKConv's, TransferFunc's, H3's and FNO's at vocabulary 20 and
+    # L = 128": no other cell's
     others_val = {(o, L, V) for o, L, V in c.t.index if o != "hyena" and "fig4.1-official-val/" in c.src(o, L, V)}
     assert others_val == {(o, L, 40) for o in ("ckconv", "conv1d", "fno") for L in (128, 256)} | {
         (o, L, 10) for o in ("ckconv", "transferfunc", "h3") for L in (128, 256)} | {("fno", 128, 10), ("conv1d", 128, 10)} | {
-        ("ckconv", 128, 20), ("transferfunc", 128, 20)}
+        (o, 128, 20) for o in ("ckconv", "transferfunc", "h3", "fno")}
     # the validation runs at vocabulary 10 (Hyena's and the others' above): the epochs at which validation stopped them
     # at their first 100%, and the ones (`full`) that ran their whole budget without reaching it
     val = {(o, L): c.src(o, L, 10) for o, L in [("hyena", 128), ("hyena", 256)] + sorted((o, L) for o, L, V in others_val if V == 10)}
@@ -174,15 +179,14 @@ def test_hyena_best_official(paper, index):
              f"{100 * twin['conv1d', 128]['final_test_acc']:.1f}; at vocabulary 20")
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
     c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's, TransferFunc's and H3's at vocabulary 10, "
-             "FNO's and Conv1d's at vocabulary 10 and L = 128, and CKConv's and TransferFunc's at vocabulary 20 and L = 128 (")
-    # the two validation runs at vocabulary 20: neither reaches 100% on validation; peaks, picks, epochs, their twins' ends
-    v20 = {o: c.metrics(o, 128, 20) for o in ("ckconv", "transferfunc")}
+             "FNO's and Conv1d's at vocabulary 10 and L = 128, and CKConv's, TransferFunc's, H3's and FNO's at vocabulary 20 and "
+             "L = 128 (")
+    # the four validation runs at vocabulary 20: none reaches 100% on validation; peaks, picks, epochs, their twins' ends
+    v20 = {o: c.metrics(o, 128, 20) for o in ("ckconv", "transferfunc", "h3", "fno")}
     t20 = {o: c.metrics(o, 128, 20, twin=True) for o in v20}
     assert all(m["best_val_acc"] < 1.0 and m["epochs_run"] == 400 for m in v20.values())
     assert all(t["solved_epoch"] is None for t in t20.values())  # "ends at"
-    ck, tf = v20["ckconv"], v20["transferfunc"]
-    c.quotes(f"at vocabulary 20 and L = 128 neither CKConv's nor TransferFunc's reaches 100% on validation: CKConv's peaks at "
-             f"{100 * ck['best_val_acc']:.1f} and reads {100 * ck['selected_test_acc']:.1f} at epoch {ck['selected_epoch']}, where "
-             f"its twin ends at {100 * t20['ckconv']['final_test_acc']:.1f}, and TransferFunc's peaks at "
-             f"{100 * tf['best_val_acc']:.1f} and reads {100 * tf['selected_test_acc']:.1f} at epoch {tf['selected_epoch']}, where "
-             f"its twin ends at {100 * t20['transferfunc']['final_test_acc']:.1f})")
+    read = lambda o: (f"{NAME[o]}'s peaks at {100 * v20[o]['best_val_acc']:.1f} and reads {100 * v20[o]['selected_test_acc']:.1f} "
+                      f"at epoch {v20[o]['selected_epoch']}, where its twin ends at {100 * t20[o]['final_test_acc']:.1f}")
+    c.quotes(f"at vocabulary 20 and L = 128 none of these four reaches 100% on validation: {read('ckconv')}, "
+             f"{read('transferfunc')}, {read('h3')}, and {read('fno')})")
