@@ -13,6 +13,8 @@ from hyena_lit.eval.fields import load_index, read_cached, run_dir
 from hyena_lit.core.paths import project_root
 
 RUNS = project_root() / "runs"
+# the others' validation runs at L = 128 and vocabularies 20 and 30 (grids/validation.py), in the reason's order
+V20, V30 = ("ckconv", "transferfunc", "h3", "fno", "conv1d"), ("ckconv",)
 NAME = {"ckconv": "CKConv", "conv1d": "Conv1d", "fno": "FNO", "h3": "H3", "transferfunc": "TransferFunc", "hyena": "Hyena"}
 
 
@@ -117,7 +119,9 @@ def test_gap_widens_official(paper, index):
              f"({gap(128, 20):.1f} to {gap(256, 20):.1f} points; CKConv's {c.v('ckconv', 128, 20):.1f} and FNO's "
              f"{c.v('fno', 128, 20):.1f} at L = 128 are their validation runs' picks, {c.src('ckconv', 128, 20)}, "
              f"{c.src('fno', 128, 20)})",
-             f"Conv1d learns more of the cell at L = 256 ({c.v('conv1d', 128, 20):.1f} to {c.v('conv1d', 256, 20):.1f};")
+             f"Conv1d learns more of the cell at L = 256 ({c.v('conv1d', 128, 20):.1f} at L = 128, its validation run's pick, "
+             f"{c.src('conv1d', 128, 20)}, to {c.v('conv1d', 256, 20):.1f};")
+    assert "fig4.1-official-val/" in c.src("conv1d", 128, 20) and c.v("conv1d", 256, 20) > c.v("conv1d", 128, 20)
     # vocabulary 10: the pairs' sides are CKConv (validation's picks) and FNO (validation's pick at L = 128, the mean of
     # its last five evaluations at L = 256)
     assert all(c.v("ckconv", L, 10) < c.v("hyena", L, 10) and c.v("fno", L, 10) > c.v("conv1d", L, 10) for L in (128, 256))
@@ -138,12 +142,12 @@ def test_hyena_best_official(paper, index):
     assert all(0 < x for x in leads.values())
     c.quotes(f"by {min(leads.values()):.1f} points at vocabulary 10")
     # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's, TransferFunc's and H3's at vocabulary 10,
-    # FNO's and Conv1d's at vocabulary 10 and L = 128, and CKConv's, TransferFunc's, H3's and FNO's at vocabulary 20 and
-    # L = 128": no other cell's
+    # FNO's and Conv1d's at vocabulary 10 and L = 128, CKConv's, TransferFunc's, H3's, FNO's and Conv1d's at vocabulary 20
+    # and L = 128, and CKConv's at vocabulary 30 and L = 128": no other cell's
     others_val = {(o, L, V) for o, L, V in c.t.index if o != "hyena" and "fig4.1-official-val/" in c.src(o, L, V)}
     assert others_val == {(o, L, 40) for o in ("ckconv", "conv1d", "fno") for L in (128, 256)} | {
         (o, L, 10) for o in ("ckconv", "transferfunc", "h3") for L in (128, 256)} | {("fno", 128, 10), ("conv1d", 128, 10)} | {
-        (o, 128, 20) for o in ("ckconv", "transferfunc", "h3", "fno")}
+        (o, 128, 20) for o in V20} | {(o, 128, 30) for o in V30}
     # the validation runs at vocabulary 10 (Hyena's and the others' above): the epochs at which validation stopped them
     # at their first 100%, and the ones (`full`) that ran their whole budget without reaching it
     val = {(o, L): c.src(o, L, 10) for o, L in [("hyena", 128), ("hyena", 256)] + sorted((o, L) for o, L, V in others_val if V == 10)}
@@ -179,14 +183,16 @@ def test_hyena_best_official(paper, index):
              f"{100 * twin['conv1d', 128]['final_test_acc']:.1f}; at vocabulary 20")
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
     c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, CKConv's, TransferFunc's and H3's at vocabulary 10, "
-             "FNO's and Conv1d's at vocabulary 10 and L = 128, and CKConv's, TransferFunc's, H3's and FNO's at vocabulary 20 and "
-             "L = 128 (")
-    # the four validation runs at vocabulary 20: none reaches 100% on validation; peaks, picks, epochs, their twins' ends
-    v20 = {o: c.metrics(o, 128, 20) for o in ("ckconv", "transferfunc", "h3", "fno")}
-    t20 = {o: c.metrics(o, 128, 20, twin=True) for o in v20}
-    assert all(m["best_val_acc"] < 1.0 and m["epochs_run"] == 400 for m in v20.values())
-    assert all(t["solved_epoch"] is None for t in t20.values())  # "ends at"
-    read = lambda o: (f"{NAME[o]}'s peaks at {100 * v20[o]['best_val_acc']:.1f} and reads {100 * v20[o]['selected_test_acc']:.1f} "
-                      f"at epoch {v20[o]['selected_epoch']}, where its twin ends at {100 * t20[o]['final_test_acc']:.1f}")
-    c.quotes(f"at vocabulary 20 and L = 128 none of these four reaches 100% on validation: {read('ckconv')}, "
-             f"{read('transferfunc')}, {read('h3')}, and {read('fno')})")
+             "FNO's and Conv1d's at vocabulary 10 and L = 128, CKConv's, TransferFunc's, H3's, FNO's and Conv1d's at vocabulary "
+             "20 and L = 128, and CKConv's at vocabulary 30 and L = 128 (")
+    # the validation runs at vocabularies 20 and 30: none reaches 100% on validation; peaks, picks, epochs, twins' ends
+    val_runs = {(o, V): c.metrics(o, 128, V) for V, ops in ((20, V20), (30, V30)) for o in ops}
+    twins = {k: c.metrics(k[0], 128, k[1], twin=True) for k in val_runs}
+    assert all(m["best_val_acc"] < 1.0 and m["epochs_run"] == 400 for m in val_runs.values())
+    assert all(t["solved_epoch"] is None for t in twins.values())  # "ends at"
+    read = lambda o, V: (f"{NAME[o]}'s peaks at {100 * val_runs[o, V]['best_val_acc']:.1f} and reads "
+                         f"{100 * val_runs[o, V]['selected_test_acc']:.1f} at epoch {val_runs[o, V]['selected_epoch']}, where its "
+                         f"twin ends at {100 * twins[o, V]['final_test_acc']:.1f}")
+    c.quotes(f"at vocabulary 20 and L = 128 none of these five reaches 100% on validation: {read('ckconv', 20)}, "
+             f"{read('transferfunc', 20)}, {read('h3', 20)}, {read('fno', 20)}, and {read('conv1d', 20)}; at vocabulary 30 "
+             f"and L = 128 CKConv's does not reach 100% on validation either: {read('ckconv', 30)}); ")
