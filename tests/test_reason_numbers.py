@@ -193,6 +193,6 @@ def test_hyena_best_official(paper, index):
     read = lambda o, V: (f"{NAME[o]}'s peaks at {100 * val_runs[o, V]['best_val_acc']:.1f} and reads "
                          f"{100 * val_runs[o, V]['selected_test_acc']:.1f} at epoch {val_runs[o, V]['selected_epoch']}, where its "
                          f"twin ends at {100 * twins[o, V]['final_test_acc']:.1f}")
-    c.quotes(f"at vocabulary 20 and L = 128 none of these five reaches 100% on validation: {read('ckconv', 20)}, "
-             f"{read('transferfunc', 20)}, {read('h3', 20)}, {read('fno', 20)}, and {read('conv1d', 20)}; at vocabulary 30 "
-             f"and L = 128 CKConv's does not reach 100% on validation either: {read('ckconv', 30)}); ")
+    clause = lambda V, ops: ", ".join(read(o, V) for o in ops[:-1]) + (", and " if len(ops) > 1 else "") + read(ops[-1], V)
+    c.quotes(f"at vocabulary 20 and L = 128 none of these five reaches 100% on validation: {clause(20, V20)}; at vocabulary 30 "
+             f"and L = 128, likewise: {clause(30, V30)}); ")

@@ -163,8 +163,7 @@ assert [(round(100 * h.val_acc.max(), 1), int(h.epoch[h.val_acc.idxmax()])) for 
 assert all(history("fig4.1-official", f"{o}_L128_V20_s0").test_acc.max() < 1.0 for o in h20)
 assert val20.loc[("hyena", 128), "validation's pick (test %)"] == 99.0 > val20.loc[five, "validation's pick (test %)"].max()
 # FNO's validation above its test set at each of its last 100 epochs, by 6.6 on average; three others under 1 point and
-# Conv1d's 2.5; the
-# standard error of the difference of two readings of 500 examples near 68%
+# Conv1d's 2.5; the standard error of the difference of two readings of 500 examples near 68%
 last = {o: h.tail(100) for o, h in h20.items()}
 gap = {o: 100 * (t.val_acc - t.test_acc) for o, t in last.items()}
 assert len(last["fno"]) == 100 and gap["fno"].min() > 0 and round(gap["fno"].mean(), 1) == 6.6
