@@ -114,16 +114,11 @@ def contrast(runs, row, root, a: str, high: float, low: float, per: list = ("seq
     return (worst >= 0 if out else None), "; ".join(out), used, worst
 
 # %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s019
-def ranked(runs, row, root, tiers: list, same: dict | None = None):
-    """Mean over the (L, V) cells every listed operator has (best configuration per cell, mean over its seeds): each tier's weakest beats
-    the next tier's strongest. `same`: mixer names that are one operator, {other name: name in `tiers`} (the official Hyena is
-    `hyena` in the walk of 31_associative_recall and `longconv:hyena` in its grid)."""
-    v = _values(runs, row["field"], root)
-    v = v.assign(mixer=v.mixer.replace(same or {}))
-    ops = [m for t in tiers for m in t]
-    v = v[v.mixer.isin(ops)]
+def _tiers(v: pd.DataFrame, tiers: list, ops: list):
+    """`ranked` on the values `v` of one group: (holds, text, runs used, smallest gap), or None when an operator of
+    `tiers` has no cell there."""
     cell = v.groupby(["mixer", "seq_len", "vocab_size"]).value.max().unstack("mixer")
-    if cell.empty or set(ops) - set(cell.columns): return None, "", [], math.nan
+    if cell.empty or set(ops) - set(cell.columns): return None
     full = cell.dropna()
     mean = full.mean()
     gaps = [min(mean[m] for m in t) - max(mean[m] for m in u) for t, u in zip(tiers, tiers[1:])]
@@ -132,6 +127,29 @@ def ranked(runs, row, root, tiers: list, same: dict | None = None):
     # the runs of the cells in the mean
     used = v[v.set_index(["seq_len", "vocab_size"]).index.isin(full.index)]
     return ok, f"mean over {len(full)} cells: {text} {'✓' if ok else '✗'}", list(used.src), min(gaps)
+
+def ranked(runs, row, root, tiers: list, same: dict | None = None, by: list | None = None):
+    """Mean over the (L, V) cells every listed operator has (best configuration per cell, mean over its seeds): each tier's weakest beats
+    the next tier's strongest. `same`: mixer names that are one operator, {other name: name in `tiers`} (the official Hyena is
+    `hyena` in the walk of 31_associative_recall and `longconv:hyena` in its grid). `by`: columns (e.g. `["task"]`) whose
+    groups are judged apart, each on its own cells: the tiers must hold in every group where all the operators ran (the
+    others are named, not counted), and the margin is the smallest gap over those groups."""
+    v = _values(runs, row["field"], root)
+    v = v.assign(mixer=v.mixer.replace(same or {}))
+    ops = [m for t in tiers for m in t]
+    v = v[v.mixer.isin(ops)]
+    if not by:
+        return _tiers(v, tiers, ops) or (None, "", [], math.nan)
+    judged, short = [], []
+    for key, g in v.groupby(list(by), sort=True):
+        r = _tiers(g, tiers, ops)
+        if r is None: short.append(_label(list(by), key))
+        else: judged.append((_label(list(by), key), r))
+    if not judged: return None, "", [], math.nan
+    text = "; ".join(f"{k}: {r[1]}" for k, r in judged)
+    if short: text += f"; not every operator has run on {', '.join(short)} (not counted)"
+    return (all(r[0] for _, r in judged), text, [s for _, r in judged for s in r[2]],
+            min(r[3] for _, r in judged))
 
 def widens(runs, row, root, a: str, b: str, along: str, per: list):
     """In every `per` group, the gap (a's weakest - b's strongest) is larger at the largest `along` value than

@@ -17,19 +17,23 @@ from typing import Callable
 from ..data.tasks import model_vocab, regression_loss, evaluate_regression
 from ..models.model import VectorLM
 from ..mixers.baselines import saved_activation_bytes
+from ..mixers.longconvs import LONG_CONVS
 from ..core.paths import project_root, save_json
 from ..core.paths import relative, is_finished, finished_in
 from ..train.runs import check_run, check_sweep, RunFolder
 
 
 # %% auto #0
-__all__ = ['MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 'RUN_DEFAULTS', 'VAL_SEED', 'settings_for', 'run_name',
-           'model_config', 'sweep_recipe', 'recipe_numbers', 'run_recipe', 'run_options', 'shared_settings',
+__all__ = ['PARAMETRIZATIONS', 'MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 'RUN_DEFAULTS', 'VAL_SEED', 'settings_for',
+           'run_name', 'model_config', 'sweep_recipe', 'recipe_numbers', 'run_recipe', 'run_options', 'shared_settings',
            'disjoint_test', 'task_options', 'run_val_set', 'run_test_set', 'run_task', 'load_task_runs',
            'ValidationPick', 'val_choice', 'run_task_steps', 'training_memory_gib', 'memory_table']
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c008
-MIXERS = ("hyena", "attention", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv", "mamba")
+# the six long-convolution parametrizations of Section 4.1 in Figure 4.1's operator, by the name HyenaConfig takes
+PARAMETRIZATIONS = tuple(f"longconv:{p}" for p in LONG_CONVS)
+MIXERS = ("hyena", "attention", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv", "mamba",
+          *PARAMETRIZATIONS)
 PRESETS = {
     "tasks": dict(tasks=["majority", "counting", "icl_linear"], mixers=["hyena", "attention", "mamba"],
                   seq_lens=[64], vocab_size=10),
@@ -37,6 +41,9 @@ PRESETS = {
                      mixers=["hyena", "attention", "gss", "h3", "aft", "rwkv", "mamba"], seq_lens=[1024],
                      vocab_size=30),
     "arithmetic": dict(tasks=["addition"], mixers=["hyena"], seq_lens=[], vocab_size=10),
+    # "similar trends are observed on the other tasks" (Sec. 4.1): the "tasks" preset over Figure 4.1's six
+    "trends": dict(tasks=["majority", "counting", "icl_linear"], mixers=list(PARAMETRIZATIONS), seq_lens=[64],
+                   vocab_size=10),
     "table11": dict(tasks=["induction_heads"],
                     mixers=["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"],
                     seq_lens=[256], vocab_size=16, fresh_data=True),
@@ -94,8 +101,10 @@ def run_name(c: dict) -> str:
 
 def model_config(c: dict) -> HyenaConfig:
     """The model of run settings `c`; a setting `w` (the filter FFN's sine frequency, an ablation's) replaces the
-    operator's default."""
+    operator's default. A parametrization's name (`longconv:<name>`) is the mixer whole; after any other mixer's
+    colon comes its positional encoding."""
     mixer, _, pos = c["mixer"].partition(":")
+    if c["mixer"] in PARAMETRIZATIONS: mixer, pos = c["mixer"], ""
     l_max = max([c["seq_len"] + 64, *c.get("test_lens", [])])
     return HyenaConfig(
         vocab_size=model_vocab(c["task"], max(c["seq_len"], *c.get("test_lens", [0])), c["vocab_size"]),
