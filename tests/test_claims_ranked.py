@@ -50,3 +50,10 @@ def test_without_by_the_cells_pool_as_before(monkeypatch):
     ok, text, _, margin = _judge(monkeypatch, rows)
     assert ok and text.startswith("mean over 2 cells: a 60.0, b 54.5 > c 45.0, d 42.5 > e 30.0, f 22.5")
     assert margin == 54.5 - 45.0
+
+
+def test_an_expected_task_without_runs_is_named(monkeypatch):
+    rows = [("majority", 64, 10, m, x) for m, x in zip("abcdef", (90, 80, 70, 60, 50, 40))]
+    ok, text, _, margin = _judge(monkeypatch, rows, by=["task"], expect=["addition", "majority", "counting"])
+    assert ok and margin == 10 and text.endswith("; no runs on addition, counting")
+    assert not _judge(monkeypatch, rows, by=["task"], expect=["majority"])[1].count("no runs")

@@ -128,26 +128,30 @@ def _tiers(v: pd.DataFrame, tiers: list, ops: list):
     used = v[v.set_index(["seq_len", "vocab_size"]).index.isin(full.index)]
     return ok, f"mean over {len(full)} cells: {text} {'✓' if ok else '✗'}", list(used.src), min(gaps)
 
-def ranked(runs, row, root, tiers: list, same: dict | None = None, by: list | None = None):
+def ranked(runs, row, root, tiers: list, same: dict | None = None, by: list | None = None, expect: list = ()):
     """Mean over the (L, V) cells every listed operator has (best configuration per cell, mean over its seeds): each tier's weakest beats
     the next tier's strongest. `same`: mixer names that are one operator, {other name: name in `tiers`} (the official Hyena is
     `hyena` in the walk of 31_associative_recall and `longconv:hyena` in its grid). `by`: columns (e.g. `["task"]`) whose
     groups are judged apart, each on its own cells: the tiers must hold in every group where all the operators ran (the
-    others are named, not counted), and the margin is the smallest gap over those groups."""
+    others are named, not counted), and the margin is the smallest gap over those groups. `expect`: the groups the claim
+    covers (keys of `by`); one without a run is named too."""
     v = _values(runs, row["field"], root)
     v = v.assign(mixer=v.mixer.replace(same or {}))
     ops = [m for t in tiers for m in t]
     v = v[v.mixer.isin(ops)]
     if not by:
         return _tiers(v, tiers, ops) or (None, "", [], math.nan)
-    judged, short = [], []
+    judged, short, seen = [], [], set()
     for key, g in v.groupby(list(by), sort=True):
+        seen.add(key)
         r = _tiers(g, tiers, ops)
         if r is None: short.append(_label(list(by), key))
         else: judged.append((_label(list(by), key), r))
     if not judged: return None, "", [], math.nan
     text = "; ".join(f"{k}: {r[1]}" for k, r in judged)
     if short: text += f"; not every operator has run on {', '.join(short)} (not counted)"
+    keys = [k if isinstance(k, tuple) else (k,) for k in expect]  # groupby over a list keys its groups by tuples
+    if unrun := [_label(list(by), k) for k in keys if k not in seen]: text += f"; no runs on {', '.join(unrun)}"
     return (all(r[0] for _, r in judged), text, [s for _, r in judged for s in r[2]],
             min(r[3] for _, r in judged))
 
