@@ -101,8 +101,9 @@ def run_name(c: dict) -> str:
 
 def model_config(c: dict) -> HyenaConfig:
     """The model of run settings `c`; a setting `w` (the filter FFN's sine frequency, an ablation's) replaces the
-    operator's default. A parametrization's name (`longconv:<name>`) is the mixer whole; after any other mixer's
-    colon comes its positional encoding."""
+    operator's default. A parametrization's name (`longconv:<name>`) is the mixer whole, and the settings
+    `longconv_short_filter` and `longconv_ffn_width` reach its operator (as in 31_associative_recall); after any
+    other mixer's colon comes its positional encoding."""
     mixer, _, pos = c["mixer"].partition(":")
     if c["mixer"] in PARAMETRIZATIONS: mixer, pos = c["mixer"], ""
     l_max = max([c["seq_len"] + 64, *c.get("test_lens", [])])
@@ -110,7 +111,7 @@ def model_config(c: dict) -> HyenaConfig:
         vocab_size=model_vocab(c["task"], max(c["seq_len"], *c.get("test_lens", [0])), c["vocab_size"]),
         d_model=c["d_model"], n_layer=c["n_layer"], d_inner=c["d_inner"], l_max=l_max, emb_dim=5, mixer=mixer,
         n_heads=4, pos=pos or "learned", embed_dropout=c.get("embed_dropout"),
-        **({"w": c["w"]} if c.get("w") is not None else {}))
+        **{k: c[k] for k in ("w", "longconv_short_filter", "longconv_ffn_width") if c.get(k) is not None})
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c009s
 # run options added after sweeps began, at the values those sweeps' runs had
