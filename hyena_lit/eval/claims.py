@@ -155,6 +155,8 @@ def ranked(runs, row, root, tiers: list, same: dict | None = None, by: list | No
     return (all(r[0] for _, r in judged), text, [s for _, r in judged for s in r[2]],
             min(r[3] for _, r in judged))
 
+
+# %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s019w
 def widens(runs, row, root, a: str, b: str, along: str, per: list):
     """In every `per` group, the gap (a's weakest - b's strongest) is larger at the largest `along` value than
     at the smallest."""
