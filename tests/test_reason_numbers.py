@@ -196,3 +196,25 @@ def test_hyena_best_official(paper, index):
     clause = lambda V, ops: ", ".join(read(o, V) for o in ops[:-1]) + (", and " if len(ops) > 1 else "") + read(ops[-1], V)
     c.quotes(f"at vocabulary 20 and L = 128 none of these five reaches 100% on validation: {clause(20, V20)}; at vocabulary 30 "
              f"and L = 128, likewise: {clause(30, V30)}); ")
+
+
+def test_similar_trends_addition(paper, index):
+    "H-T4.1-similar-trends' reason: addition's values as the claim reads them, and the two ablations' picks."
+    row = paper.loc["H-T4.1-similar-trends"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        v = C._values(C.select_runs(index, row["selector"]), row["field"], RUNS)
+    add = v[v.task == "addition"].assign(op=lambda d: d.mixer.str.removeprefix("longconv:")).set_index("op")
+    others, h = add.drop("hyena").value, add.loc["hyena"]
+    assert len(others) == 5 and h.seeds == 3
+    abl = lambda step, m: (RUNS / "mechanistic" / "trends-ablation-val" / f"{step}_addition_longconv-{m}_L12_V10_n2_s0")
+    pick = lambda f: 100 * json.loads((f / "metrics.json").read_text())["selected_test_acc"]
+    no_short, short = abl("no-short", "hyena"), abl("short", "ckconv")
+    cells = Cells.__new__(Cells)
+    cells.reason = row["reason"]
+    cells.quotes(f"the five others read {others.min():.1f}-{others.max():.1f} and Hyena {h.value:.1f} (the mean of three "
+                 f"seeds, sd {h.sd:.1f})", f"without them Hyena's run reads {pick(no_short):.1f} "
+                 f"({no_short.relative_to(project_root())})",
+                 f"CKConv's with them reads {pick(short):.1f} ({short.relative_to(project_root())})")
+    # the rule written before the ablation's runs: within 2 points of the others' lowest without them, under 95 with them
+    assert pick(no_short) >= others.min() - 2 and pick(short) < 95
