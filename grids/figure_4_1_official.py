@@ -4,8 +4,9 @@ at lengths 128 and 256 and vocabularies 10 to 40. Does Hyena's implicit filter k
 as the vocabulary grows? Then two controls at L = 128, V = 40: every other parametrization with Hyena's short
 filters, and Hyena without them. Last, the grid with a validation split (fig4.1-official-val)."""
 from grids._common import recall_cells
+from hyena_lit.mixers.longconvs import LONG_CONVS
 
-PARAMETRIZATIONS = ["hyena", "ckconv", "transferfunc", "h3", "fno", "conv1d"]
+PARAMETRIZATIONS = list(LONG_CONVS)  # hyena, ckconv, transferfunc, h3, fno, conv1d: Figure 4.1's order
 OFFICIAL = dict(  # the official 131k synthetics configuration, its recipe's numbers written out
     recipe="official-synthetics", epochs=400, batch_size=32, lr=5e-4, weight_decay=0.1, warmup_epochs=40,
     num_train=4000, num_test=500, n_layer=2, d_model=64, d_inner=256, emb_dim=5, embed_dropout=0.1, w=10.0,

@@ -28,6 +28,12 @@ def index():
     return load_index(RUNS)
 
 
+def quotes(reason: str, *fragments):
+    "Each fragment, a number as the runs give it, stands in `reason` word for word."
+    missing = [f for f in fragments if f not in reason]
+    assert not missing, f"the reason no longer quotes what the runs give: {missing}"
+
+
 class Cells:
     "A claim's cells: `v(mixer, L, V)` its value, `src(mixer, L, V)` the run behind it, `reason` the row's text."
 
@@ -53,9 +59,7 @@ class Cells:
 
     def metrics(self, op, L, V, twin=False) -> dict: return json.loads((self.folder(op, L, V, twin) / "metrics.json").read_text())
 
-    def quotes(self, *fragments):
-        missing = [f for f in fragments if f not in self.reason]
-        assert not missing, f"the reason no longer quotes what the runs give: {missing}"
+    def quotes(self, *fragments): quotes(self.reason, *fragments)
 
 
 def test_implicit_beats_explicit(paper, index):
@@ -210,11 +214,9 @@ def test_similar_trends_addition(paper, index):
     abl = lambda step, m: (RUNS / "mechanistic" / "trends-ablation-val" / f"{step}_addition_longconv-{m}_L12_V10_n2_s0")
     pick = lambda f: 100 * json.loads((f / "metrics.json").read_text())["selected_test_acc"]
     no_short, short = abl("no-short", "hyena"), abl("short", "ckconv")
-    cells = Cells.__new__(Cells)
-    cells.reason = row["reason"]
-    cells.quotes(f"the five others read {others.min():.1f}-{others.max():.1f} and Hyena {h.value:.1f} (the mean of three "
-                 f"seeds, sd {h.sd:.1f})", f"without them Hyena's run reads {pick(no_short):.1f} "
-                 f"({no_short.relative_to(project_root())})",
-                 f"CKConv's with them reads {pick(short):.1f} ({short.relative_to(project_root())})")
+    quotes(row["reason"], f"the five others read {others.min():.1f}-{others.max():.1f} and Hyena {h.value:.1f} (the mean of three "
+           f"seeds, sd {h.sd:.1f})", f"without them Hyena's run reads {pick(no_short):.1f} "
+           f"({no_short.relative_to(project_root())})",
+           f"CKConv's with them reads {pick(short):.1f} ({short.relative_to(project_root())})")
     # the rule written before the ablation's runs: within 2 points of the others' lowest without them, under 95 with them
     assert pick(no_short) >= others.min() - 2 and pick(short) < 95
