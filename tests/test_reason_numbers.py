@@ -202,8 +202,8 @@ def test_hyena_best_official(paper, index):
              f"and L = 128, likewise: {clause(30, V30)}); ")
 
 
-def test_similar_trends_addition(paper, index):
-    "H-T4.1-similar-trends' reason: addition's values as the claim reads them, and the two ablations' picks."
+def test_similar_trends(paper, index):
+    "H-T4.1-similar-trends' reason: addition's and ICL's values as the claim reads them, and the two ablations' picks."
     row = paper.loc["H-T4.1-similar-trends"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -220,3 +220,9 @@ def test_similar_trends_addition(paper, index):
            f"CKConv's with them reads {pick(short):.1f} ({short.relative_to(project_root())})")
     # the rule written before the ablation's runs: within 2 points of the others' lowest without them, under 95 with them
     assert pick(no_short) >= others.min() - 2 and pick(short) < 95
+    # ICL: one seed a parametrization, the range, the highest and the lowest as the reason names them
+    icl = v[v.task == "icl_linear"].assign(op=lambda d: d.mixer.str.removeprefix("longconv:")).set_index("op").value
+    assert len(icl) == 6 and icl.idxmax() == "conv1d" and icl.idxmin() == "hyena"
+    assert (v[v.task == "icl_linear"].seeds == 1).all()
+    quotes(row["reason"], f"On ICL (n_o = 4, one seed each) the six read R^2 {icl.min():.1f}-{icl.max():.1f}, Conv1d "
+           f"highest and Hyena lowest ({icl['hyena']:.1f})")

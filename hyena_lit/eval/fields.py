@@ -93,10 +93,10 @@ def has_validation(run: pd.Series, root: str | Path) -> bool:
     return bool(p.get("num_val")) and m.get("selected_test_acc") is not None
 
 def last_value(run: pd.Series, root: str | Path) -> float | None:
-    """What a run reports without choosing an epoch on the test set: its test accuracy at the epoch its
-    validation split chose, else the mean of its last five test accuracies in history.csv, else its last
-    evaluation."""
-    if run["metric"] in ACCURACY and has_validation(run, root):
+    """What a run reports without choosing an epoch on the test set: its test accuracy (R^2 for a regression
+    such as ICL) at the epoch its validation split chose, else the mean of its last five test accuracies in
+    history.csv, else its last evaluation."""
+    if run["metric"] in (*ACCURACY, "test_r2") and has_validation(run, root):
         return float(read_cached(Path(root) / run_dir(run) / "metrics.json")["selected_test_acc"])
     h = read_cached(Path(root) / run_dir(run) / "history.csv")
     col = ACCURACY.get(run["metric"])
