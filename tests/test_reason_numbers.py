@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import hyena_lit.eval.claims as C
+import hyena_lit.eval.rules as R
 from hyena_lit.eval.fields import load_index, read_cached, run_dir
 from hyena_lit.core.paths import project_root
 
@@ -226,3 +227,15 @@ def test_similar_trends(paper, index):
     assert (v[v.task == "icl_linear"].seeds == 1).all()
     quotes(row["reason"], f"On ICL (n_o = 4, one seed each) the six read R^2 {icl.min():.1f}-{icl.max():.1f}, Conv1d "
            f"highest and Hyena lowest ({icl['hyena']:.1f})")
+    # majority: each value, the second gap and one run's standard error at that accuracy on its test examples
+    maj = v[v.task == "majority"].assign(op=lambda d: d.mixer.str.removeprefix("longconv:")).set_index("op").value
+    assert len(maj) == 6 and (v[v.task == "majority"].seeds == 1).all()
+    gap = min(maj["transferfunc"], maj["h3"]) - max(maj["conv1d"], maj["fno"])
+    n = int(json.loads((RUNS / "mechanistic" / "trends-val" / "majority_longconv-fno_L64_V10_n2_s0" / "params.json")
+                       .read_text())["num_test"])
+    se = R.binomial_se(70, n)
+    assert 0 < gap < se
+    quotes(row["reason"], ", ".join(f"{NAME[a]} {maj[a]:.1f} and {NAME[b]} {maj[b]:.1f}" for a, b in
+                                    (("hyena", "ckconv"), ("transferfunc", "h3"), ("conv1d", "fno"))),
+           f"the second and third tiers, {gap:.1f} point, is under the standard error of one run's accuracy on {n} test "
+           f"examples ({se:.1f} at 70%)")
