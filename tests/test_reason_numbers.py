@@ -239,3 +239,9 @@ def test_similar_trends(paper, index):
                                     (("hyena", "ckconv"), ("transferfunc", "h3"), ("conv1d", "fno"))),
            f"the second and third tiers, {gap:.1f} point, is under the standard error of one run's accuracy on {n} test "
            f"examples ({se:.1f} at 70%)")
+    # counting: the parametrizations that have run, as the reason names them, while fewer than six have
+    cnt = v[v.task == "counting"].mixer.str.removeprefix("longconv:")
+    if len(cnt) < 6:
+        ran = [NAME[o] for o in ("hyena", "ckconv", "transferfunc", "h3", "conv1d", "fno") if o in set(cnt)]
+        quotes(row["reason"], f"On counting {['no', 'one', 'two', 'three', 'four', 'five'][len(ran)]} of the six have run "
+               f"({', '.join(ran)})")
