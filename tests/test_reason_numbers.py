@@ -209,7 +209,10 @@ def test_similar_trends(paper, index):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         v = C._values(C.select_runs(index, row["selector"]), row["field"], RUNS)
-    add = v[v.task == "addition"].assign(op=lambda d: d.mixer.str.removeprefix("longconv:")).set_index("op")
+    v = v.assign(op=v.mixer.str.removeprefix("longconv:"))
+    order = [m.removeprefix("longconv:") for t in C.parse_check(row["check"])[1]["tiers"] for m in t]  # the claim's tiers
+    task = lambda name: v[v.task == name].set_index("op")
+    add = task("addition")
     others, h = add.drop("hyena").value, add.loc["hyena"]
     assert len(others) == 5 and h.seeds == 3
     abl = lambda step, m: (RUNS / "mechanistic" / "trends-ablation-val" / f"{step}_addition_longconv-{m}_L12_V10_n2_s0")
@@ -222,26 +225,26 @@ def test_similar_trends(paper, index):
     # the rule written before the ablation's runs: within 2 points of the others' lowest without them, under 95 with them
     assert pick(no_short) >= others.min() - 2 and pick(short) < 95
     # ICL: one seed a parametrization, the range, the highest and the lowest as the reason names them
-    icl = v[v.task == "icl_linear"].assign(op=lambda d: d.mixer.str.removeprefix("longconv:")).set_index("op").value
+    icl = task("icl_linear").value
     assert len(icl) == 6 and icl.idxmax() == "conv1d" and icl.idxmin() == "hyena"
-    assert (v[v.task == "icl_linear"].seeds == 1).all()
+    assert (task("icl_linear").seeds == 1).all()
     quotes(row["reason"], f"On ICL (n_o = 4, one seed each) the six read R^2 {icl.min():.1f}-{icl.max():.1f}, Conv1d "
            f"highest and Hyena lowest ({icl['hyena']:.1f})")
     # majority: each value, the second gap and one run's standard error at that accuracy on its test examples
-    maj = v[v.task == "majority"].assign(op=lambda d: d.mixer.str.removeprefix("longconv:")).set_index("op").value
-    assert len(maj) == 6 and (v[v.task == "majority"].seeds == 1).all()
+    maj = task("majority").value
+    assert len(maj) == 6 and (task("majority").seeds == 1).all()
     gap = min(maj["transferfunc"], maj["h3"]) - max(maj["conv1d"], maj["fno"])
     n = int(json.loads((RUNS / "mechanistic" / "trends-val" / "majority_longconv-fno_L64_V10_n2_s0" / "params.json")
                        .read_text())["num_test"])
     se = R.binomial_se(70, n)
     assert 0 < gap < se
     quotes(row["reason"], ", ".join(f"{NAME[a]} {maj[a]:.1f} and {NAME[b]} {maj[b]:.1f}" for a, b in
-                                    (("hyena", "ckconv"), ("transferfunc", "h3"), ("conv1d", "fno"))),
+                                    zip(order[::2], order[1::2])),
            f"the second and third tiers, {gap:.1f} point, is under the standard error of one run's accuracy on {n} test "
            f"examples ({se:.1f} at 70%)")
     # counting: the parametrizations that have run, as the reason names them, while fewer than six have
-    cnt = v[v.task == "counting"].mixer.str.removeprefix("longconv:")
+    cnt = set(v[v.task == "counting"].op)
     if len(cnt) < 6:
-        ran = [NAME[o] for o in ("hyena", "ckconv", "transferfunc", "h3", "conv1d", "fno") if o in set(cnt)]
+        ran = [NAME[o] for o in order if o in cnt]
         quotes(row["reason"], f"On counting {['no', 'one', 'two', 'three', 'four', 'five'][len(ran)]} of the six have run "
                f"({', '.join(ran)})")

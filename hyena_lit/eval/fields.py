@@ -96,7 +96,7 @@ def last_value(run: pd.Series, root: str | Path) -> float | None:
     """What a run reports without choosing an epoch on the test set: its test accuracy (R^2 for a regression
     such as ICL) at the epoch its validation split chose, else the mean of its last five test accuracies in
     history.csv, else its last evaluation."""
-    if run["metric"] in (*ACCURACY, "test_r2") and has_validation(run, root):
+    if has_validation(run, root):  # only a run scored by accuracy or R^2 records selected_test_acc
         return float(read_cached(Path(root) / run_dir(run) / "metrics.json")["selected_test_acc"])
     h = read_cached(Path(root) / run_dir(run) / "history.csv")
     col = ACCURACY.get(run["metric"])
