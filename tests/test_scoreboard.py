@@ -185,6 +185,33 @@ def test_notes_name_notebooks_that_exist_and_speak_of_the_project():
             assert not re.search(r"\b(offline|downloaded|available) here\b|this machine|\byet\b", text), (i, col, text)
 
 
+def _row_a_command_makes(cmd: str) -> dict:
+    "The index row (the columns a selector reads) that the last papermill call of an image or DNA command writes."
+    from hyena_lit.models.image_models import IMAGE_SIZES
+    words = shlex.split(re.sub(r"<[^<>]*>", "DATA", cmd.split(" && ")[-1]))
+    assert set(words[3::3]) == {"-p"}, cmd
+    p = dict(zip(words[4::3], words[5::3]))
+    if "72_images" in words[1]:
+        side = IMAGE_SIZES[p["size"]].image_size // IMAGE_SIZES[p["size"]].patch if "size" in p else 32  # CIFAR pixels
+        iso = p["model"].endswith("-iso")
+        return dict(experiment="images", sweep=p["sweep"], task=f"images:{p['dataset']}", mixer=p["model"],
+                    seq_len=None if iso else side * side)
+    return dict(experiment="dna", sweep=p["sweep"], task=p["task"], mixer=p["model"], seq_len=int(p["seq_len"]))
+
+
+def test_gpu_commands_make_runs_their_rows_select():
+    """Each image and DNA row without a run names a command whose run its selector picks, and no other row's: a GPU
+    run of the command is scored where it belongs."""
+    from hyena_lit.eval.fields import select_runs
+    p = load_paper()
+    rows = p[p.command.str.contains("72_images|82_dna") & (p.selector != "")]
+    assert len(rows) == 25, len(rows)
+    made = pd.DataFrame([_row_a_command_makes(c) for c in rows.command])
+    for k, (i, sel) in enumerate(zip(rows.id, rows.selector)):
+        picked = select_runs(made, sel)
+        assert list(picked.index) == [j for j in range(len(made)) if made.iloc[j].equals(made.iloc[k])], (i, sel)
+
+
 def test_commands_name_real_notebooks_and_parameters():
     p = load_paper()
     gpu = p[p.not_run.str.startswith("GPU scale")]
