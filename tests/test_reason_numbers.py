@@ -242,9 +242,21 @@ def test_similar_trends(paper, index):
                                     zip(order[::2], order[1::2])),
            f"the second and third tiers, {gap:.1f} point, is under the standard error of one run's accuracy on {n} test "
            f"examples ({se:.1f} at 70%)")
-    # counting: the parametrizations that have run, as the reason names them, while fewer than six have
-    cnt = set(v[v.task == "counting"].op)
-    if len(cnt) < 6:
-        ran = [NAME[o] for o in order if o in cnt]
-        quotes(row["reason"], f"On counting {['no', 'one', 'two', 'three', 'four', 'five'][len(ran)]} of the six have run "
-               f"({', '.join(ran)})")
+    # counting: all six, one seed each; the tiers' failing pair, the range, one constant answer's accuracy on the test
+    # set (the training set's most frequent count) and how many fit their training set
+    import torch
+    from hyena_lit.data.tasks import generate
+    from hyena_lit.experiments.mechanistic import run_test_set
+    cnt = task("counting")
+    assert len(cnt) == 6 and (cnt.seeds == 1).all()
+    acc = cnt.value
+    folder = lambda op: RUNS / "mechanistic" / "trends-val" / f"counting_longconv-{op}_L64_V10_n2_s0"
+    cfg = json.loads((folder("hyena") / "params.json").read_text())
+    x, y = generate("counting", cfg["num_train"], seq_len=64, vocab_size=10, seed=cfg["seed"])
+    constant = 100 * (run_test_set(cfg, x)[1][:, -1] == torch.mode(y[:, -1]).values).float().mean().item()
+    fit = [o for o in order if pd.read_csv(folder(o) / "history.csv").train_loss.iloc[-1] < 1e-5]
+    assert acc.max() < constant and acc["ckconv"] < acc["transferfunc"]
+    quotes(row["reason"], f"(CKConv {acc['ckconv']:.1f} under TransferFunc {acc['transferfunc']:.1f})",
+           f"the six read {acc.min():.1f}-{acc.max():.1f}, each under the {constant:.1f} that one constant answer scores",
+           f"{['no', 'one', 'two', 'three', 'four', 'five', 'six'][len(fit)]} of them fit their {cfg['num_train']} "
+           "training sequences (training loss under 1e-5)")
