@@ -28,6 +28,12 @@ def lead_cells(root="runs") -> list[dict]:
                      replace(gpt, model=rope, out_dir=f"{out}/gpt-mini-rope-500k")])
 
 
+def improved_cells(root="runs") -> list[dict]:
+    """Mamba Figure 9's recipe claim on this pair (M-F9-improved-recipe): Hyena-mini at 0.5M tokens under the improved
+    recipe, beside cpu-mini's run under Table A.3's."""
+    return lm_cells(plan_runs("mini", gpt="", tokens="0.5M", recipe="improved", out_dir=folder(root, "pile", "cpu-improved")))
+
+
 def cells(root="runs") -> list[dict]:
     return lm_cells(plan_runs("mini", gpt="auto", tokens="0.5M,1M,2M", out_dir=folder(root, "pile", "cpu-mini"))) \
-        + lead_cells(root)
+        + lead_cells(root) + improved_cells(root)

@@ -267,3 +267,15 @@ def test_similar_trends(paper, index):
            f"the six read {acc.min():.1f}-{acc.max():.1f}, each under the {constant:.1f} that one constant answer scores",
            f"{['no', 'one', 'two', 'three', 'four', 'five', 'six'][len(fit)]} of them fit their {cfg['num_train']} "
            "training sequences (training loss under 1e-5)")
+    # counting at L = 16: the constant answer on its test set, the line a run must clear, who clears it
+    d16 = RUNS / "mechanistic" / "trends-counting-val"
+    a16 = {o: 100 * json.loads((d16 / f"counting_longconv-{o}_L16_V10_n2_s0" / "metrics.json").read_text())["selected_test_acc"]
+           for o in order}
+    c16 = json.loads((d16 / "counting_longconv-hyena_L16_V10_n2_s0" / "params.json").read_text())
+    x, y = generate("counting", c16["num_train"], seq_len=16, vocab_size=10, seed=c16["seed"])
+    k16 = 100 * (run_test_set(c16, x)[1][:, -1] == torch.mode(y[:, -1]).values).float().mean().item()
+    line = k16 + 2 * R.binomial_se(k16, c16["num_test"])
+    rest = [a16[o] for o in order[2:]]
+    assert [o for o in order if a16[o] > line] == ["hyena", "ckconv"]
+    quotes(row["reason"], f"Hyena {a16['hyena']:.1f} and CKConv {a16['ckconv']:.1f} against the {line:.1f} a run must clear, "
+           f"the other four at {min(rest):.1f}-{max(rest):.1f} beside the constant's {k16:.1f}")
