@@ -185,10 +185,15 @@ def test_notes_name_notebooks_that_exist_and_speak_of_the_project():
             assert not re.search(r"\b(offline|downloaded|available) here\b|this machine|\byet\b", text), (i, col, text)
 
 
+def _words(part: str) -> list[str]:
+    "One papermill call of a command, split as a shell would, each <placeholder> for the user's data folder filled."
+    return shlex.split(re.sub(r"<[^<>]*>", "DATA", part))
+
+
 def _row_a_command_makes(cmd: str) -> dict:
     "The index row (the columns a selector reads) that the last papermill call of an image or DNA command writes."
     from hyena_lit.models.image_models import IMAGE_SIZES
-    words = shlex.split(re.sub(r"<[^<>]*>", "DATA", cmd.split(" && ")[-1]))
+    words = _words(cmd.split(" && ")[-1])
     assert set(words[3::3]) == {"-p"}, cmd
     p = dict(zip(words[4::3], words[5::3]))
     if "72_images" in words[1]:
@@ -218,7 +223,7 @@ def test_commands_name_real_notebooks_and_parameters():
     assert (gpu.command.str.startswith("papermill nbs/")).all(), list(gpu.id[~gpu.command.str.startswith("papermill nbs/")])
     for cmd in sorted(set(p.command) - {""}):
         for part in cmd.split(" && "):
-            words = shlex.split(re.sub(r"<[^<>]*>", "DATA", part))  # a placeholder for the user's data folder
+            words = _words(part)
             assert words[0] == "papermill" and (ROOT / words[1]).exists(), part
             names = _parameters(ROOT / words[1])
             given = [w for a, w in zip(words, words[1:]) if a == "-p"] + [w.split(":")[0] for a, w in zip(words, words[1:]) if a == "-y"]
