@@ -7,11 +7,14 @@ import warnings
 
 import pandas as pd
 import pytest
+import torch
 
 import hyena_lit.eval.claims as C
 import hyena_lit.eval.rules as R
 from hyena_lit.eval.fields import load_index, read_cached, run_dir
 from hyena_lit.core.paths import project_root
+from hyena_lit.data.tasks import generate
+from hyena_lit.experiments.mechanistic import run_test_set
 
 RUNS = project_root() / "runs"
 # the others' validation runs at L = 128 and vocabularies 20 and 30 (grids/validation.py), in the reason's order
@@ -203,6 +206,12 @@ def test_hyena_best_official(paper, index):
              f"and L = 128, likewise: {clause(30, V30)}); ")
 
 
+def constant_answer(cfg: dict) -> float:
+    "The test accuracy (%) of a counting run's training set's most frequent count, answered for every test sequence."
+    x, y = generate("counting", cfg["num_train"], seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], seed=cfg["seed"])
+    return 100 * (run_test_set(cfg, x)[1][:, -1] == torch.mode(y[:, -1]).values).float().mean().item()
+
+
 def test_similar_trends(paper, index):
     "H-T4.1-similar-trends' reason: addition's and ICL's values as the claim reads them, and the two ablations' picks."
     row = paper.loc["H-T4.1-similar-trends"]
@@ -251,16 +260,12 @@ def test_similar_trends(paper, index):
            f"examples ({se:.1f} at 70%)")
     # counting: all six, one seed each; the tiers' failing pair, the range, one constant answer's accuracy on the test
     # set (the training set's most frequent count) and how many fit their training set
-    import torch
-    from hyena_lit.data.tasks import generate
-    from hyena_lit.experiments.mechanistic import run_test_set
     cnt = task("counting")
     assert len(cnt) == 6 and (cnt.seeds == 1).all()
     acc = cnt.value
     folder = lambda op: RUNS / "mechanistic" / "trends-val" / f"counting_longconv-{op}_L64_V10_n2_s0"
     cfg = json.loads((folder("hyena") / "params.json").read_text())
-    x, y = generate("counting", cfg["num_train"], seq_len=64, vocab_size=10, seed=cfg["seed"])
-    constant = 100 * (run_test_set(cfg, x)[1][:, -1] == torch.mode(y[:, -1]).values).float().mean().item()
+    constant = constant_answer(cfg)
     fit = [o for o in order if pd.read_csv(folder(o) / "history.csv").train_loss.iloc[-1] < 1e-5]
     assert acc.max() < constant and acc["ckconv"] < acc["transferfunc"]
     quotes(row["reason"], f"(CKConv {acc['ckconv']:.1f} under TransferFunc {acc['transferfunc']:.1f})",
@@ -272,8 +277,7 @@ def test_similar_trends(paper, index):
     a16 = {o: 100 * json.loads((d16 / f"counting_longconv-{o}_L16_V10_n2_s0" / "metrics.json").read_text())["selected_test_acc"]
            for o in order}
     c16 = json.loads((d16 / "counting_longconv-hyena_L16_V10_n2_s0" / "params.json").read_text())
-    x, y = generate("counting", c16["num_train"], seq_len=16, vocab_size=10, seed=c16["seed"])
-    k16 = 100 * (run_test_set(c16, x)[1][:, -1] == torch.mode(y[:, -1]).values).float().mean().item()
+    k16 = constant_answer(c16)
     line = k16 + 2 * R.binomial_se(k16, c16["num_test"])
     rest = [a16[o] for o in order[2:]]
     assert [o for o in order if a16[o] > line] == ["hyena", "ckconv"]
