@@ -179,12 +179,13 @@ assert set(val30.index) == {("ckconv", 128), ("transferfunc", 128), ("h3", 128),
 assert val30.loc[("ckconv", 128)].tolist() == [65.2, 287, "400/400 epochs", 66.2]
 assert val30.loc[("h3", 128)].tolist() == [79.0, 348, "400/400 epochs", 80.4]
 assert val30.loc[("transferfunc", 128)].tolist() == [29.2, 131, "400/400 epochs", 18.2]
+h30s = {(o, s): history(s, f"{o}_L128_V30_s0") for o in ("h3", "transferfunc") for s in ("fig4.1-official-val", "fig4.1-official")}
 for o, peak in (("h3", (79.0, 348)), ("transferfunc", (34.6, 131))):
-    hv, ht = history("fig4.1-official-val", f"{o}_L128_V30_s0"), history("fig4.1-official", f"{o}_L128_V30_s0")
+    hv, ht = h30s[o, "fig4.1-official-val"], h30s[o, "fig4.1-official"]
     assert (round(100 * hv.val_acc.max(), 1), int(hv.epoch[hv.val_acc.idxmax()])) == peak and ht.test_acc.max() < 1.0
 # TransferFunc's two runs, both on the CPU: training losses within 1e-6 for five epochs, then apart; 25% first at
 # epoch 76 in the validation run, never in the twin (its best epoch 22.6)
-tv, tt = history("fig4.1-official-val", "transferfunc_L128_V30_s0"), history("fig4.1-official", "transferfunc_L128_V30_s0")
+tv, tt = h30s["transferfunc", "fig4.1-official-val"], h30s["transferfunc", "fig4.1-official"]
 tf_runs = [json.loads((root / f"associative_recall/{s}/transferfunc_L128_V30_s0/params.json").read_text())
            for s in ("fig4.1-official-val", "fig4.1-official")]
 assert all(p["device"] == "cpu" for p in tf_runs)
