@@ -1,4 +1,4 @@
-"""The numbers that the official-recipe claims' reasons quote (nbs/paper_numbers.csv) against the runs each claim reads:
+"""The numbers that the claims' reasons quote (Figure 4.1's official recipe, Table 4.2) (nbs/paper_numbers.csv) against the runs each claim reads:
 a run that lands and moves a cell fails here until the reason is rewritten. Each value comes from the cells the claim
 itself judges (`select_runs`, `prefer_clean`, `_values`: the mean over seeds of the claim's field), and each quoted
 run is the run that gives that cell."""
@@ -211,6 +211,15 @@ def constant_answer(cfg: dict) -> float:
     x, y = generate("counting", cfg["num_train"], seq_len=cfg["seq_len"], vocab_size=cfg["vocab_size"], seed=cfg["seed"])
     return 100 * (run_test_set(cfg, x)[1][:, -1] == torch.mode(y[:, -1]).values).float().mean().item()
 
+
+def test_only_hyena_rwkv(paper, index):
+    "Table 4.2's claim reads RWKV's validation run at L = 512; the reason quotes its pick, its epoch and its twin's end."
+    c = Cells(paper.loc["H-T4.2-only-hyena"], index)
+    assert "/table4.2-a1-val/" in c.src("rwkv", 512, 30)
+    m, twin = c.metrics("rwkv", 512, 30), c.metrics("rwkv", 512, 30, twin=True)
+    c.quotes(f"RWKV reaches {c.v('rwkv', 512, 30):.1f} at L = 512 (its validation run, sweep table4.2-a1-val, which the claim "
+             f"reads: validation's pick, epoch {m['selected_epoch']}; its twin without a validation split ends at "
+             f"{100 * twin['final_test_acc']:.1f})")
 
 def test_similar_trends(paper, index):
     "H-T4.1-similar-trends' reason: addition's and ICL's values as the claim reads them, and the two ablations' picks."

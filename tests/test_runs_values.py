@@ -451,6 +451,13 @@ assert (len(ht), n, same) == (23, 23, 23)'''),
              '''assert [(side.loc[("hyena", L), "validation's pick (test %)"], int(side.loc[("hyena", L), "picked epoch"]))
         for L in (512, 1024)] == [(99.4, 87), (99.6, 77)]
 assert [int(a1.set_index(["operator", "seq_len"]).epochs_run[("hyena", L)]) for L in (512, 1024)] == [99, 87]'''),
+            ('print(side.to_string())', 1, 4,
+             '''rv, hist_of = side.loc[("rwkv", 512)], lambda s: pd.read_csv(root / "mechanistic" / s / "associative_recall_rwkv_L512_V30_n2_s0" / "history.csv")
+hv, ht = hist_of("table4.2-a1-val"), hist_of("table4.2-a1")
+assert (rv["validation's pick (test %)"], int(rv["picked epoch"]), rv["twin without validation (test %)"]) == (90.2, 154, 91.6)
+assert (round(100 * hv.val_acc.max(), 1), int(hv.epoch[hv.val_acc.idxmax()]), round(100 * hv.test_acc.iloc[-1], 1)) == (92.6, 154, 91.6)
+assert int(hv.epoch[(hv.train_loss - ht.train_loss).abs() > 1e-6].iloc[0]) == 42  # agree to 1e-6 for 41 epochs
+assert (len(hv), (hv.test_acc != ht.test_acc).sum(), round(100 * (hv.test_acc - ht.test_acc).abs().max(), 1)) == (200, 6, 0.2)'''),
         ],
         "c023c2": [
             ('att = a1[(a1.operator == "attention") & (a1.seq_len == 1024)]', 1, 0,
