@@ -197,6 +197,14 @@ assert (round(100 * h30.val_acc.max(), 1), int(h30.epoch[h30.val_acc.idxmax()]))
 assert history("fig4.1-official", "ckconv_L128_V30_s0").test_acc.max() < 1.0
 assert val30.loc[("hyena", 128), "validation's pick (test %)"] == 98.0 > val30.drop([("hyena", 128), ("hyena", 256)])["validation's pick (test %)"].max()'''),
             ('print(official_side.to_string())', 1, 4,
+             '''# c017g4v0, c017g4v2: TransferFunc's validation run at vocabulary 40, L = 128, against its twin
+assert official_side.loc[("transferfunc", 128, 40)].tolist() == [18.6, 21, "400/400 epochs", 15.2]
+t4v, t4t = history("fig4.1-official-val", "transferfunc_L128_V40_s0"), history("fig4.1-official", "transferfunc_L128_V40_s0")
+assert (round(100 * t4v.val_acc.max(), 1), int(t4v.epoch[t4v.val_acc.idxmax()])) == (20.2, 21) and round(100 * t4t.test_acc.max(), 1) == 19.8
+assert round(100 * max(t4v[t4v.epoch > 50].test_acc.max(), t4t[t4t.epoch > 50].test_acc.max()), 1) == 19.6
+part4 = (t4v.train_loss - t4t.train_loss).abs()
+assert part4[:6].max() < 1e-6 and part4[6] > 1e-6  # within 1e-6 for six epochs, then apart'''),
+            ('print(official_side.to_string())', 1, 4,
              '''# c017g4v2: Conv1d's validation run at vocabulary 40, L = 256: its pick against its twin's last five, one reading's noise
 assert official_side.loc[("conv1d", 256, 40)].tolist() == [14.6, 262, "400/400 epochs", 17.2]
 v2, t2 = history("fig4.1-official-val", "conv1d_L256_V40_s0"), history("fig4.1-official", "conv1d_L256_V40_s0")
