@@ -1,7 +1,7 @@
-"""The numbers that the claims' reasons quote (Figure 4.1's official recipe, Table 4.2) (nbs/paper_numbers.csv) against the runs each claim reads:
-a run that lands and moves a cell fails here until the reason is rewritten. Each value comes from the cells the claim
-itself judges (`select_runs`, `prefer_clean`, `_values`: the mean over seeds of the claim's field), and each quoted
-run is the run that gives that cell."""
+"""The numbers that the reasons of Figure 4.1's official-recipe claims and of Table 4.2's quote (nbs/paper_numbers.csv)
+against the runs each claim reads: a run that lands and moves a cell fails here until the reason is rewritten. Each
+value comes from the cells the claim itself judges (`select_runs`, `prefer_clean`, `_values`: the mean over seeds of
+the claim's field), and each quoted run is the run that gives that cell."""
 import json
 import warnings
 
@@ -149,9 +149,10 @@ def test_hyena_best_official(paper, index):
         c.quotes(f"{c.v('hyena', L, 10):.1f} against {NAME[o]}'s {c.v(o, L, 10):.1f} at L = {L}")
     assert all(0 < x for x in leads.values())
     c.quotes(f"by {min(leads.values()):.1f} points at vocabulary 10")
-    # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, TransferFunc's at vocabulary 40 and L = 128, CKConv's, TransferFunc's and H3's at vocabulary 10,
-    # FNO's and Conv1d's at vocabulary 10 and L = 128, CKConv's, TransferFunc's, H3's, FNO's and Conv1d's at vocabulary 20
-    # and L = 128, and CKConv's, TransferFunc's and H3's at vocabulary 30 and L = 128": no other cell's
+    # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, TransferFunc's at vocabulary 40 and L = 128, CKConv's,
+    # TransferFunc's and H3's at vocabulary 10, FNO's and Conv1d's at vocabulary 10 and L = 128, CKConv's,
+    # TransferFunc's, H3's, FNO's and Conv1d's at vocabulary 20 and L = 128, and CKConv's, TransferFunc's and H3's at
+    # vocabulary 30 and L = 128": no other cell's
     others_val = {(o, L, V) for o, L, V in c.t.index if o != "hyena" and "fig4.1-official-val/" in c.src(o, L, V)}
     assert others_val == {(o, L, 40) for o in ("ckconv", "conv1d", "fno") for L in (128, 256)} | {
         (o, L, 10) for o in ("ckconv", "transferfunc", "h3") for L in (128, 256)} | {("fno", 128, 10), ("conv1d", 128, 10)} | {
@@ -190,8 +191,8 @@ def test_hyena_best_official(paper, index):
              f"{100 * c1['selected_test_acc']:.1f} at epoch {c1['selected_epoch']}, where its twin ends at "
              f"{100 * twin['conv1d', 128]['final_test_acc']:.1f}; at vocabulary 20")
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
-    c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, TransferFunc's at vocabulary 40 and L = 128, CKConv's, TransferFunc's and H3's at vocabulary 10, "
-             "FNO's and Conv1d's at vocabulary 10 and L = 128, CKConv's, TransferFunc's, H3's, FNO's and Conv1d's at vocabulary "
+    c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, TransferFunc's at vocabulary 40 and L = 128, CKConv's, "
+             "TransferFunc's and H3's at vocabulary 10, FNO's and Conv1d's at vocabulary 10 and L = 128, CKConv's, TransferFunc's, H3's, FNO's and Conv1d's at vocabulary "
              "20 and L = 128, and CKConv's, TransferFunc's and H3's at vocabulary 30 and L = 128 (")
     # the validation runs at vocabularies 20, 30 and 40 (TransferFunc's): none reaches 100% on validation; peaks, picks,
     # epochs, twins' ends
