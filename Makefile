@@ -7,7 +7,7 @@ TORCHVISION_SPEC ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 'torch
 RUN_PARAMS ?=
 RUN ?= $(shell date -u +%Y%m%d-%H%M%S)
 
-.PHONY: install run run-name test test-nbs export clean-nbs lab readme docs docs-check notebooks index dna-data text-data
+.PHONY: install run run-name test test-slow test-nbs export clean-nbs lab readme docs docs-check notebooks index dna-data text-data
 
 install:
 	@$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install "$(TORCH_SPEC)" "$(TORCHVISION_SPEC)"
@@ -41,6 +41,10 @@ TEST_WORKERS ?= 2
 test: install
 	bash scripts/check_export.sh
 	$(PY) -m pytest -q tests -n $(TEST_WORKERS) --dist loadfile
+
+# The tests marked slow too (minutes each in Triton's interpreter; a GPU run checks the same cases compiled)
+test-slow: install
+	$(PY) -m pytest -q tests -n $(TEST_WORKERS) --dist loadfile --slow
 
 # Without a GPU the Triton kernels run in the interpreter, which must be on before any notebook imports triton.
 INTERPRET ?= $(shell command -v nvidia-smi >/dev/null 2>&1 && echo 0 || echo 1)
