@@ -6,6 +6,7 @@
 from __future__ import annotations
 import functools, math
 import torch
+from torch.overrides import TorchFunctionMode
 from .model import HyenaConfig, HyenaLM
 
 # %% auto #0
@@ -39,9 +40,21 @@ def non_embedding_params(cfg: HyenaConfig) -> int:
     "Parameters of HyenaLM(cfg) less the token embedding and positional tables (counted on the meta device)."
     return _count(tuple(sorted(cfg.to_dict().items())))
 
+class _ShapesOnly(TorchFunctionMode):
+    "Skips the initialisers and other in-place value changes of meta tensors (use inside torch.device('meta'))."
+    VALUE_ONLY = frozenset({"normal_", "uniform_", "trunc_normal_", "kaiming_uniform_", "kaiming_normal_",
+                            "xavier_uniform_", "xavier_normal_", "orthogonal_", "constant_", "zeros_", "ones_",
+                            "zero_", "fill_", "copy_", "exponential_", "erfinv_", "mul_", "add_", "clamp_"})
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        t = args[0] if args else kwargs.get("tensor")
+        if getattr(func, "__name__", None) in self.VALUE_ONLY and isinstance(t, torch.Tensor) and t.is_meta: return t
+        return func(*args, **kwargs)
+
 @functools.lru_cache(maxsize=4096)
 def _count(items: tuple) -> int:  # the ladder's search asks for the same configs more than once
-    with torch.device("meta"): m = HyenaLM(HyenaConfig(**dict(items)))
+    with torch.device("meta"), _ShapesOnly(): m = HyenaLM(HyenaConfig(**dict(items)))
     return sum(p.numel() for n, p in m.named_parameters()
                if n not in ("embed.weight", "pos.weight") and not n.endswith("pos_emb.z"))
 
