@@ -197,13 +197,23 @@ assert (round(100 * h30.val_acc.max(), 1), int(h30.epoch[h30.val_acc.idxmax()]))
 assert history("fig4.1-official", "ckconv_L128_V30_s0").test_acc.max() < 1.0
 assert val30.loc[("hyena", 128), "validation's pick (test %)"] == 98.0 > val30.drop([("hyena", 128), ("hyena", 256)])["validation's pick (test %)"].max()'''),
             ('print(official_side.to_string())', 1, 4,
-             '''# c017g4v0, c017g4v2: TransferFunc's validation run at vocabulary 40, L = 128, against its twin
+             '''# c017g4v0, c017g4v2: the validation runs of TransferFunc and H3 at vocabulary 40, L = 128, against their twins
 assert official_side.loc[("transferfunc", 128, 40)].tolist() == [18.6, 21, "400/400 epochs", 15.2]
 t4v, t4t = history("fig4.1-official-val", "transferfunc_L128_V40_s0"), history("fig4.1-official", "transferfunc_L128_V40_s0")
 assert (round(100 * t4v.val_acc.max(), 1), int(t4v.epoch[t4v.val_acc.idxmax()])) == (20.2, 21) and round(100 * t4t.test_acc.max(), 1) == 19.8
 assert round(100 * max(t4v[t4v.epoch > 50].test_acc.max(), t4t[t4t.epoch > 50].test_acc.max()), 1) == 19.6
 part4 = (t4v.train_loss - t4t.train_loss).abs()
-assert part4[:6].max() < 1e-6 and part4[6] > 1e-6  # within 1e-6 for six epochs, then apart'''),
+assert part4[:6].max() < 1e-6 and part4[6] > 1e-6  # within 1e-6 for six epochs, then apart
+# H3's: peak, pick, twin's end; both on the CPU, training losses within 1e-6 for 46 epochs, the same best test epoch and end
+assert official_side.loc[("h3", 128, 40)].tolist() == [17.6, 26, "400/400 epochs", 12.0]
+h4v, h4t = history("fig4.1-official-val", "h3_L128_V40_s0"), history("fig4.1-official", "h3_L128_V40_s0")
+assert all(json.loads((root / f"associative_recall/{s}/h3_L128_V40_s0/params.json").read_text())["device"] == "cpu"
+           for s in ("fig4.1-official-val", "fig4.1-official"))
+assert (round(100 * h4v.val_acc.max(), 1), int(h4v.epoch[h4v.val_acc.idxmax()])) == (21.6, 26)
+assert all((round(100 * h.test_acc.max(), 1), int(h.epoch[h.test_acc.idxmax()]), round(100 * h.test_acc.iloc[-1], 1))
+           == (21.4, 57, 12.0) for h in (h4v, h4t))
+part4h = (h4v.train_loss - h4t.train_loss).abs()
+assert part4h[:46].max() < 1e-6 and part4h[46] > 1e-6'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v2: Conv1d's validation run at vocabulary 40, L = 256: its pick against its twin's last five, one reading's noise
 assert official_side.loc[("conv1d", 256, 40)].tolist() == [14.6, 262, "400/400 epochs", 17.2]
