@@ -40,4 +40,4 @@ def pytest_collection_modifyitems(config, items):
     import pytest
     skip = pytest.mark.skip(reason="marked slow: run with --slow (make test-slow)")
     for item in items:
-        if "slow" in item.keywords: item.add_marker(skip)
+        if item.get_closest_marker("slow"): item.add_marker(skip)
