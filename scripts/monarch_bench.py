@@ -1,7 +1,7 @@
 """Time the Monarch FFT convolutions (`22_monarch_fftconv`, `23_monarch_long`) against torch.fft on a CUDA GPU, forward and forward+backward.
 
 usage: python scripts/monarch_bench.py --out DIR [--deadline-min 8] [--lengths 1024,...,65536] [--batch 64]
-       [--channels 768] [--reps 20] [--dry]
+       [--channels 768] [--reps 20] [--impls NAME,...] [--dry]
 
 First the correctness of the compiled kernels (`check_monarch`: every output and gradient against float64 within
 c u log2 N, float32/float16/bfloat16, odd sizes; the one-kernel design at `CHECK_CASES`, the three passes at
@@ -19,6 +19,7 @@ the thirds read in place, one gradient) and `monarch bf16 copied` (`monarch_fftc
 thirds, their gradients concatenated by autograd: how the kernel read them before it took batch strides), and the
 same two for the three passes (`monarch long bf16 packed`, `monarch long bf16 copied`): what reading in place saves
 inside the training step.
+`--impls` times only the named contenders (default: all of them); the correctness checks run whatever it names.
 A contender that fails is a row with its error; the others still run. A build that does not fit the GPU and falls
 back to torch.fft (`KernelFallback`) is such a failure, its timing not recorded (the correctness rows say "fell back"). Every row records
 its input dtype and the products' dtype the kernel ran (`products`), and the Monarch rows the launch
@@ -72,8 +73,13 @@ def parse(argv=None) -> argparse.Namespace:
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--channels", type=int, default=768)
     p.add_argument("--reps", type=int, default=20, help="timed calls per measurement (at least 20 on a GPU)")
+    p.add_argument("--impls", default=None, help="comma-separated contenders to time (default: all)")
     p.add_argument("--dry", action="store_true", help="toy sizes on CPU under Triton's interpreter")
     a = p.parse_args(argv)
+    if a.impls is not None:
+        a.impls = [x.strip() for x in a.impls.split(",")]
+        unknown = [x for x in a.impls if x not in CONTENDERS]
+        if unknown or not a.impls: p.error(f"--impls takes names of {list(CONTENDERS)}, got {unknown or a.impls}")
     if a.deadline_min <= 0: p.error(f"--deadline-min must be positive, got {a.deadline_min}")
     try: a.lengths = [int(x) for x in a.lengths.split(",")]
     except ValueError: p.error(f"--lengths takes comma-separated integers, got {a.lengths!r}")
@@ -137,6 +143,11 @@ def contenders(L: int):
             "monarch long bf16 packed": (torch.bfloat16, products(torch.bfloat16),
                                          monarch_long_fftconv_packed if passes else None),
             "monarch long bf16 copied": (torch.bfloat16, products(torch.bfloat16), _long_copied if passes else None)}
+
+# every contender's name, in the order timed (`--impls` picks among them)
+CONTENDERS = ("torch.fft", "torch.fft ref", "monarch bf16", "monarch fp32", "monarch bf16 whole tile", "monarch long bf16",
+              "monarch long fp32", "first kernel bf16", "torch.fft packed", "monarch bf16 packed", "monarch bf16 copied",
+              "monarch long bf16 packed", "monarch long bf16 copied")
 
 # the contenders called on the operator's layout, fn(z, k, D) with z = [post | pre | u] (B, 3C, L)
 PACKED = ("torch.fft packed", "monarch bf16 packed", "monarch bf16 copied", "monarch long bf16 packed",
@@ -247,7 +258,7 @@ def main(argv=None):
         if time.time() > deadline:
             print(f"deadline: lengths {lengths[lengths.index(L):]} not started", flush=True); break
         for name, (dtype, prec, fn) in contenders(L).items():
-            if (L, name) in done: continue
+            if (L, name) in done or (a.impls is not None and name not in a.impls): continue
             row = dict(L=L, impl=name, dtype=str(dtype).split(".")[1], products=prec, B=B, C=C, reps=a.reps)
             if fn is None: rows.append(row | dict(status="not built")); continue
             scope = monarch_rows if name == WHOLE_TILE else contextlib.nullcontext  # a new context each use

@@ -221,7 +221,8 @@ import sys; sys.path.insert(0, "scripts")
 import monarch_bench, hyena_lit.kernels.monarch_fftconv as M
 sys.path.insert(0, "tests"); from refused_build import Refused
 M._monarch_bwd_kernel = Refused()
-monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "1", "--lengths", "100"])
+monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "1", "--lengths", "100",
+                    "--impls", "monarch bf16,monarch fp32,monarch long bf16"])
 """, timeout=600)
     b = pd.read_csv(tmp_path / "monarch_bench.csv").set_index("impl")
     for impl in ("monarch bf16", "monarch fp32"):
@@ -232,6 +233,16 @@ monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "1", "--lengt
     one, long = c[c.kernel == "monarch"], c[c.kernel == "monarch long"]
     assert len(one) and one.status.str.startswith("fell back: monarch_fftconv: the backward kernel").all()
     assert len(long) and (long.status == "ok").all()
+    assert set(b.index) == {"monarch bf16", "monarch fp32", "monarch long bf16"}  # --impls: only these timed
+
+def test_bench_names_its_contenders():
+    "`--impls` picks among CONTENDERS, which names every contender in the order timed; an unknown name is refused."
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import monarch_bench
+    assert tuple(monarch_bench.contenders(100)) == monarch_bench.CONTENDERS
+    assert monarch_bench.parse(["--out", "x", "--dry", "--impls", "torch.fft, monarch bf16"]).impls == [
+        "torch.fft", "monarch bf16"]
+    with pytest.raises(SystemExit): monarch_bench.parse(["--out", "x", "--impls", "torch.fft,cufft"])
 
 def _bench(rows):
     cols = ["L", "impl", "dtype", "fwd_ms", "fwd_p20", "fwd_p80", "fwd_bwd_ms", "fwd_bwd_p20", "fwd_bwd_p80"]
