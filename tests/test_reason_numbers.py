@@ -4,6 +4,7 @@ value comes from the cells the claim itself judges (`select_runs`, `prefer_clean
 the claim's field), and each quoted run is the run that gives that cell."""
 import json
 import warnings
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -15,6 +16,7 @@ from hyena_lit.eval.fields import load_index, read_cached, run_dir
 from hyena_lit.core.paths import project_root
 from hyena_lit.data.tasks import generate
 from hyena_lit.experiments.mechanistic import run_test_set
+from hyena_lit.launch import load_cells
 
 RUNS = project_root() / "runs"
 # the others' validation runs at L = 128 and vocabularies 20, 30 and 40 (grids/validation.py), in the reason's order
@@ -139,6 +141,21 @@ def test_gap_widens_official(paper, index):
     c.quotes(f"the gap moves from {gap(128, 10):.1f} to {gap(256, 10):.1f} points (CKConv's validation picks "
              f"{c.v('ckconv', 128, 10):.1f} and {c.v('ckconv', 256, 10):.1f} against FNO's {c.v('fno', 128, 10):.1f} at "
              f"L = 128, validation's pick, and {c.v('fno', 256, 10):.1f} at L = 256, the mean of its last five evaluations)")
+
+
+def test_ranking_official(paper, index):
+    "Which of the other five's cells read validation runs, by length; the rest are cells of grids/validation.py."
+    c = Cells(paper.loc["H-F4.1-ranking-official"], index)
+    val = {L: sum("fig4.1-official-val/" in c.src(o, L, V) for o in NAME if o != "hyena" for V in (10, 20, 30, 40))
+           for L in (128, 256)}
+    cells = {L: sum((o, L, V) in c.t.index for o in NAME if o != "hyena" for V in (10, 20, 30, 40)) for L in (128, 256)}
+    assert cells == {128: 20, 256: 20}
+    c.quotes(f"in all {val[128]} of their cells at L = 128 and in {val[256]} of their {cells[256]} at L = 256; the other "
+             f"{cells[256] - val[256]} validation twins, all at L = 256")
+    assert val[128] == cells[128]
+    todo = {c["run"] for c in load_cells(project_root() / "grids" / "validation.py", only=["*fig4.1-official-val/*"])
+            if not (Path(c["run"]) / "metrics.json").exists()}
+    assert len(todo) == cells[256] - val[256] and all("_L256_" in r for r in todo)
 
 
 def test_hyena_best_official(paper, index):
