@@ -19,7 +19,7 @@ the thirds read in place, one gradient) and `monarch bf16 copied` (`monarch_fftc
 thirds, their gradients concatenated by autograd: how the kernel read them before it took batch strides), and the
 same two for the three passes (`monarch long bf16 packed`, `monarch long bf16 copied`): what reading in place saves
 inside the training step.
-`--impls` times only the named contenders (default: all of them); the correctness checks run whatever it names.
+`--impls` times only the named contenders (default: all of them; an unknown name is refused before anything runs); the correctness checks run whatever it names.
 A contender that fails is a row with its error; the others still run. A build that does not fit the GPU and falls
 back to torch.fft (`KernelFallback`) is such a failure, its timing not recorded (the correctness rows say "fell back"). Every row records
 its input dtype and the products' dtype the kernel ran (`products`), and the Monarch rows the launch
@@ -76,10 +76,7 @@ def parse(argv=None) -> argparse.Namespace:
     p.add_argument("--impls", default=None, help="comma-separated contenders to time (default: all)")
     p.add_argument("--dry", action="store_true", help="toy sizes on CPU under Triton's interpreter")
     a = p.parse_args(argv)
-    if a.impls is not None:
-        a.impls = [x.strip() for x in a.impls.split(",")]
-        unknown = [x for x in a.impls if x not in CONTENDERS]
-        if unknown or not a.impls: p.error(f"--impls takes names of {list(CONTENDERS)}, got {unknown or a.impls}")
+    if a.impls is not None: a.impls = [x.strip() for x in a.impls.split(",")]  # checked against contenders() in main
     if a.deadline_min <= 0: p.error(f"--deadline-min must be positive, got {a.deadline_min}")
     try: a.lengths = [int(x) for x in a.lengths.split(",")]
     except ValueError: p.error(f"--lengths takes comma-separated integers, got {a.lengths!r}")
@@ -144,11 +141,6 @@ def contenders(L: int):
                                          monarch_long_fftconv_packed if passes else None),
             "monarch long bf16 copied": (torch.bfloat16, products(torch.bfloat16), _long_copied if passes else None)}
 
-# every contender's name, in the order timed (`--impls` picks among them)
-CONTENDERS = ("torch.fft", "torch.fft ref", "monarch bf16", "monarch fp32", "monarch bf16 whole tile", "monarch long bf16",
-              "monarch long fp32", "first kernel bf16", "torch.fft packed", "monarch bf16 packed", "monarch bf16 copied",
-              "monarch long bf16 packed", "monarch long bf16 copied")
-
 # the contenders called on the operator's layout, fn(z, k, D) with z = [post | pre | u] (B, 3C, L)
 PACKED = ("torch.fft packed", "monarch bf16 packed", "monarch bf16 copied", "monarch long bf16 packed",
           "monarch long bf16 copied")
@@ -212,6 +204,9 @@ def start(a: argparse.Namespace, **fields) -> tuple:
 
 def main(argv=None):
     a = parse(argv)
+    known = list(contenders(1))  # every contender's name, in the order timed: --impls picks among them
+    if a.impls is not None and (unknown := [x for x in a.impls if x not in known]):
+        raise SystemExit(f"--impls takes names of {known}, got {unknown}")  # before anything is written
     B, C, lengths, cases, long_cases = a.batch, a.channels, a.lengths, CHECK_CASES, LONG_CHECK_CASES
     # --dry: the checks at three rows (a pair and an unpaired row) of two channels; the timings, plumbing only, on
     # one pair of rows of one channel (the interpreter's time grows with the programs launched)

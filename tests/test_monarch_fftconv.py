@@ -235,14 +235,16 @@ monarch_bench.main(["--out", {str(tmp_path)!r}, "--dry", "--reps", "1", "--lengt
     assert len(long) and (long.status == "ok").all()
     assert set(b.index) == {"monarch bf16", "monarch fp32", "monarch long bf16"}  # --impls: only these timed
 
-def test_bench_names_its_contenders():
-    "`--impls` picks among CONTENDERS, which names every contender in the order timed; an unknown name is refused."
+def test_bench_names_its_contenders(tmp_path):
+    "`--impls` picks among contenders()' names, every one listed when a name is unknown, before anything is written."
     sys.path.insert(0, str(ROOT / "scripts"))
     import monarch_bench
-    assert tuple(monarch_bench.contenders(100)) == monarch_bench.CONTENDERS
     assert monarch_bench.parse(["--out", "x", "--dry", "--impls", "torch.fft, monarch bf16"]).impls == [
         "torch.fft", "monarch bf16"]
-    with pytest.raises(SystemExit): monarch_bench.parse(["--out", "x", "--impls", "torch.fft,cufft"])
+    with pytest.raises(SystemExit) as e:
+        monarch_bench.main(["--out", str(tmp_path / "out"), "--dry", "--impls", "torch.fft,cufft"])
+    assert "['cufft']" in str(e.value) and all(repr(n) in str(e.value) for n in monarch_bench.contenders(100))
+    assert not (tmp_path / "out").exists()
 
 def _bench(rows):
     cols = ["L", "impl", "dtype", "fwd_ms", "fwd_p20", "fwd_p80", "fwd_bwd_ms", "fwd_bwd_p20", "fwd_bwd_p80"]

@@ -158,6 +158,17 @@ def test_ranking_official(paper, index):
     assert len(todo) == cells[256] - val[256] and all("_L256_" in r for r in todo)
 
 
+def test_arithmetic_ablations_quoted(paper):
+    "Each '(value, run)' that Figure C.1's reasons quote from the ablations is that run's test accuracy at validation's epoch."
+    import re
+    quoted = [(float(v), p) for i in paper.index if i.startswith("H-FC.1-")
+              for v, p in re.findall(r"\((\d+\.\d), (runs/mechanistic/arithmetic-ablation-val/[\w.-]+)", paper.loc[i, "reason"])]
+    assert len(quoted) == 12  # fresh-data, lsd-first and w-10 at one layer, in each of four rows
+    for v, p in quoted:
+        m = json.loads((project_root() / p / "metrics.json").read_text())
+        assert round(100 * m["selected_test_acc"], 1) == v, p
+
+
 def test_hyena_best_official(paper, index):
     c = Cells(paper.loc["H-F4.1-hyena-best-official"], index)
     leads, top = {}, {}
