@@ -217,6 +217,9 @@ def test_hyena_best_official(paper, index):
              f"first 100% on the test set at epoch {twin['h3', 256]['solved_epoch']}; FNO's at L = 256 peaks at "
              f"{100 * stop['fno', 256]['best_val_acc']:.1f} and reads {100 * stop['fno', 256]['selected_test_acc']:.1f} at epoch "
              f"{stop['fno', 256]['selected_epoch']}, where its twin, on the H200, ends at {100 * twin['fno', 256]['final_test_acc']:.1f};")
+    fno_twin = c.folder("fno", 256, 10, twin=True)  # "where its twin, on the H200, ends at": never 100% on the test set
+    assert twin["fno", 256]["solved_epoch"] is None and json.loads((fno_twin / "params.json").read_text())["device"] == "cuda" and (
+        fno_twin.name in pd.read_csv(fno_twin.parent.parent / "gpu-h200-20261126/runs.csv").query("finished_on_h200").run.tolist())
     h1, c1 = stop["h3", 128], stop["conv1d", 128]
     assert twin["h3", 128]["solved_epoch"] is None and twin["conv1d", 128]["solved_epoch"] is None  # "ends at"
     c.quotes(f"none of H3's and Conv1d's at L = 128 reaches 100% on validation: H3's peaks at {100 * h1['best_val_acc']:.1f} "
