@@ -64,6 +64,12 @@ class Cells:
         s = self.src(op, L, V)
         return project_root() / (s.replace("-val/", "/") if twin else s)
 
+    def on_h200(self, op, L, V) -> bool:
+        "The cell's twin trained on CUDA and finished on the H200 (runs/associative_recall/gpu-h200-20261126)."
+        f = self.folder(op, L, V, twin=True)
+        return json.loads((f / "params.json").read_text())["device"] == "cuda" and f.name in (
+            pd.read_csv(f.parent.parent / "gpu-h200-20261126/runs.csv").query("finished_on_h200").run.tolist())
+
     def metrics(self, op, L, V, twin=False) -> dict: return json.loads((self.folder(op, L, V, twin) / "metrics.json").read_text())
 
     def quotes(self, *fragments): quotes(self.reason, *fragments)
@@ -138,7 +144,7 @@ def test_gap_widens_official(paper, index):
     assert all(c.v("ckconv", L, 10) < c.v("hyena", L, 10) and c.v("fno", L, 10) > c.v("conv1d", L, 10) for L in (128, 256))
     assert all("fig4.1-official-val/" in c.src(o, L, 10) for o in ("ckconv", "fno") for L in (128, 256))
     fno, fno_twin = c.metrics("fno", 256, 10), c.metrics("fno", 256, 10, twin=True)
-    assert json.loads((c.folder("fno", 256, 10, twin=True) / "params.json").read_text())["device"] == "cuda"  # "on the H200"
+    assert c.on_h200("fno", 256, 10)  # "its twin, on the H200"
     assert fno["epochs_run"] == 400 and fno["best_val_acc"] < 1.0
     c.quotes(f"the gap moves from {gap(128, 10):.1f} to {gap(256, 10):.1f} points (CKConv's validation picks "
              f"{c.v('ckconv', 128, 10):.1f} and {c.v('ckconv', 256, 10):.1f} against FNO's {c.v('fno', 128, 10):.1f} and "
@@ -204,10 +210,8 @@ def test_hyena_best_official(paper, index):
     assert all(stop[k]["epochs_run"] == stop[k]["epochs_planned"] == 400 for k in full)
     twin = {k: c.metrics(*k, 10, twin=True) for k in full}
     tf, fn, h3 = stop["transferfunc", 128], stop["fno", 128], stop["h3", 256]
-    h3_twin = c.folder("h3", 256, 10, twin=True)
     assert twin["h3", 256]["solved_epoch"] == twin["h3", 256]["epochs_run"]  # "stopped at its first 100% on the test set"
-    assert json.loads((h3_twin / "params.json").read_text())["device"] == "cuda" and h3_twin.name in (
-        pd.read_csv(h3_twin.parent.parent / "gpu-h200-20261126/runs.csv").query("finished_on_h200").run.tolist())  # "on the H200"
+    assert c.on_h200("h3", 256, 10)  # "on the H200"
     c.quotes(f"TransferFunc's at L = 128 never reaches 100% on validation, runs its {tf['epochs_run']} epochs and reads "
              f"{100 * tf['selected_test_acc']:.1f} at epoch {tf['selected_epoch']}, validation's pick, where its twin ends at "
              f"{100 * twin['transferfunc', 128]['final_test_acc']:.1f}; FNO's at L = 128 peaks at {100 * fn['best_val_acc']:.1f} "
@@ -217,9 +221,7 @@ def test_hyena_best_official(paper, index):
              f"first 100% on the test set at epoch {twin['h3', 256]['solved_epoch']}; FNO's at L = 256 peaks at "
              f"{100 * stop['fno', 256]['best_val_acc']:.1f} and reads {100 * stop['fno', 256]['selected_test_acc']:.1f} at epoch "
              f"{stop['fno', 256]['selected_epoch']}, where its twin, on the H200, ends at {100 * twin['fno', 256]['final_test_acc']:.1f};")
-    fno_twin = c.folder("fno", 256, 10, twin=True)  # "where its twin, on the H200, ends at": never 100% on the test set
-    assert twin["fno", 256]["solved_epoch"] is None and json.loads((fno_twin / "params.json").read_text())["device"] == "cuda" and (
-        fno_twin.name in pd.read_csv(fno_twin.parent.parent / "gpu-h200-20261126/runs.csv").query("finished_on_h200").run.tolist())
+    assert twin["fno", 256]["solved_epoch"] is None and c.on_h200("fno", 256, 10)  # "where its twin, on the H200, ends at"
     h1, c1 = stop["h3", 128], stop["conv1d", 128]
     assert twin["h3", 128]["solved_epoch"] is None and twin["conv1d", 128]["solved_epoch"] is None  # "ends at"
     c.quotes(f"none of H3's and Conv1d's at L = 128 reaches 100% on validation: H3's peaks at {100 * h1['best_val_acc']:.1f} "
