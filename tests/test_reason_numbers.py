@@ -189,11 +189,11 @@ def test_hyena_best_official(paper, index):
     assert all(0 < x for x in leads.values())
     c.quotes(f"by {min(leads.values()):.1f} points at vocabulary 10")
     # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, TransferFunc's and H3's at vocabulary 40 and L = 128, CKConv's,
-    # TransferFunc's, H3's and FNO's at vocabulary 10, Conv1d's at vocabulary 10 and L = 128, and CKConv's,
-    # TransferFunc's, H3's, FNO's and Conv1d's at vocabularies 20 and 30 and L = 128": no other cell's
+    # TransferFunc's, H3's, FNO's and Conv1d's at vocabulary 10, and CKConv's, TransferFunc's, H3's, FNO's and Conv1d's
+    # at vocabularies 20 and 30 and L = 128": no other cell's
     others_val = {(o, L, V) for o, L, V in c.t.index if o != "hyena" and "fig4.1-official-val/" in c.src(o, L, V)}
     assert others_val == {(o, L, 40) for o in ("ckconv", "conv1d", "fno") for L in (128, 256)} | {
-        (o, L, 10) for o in ("ckconv", "transferfunc", "h3", "fno") for L in (128, 256)} | {("conv1d", 128, 10)} | {
+        (o, L, 10) for o in ("ckconv", "transferfunc", "h3", "fno", "conv1d") for L in (128, 256)} | {
         (o, 128, 20) for o in V20} | {(o, 128, 30) for o in V30} | {(o, 128, 40) for o in V40}
     # the validation runs at vocabulary 10 (Hyena's and the others' above): the epochs at which validation stopped them
     # at their first 100%, and the ones (`full`) that ran their whole budget without reaching it
@@ -201,7 +201,7 @@ def test_hyena_best_official(paper, index):
     assert all("fig4.1-official-val/" in s for s in val.values())
     stop = {k: c.metrics(*k, 10) for k in val}
     full = {k for k, m in stop.items() if m["best_val_acc"] < 1.0}
-    assert full == {("transferfunc", 128), ("fno", 128), ("fno", 256), ("h3", 256), ("h3", 128), ("conv1d", 128)}
+    assert full == {("transferfunc", 128), ("fno", 128), ("fno", 256), ("h3", 256), ("h3", 128), ("conv1d", 128), ("conv1d", 256)}
     assert all(m["best_val_acc"] == 1.0 and m["selected_epoch"] == m["epochs_run"] for k, m in stop.items() if k not in full)
     e = {k: m["selected_epoch"] for k, m in stop.items()}
     c.quotes(f"Hyena stops at epochs {e['hyena', 128]} and {e['hyena', 256]} at L = 128 and 256, CKConv at {e['ckconv', 128]} "
@@ -222,6 +222,11 @@ def test_hyena_best_official(paper, index):
              f"{100 * stop['fno', 256]['best_val_acc']:.1f} and reads {100 * stop['fno', 256]['selected_test_acc']:.1f} at epoch "
              f"{stop['fno', 256]['selected_epoch']}, where its twin, on the H200, ends at {100 * twin['fno', 256]['final_test_acc']:.1f};")
     assert twin["fno", 256]["solved_epoch"] is None and c.on_h200("fno", 256, 10)  # "where its twin, on the H200, ends at"
+    c2 = stop["conv1d", 256]
+    c.quotes(f"ends at {100 * twin['fno', 256]['final_test_acc']:.1f}; Conv1d's at L = 256 peaks at {100 * c2['best_val_acc']:.1f} "
+             f"and reads {100 * c2['selected_test_acc']:.1f} at epoch {c2['selected_epoch']}, where its twin, on the H200, ends at "
+             f"{100 * twin['conv1d', 256]['final_test_acc']:.1f}; none of")
+    assert twin["conv1d", 256]["solved_epoch"] is None and c.on_h200("conv1d", 256, 10)
     h1, c1 = stop["h3", 128], stop["conv1d", 128]
     assert twin["h3", 128]["solved_epoch"] is None and twin["conv1d", 128]["solved_epoch"] is None  # "ends at"
     c.quotes(f"none of H3's and Conv1d's at L = 128 reaches 100% on validation: H3's peaks at {100 * h1['best_val_acc']:.1f} "
@@ -231,7 +236,7 @@ def test_hyena_best_official(paper, index):
              f"{100 * twin['conv1d', 128]['final_test_acc']:.1f}; at vocabulary 20")
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
     c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, TransferFunc's and H3's at vocabulary 40 and L = 128, CKConv's, "
-             "TransferFunc's, H3's and FNO's at vocabulary 10, Conv1d's at vocabulary 10 and L = 128, and CKConv's, TransferFunc's, H3's, "
+             "TransferFunc's, H3's, FNO's and Conv1d's at vocabulary 10, and CKConv's, TransferFunc's, H3's, "
              "FNO's and Conv1d's at vocabularies 20 and 30 and L = 128 (")
     # the validation runs at vocabularies 20, 30 and 40 (TransferFunc's and H3's): none reaches 100% on validation; peaks, picks,
     # epochs, twins' ends
