@@ -212,21 +212,18 @@ def test_hyena_best_official(paper, index):
     tf, fn, h3 = stop["transferfunc", 128], stop["fno", 128], stop["h3", 256]
     assert twin["h3", 256]["solved_epoch"] == twin["h3", 256]["epochs_run"]  # "stopped at its first 100% on the test set"
     assert c.on_h200("h3", 256, 10)  # "on the H200"
+    at256 = lambda o: (f"{NAME[o]}'s at L = 256 peaks at {100 * stop[o, 256]['best_val_acc']:.1f} and reads "
+                       f"{100 * stop[o, 256]['selected_test_acc']:.1f} at epoch {stop[o, 256]['selected_epoch']}, where its twin, "
+                       f"on the H200, ends at {100 * twin[o, 256]['final_test_acc']:.1f};")
     c.quotes(f"TransferFunc's at L = 128 never reaches 100% on validation, runs its {tf['epochs_run']} epochs and reads "
              f"{100 * tf['selected_test_acc']:.1f} at epoch {tf['selected_epoch']}, validation's pick, where its twin ends at "
              f"{100 * twin['transferfunc', 128]['final_test_acc']:.1f}; FNO's at L = 128 peaks at {100 * fn['best_val_acc']:.1f} "
              f"on validation and reads {100 * fn['selected_test_acc']:.1f} at epoch {fn['selected_epoch']}, where its twin ends at "
              f"{100 * twin['fno', 128]['final_test_acc']:.1f}; H3's at L = 256 peaks at {100 * h3['best_val_acc']:.1f} and reads "
              f"{100 * h3['selected_test_acc']:.1f} at epoch {h3['selected_epoch']}, where its twin, on the H200, stopped at its "
-             f"first 100% on the test set at epoch {twin['h3', 256]['solved_epoch']}; FNO's at L = 256 peaks at "
-             f"{100 * stop['fno', 256]['best_val_acc']:.1f} and reads {100 * stop['fno', 256]['selected_test_acc']:.1f} at epoch "
-             f"{stop['fno', 256]['selected_epoch']}, where its twin, on the H200, ends at {100 * twin['fno', 256]['final_test_acc']:.1f};")
-    assert twin["fno", 256]["solved_epoch"] is None and c.on_h200("fno", 256, 10)  # "where its twin, on the H200, ends at"
-    c2 = stop["conv1d", 256]
-    c.quotes(f"ends at {100 * twin['fno', 256]['final_test_acc']:.1f}; Conv1d's at L = 256 peaks at {100 * c2['best_val_acc']:.1f} "
-             f"and reads {100 * c2['selected_test_acc']:.1f} at epoch {c2['selected_epoch']}, where its twin, on the H200, ends at "
-             f"{100 * twin['conv1d', 256]['final_test_acc']:.1f}; none of")
-    assert twin["conv1d", 256]["solved_epoch"] is None and c.on_h200("conv1d", 256, 10)
+             f"first 100% on the test set at epoch {twin['h3', 256]['solved_epoch']}; " + at256("fno") + " " + at256("conv1d") + " none of")
+    # "where its twin, on the H200, ends at"
+    assert all(twin[o, 256]["solved_epoch"] is None and c.on_h200(o, 256, 10) for o in ("fno", "conv1d"))
     h1, c1 = stop["h3", 128], stop["conv1d", 128]
     assert twin["h3", 128]["solved_epoch"] is None and twin["conv1d", 128]["solved_epoch"] is None  # "ends at"
     c.quotes(f"none of H3's and Conv1d's at L = 128 reaches 100% on validation: H3's peaks at {100 * h1['best_val_acc']:.1f} "

@@ -139,20 +139,20 @@ assert (round(100 * h3v.test_acc[h3v.epoch == 49].item(), 1), int(h3v.epoch[h3v.
 assert f"{abs(h3v.train_loss[0] - h3t.train_loss[0]):.0e}" == "3e-05"
 # FNO's at L = 256: validation's peak and pick, its best test epoch; its twin's end and best on the H200; both pass 50% at 14, the
 # twin 90% at 108 and 95% at 109, the validation run 90% at 145 and 95% never; the pairs' gap at vocabulary 10 (Conv1d's pick below FNO's)
-fv, ft = history("fig4.1-official-val", "fno_L256_V10_s0"), history("fig4.1-official", "fno_L256_V10_s0")
-assert val10.loc[("fno", 256)].tolist() == [91.4, 230, "400/400 epochs", 99.2] and (round(100 * fv.val_acc.max(), 1), int(fv.epoch[fv.val_acc.idxmax()])) == (90.0, 230)
-assert [(round(100 * h.test_acc.max(), 1), int(h.epoch[h.test_acc.idxmax()])) for h in (fv, ft)] == [(92.8, 369), (99.6, 199)]
-first = lambda h, a: int(h.epoch[h.test_acc >= a].iloc[0]) if (h.test_acc >= a).any() else None
-assert [first(h, a) for h in (fv, ft) for a in (0.5, 0.9, 0.95)] == [14, 145, None, 14, 108, 109]
-c1_256 = val10.loc[("conv1d", 256), pick10]
-gap10 = {L: min(val10.loc[("hyena", L), pick10], val10.loc[("ckconv", L), pick10]) - val10.loc[("fno", L), pick10] for L in (128, 256)}
-assert c1_256 < val10.loc[("fno", 256), pick10] and [round(gap10[L], 1) for L in (128, 256)] == [-0.2, 8.2]
-# Conv1d's at L = 256: validation's peak is its pick; its best test epoch; its twin's end and best on the H200; 50% at 7 and 8, 90% at 59 and 56
-cv, ct = history("fig4.1-official-val", "conv1d_L256_V10_s0"), history("fig4.1-official", "conv1d_L256_V10_s0")
-assert val10.loc[("conv1d", 256)].tolist() == [88.4, 107, "400/400 epochs", 82.6] and (round(100 * cv.val_acc.max(), 1), int(cv.epoch[cv.val_acc.idxmax()])) == (91.2, 107)
-assert [(round(100 * h.test_acc.max(), 1), int(h.epoch[h.test_acc.idxmax()])) for h in (cv, ct)] == [(90.8, 66), (93.2, 124)]
-assert [first(h, a) for h in (cv, ct) for a in (0.5, 0.9, 0.95)] == [7, 59, None, 8, 56, None]
-assert pd.read_csv(root / "associative_recall/gpu-h200-20261126/runs.csv").set_index("run").loc["conv1d_L256_V10_s0", "finished_on_h200"]
+def at256(op):
+    "A cell at vocabulary 10 and L = 256: (validation's peak, its epoch), [(best test, its epoch) of the run, of its twin], [first epoch at 50, 90, 95% of each]."
+    v, t = history("fig4.1-official-val", f"{op}_L256_V10_s0"), history("fig4.1-official", f"{op}_L256_V10_s0")
+    first = lambda h, a: int(h.epoch[h.test_acc >= a].iloc[0]) if (h.test_acc >= a).any() else None
+    return ((round(100 * v.val_acc.max(), 1), int(v.epoch[v.val_acc.idxmax()])),
+            [(round(100 * h.test_acc.max(), 1), int(h.epoch[h.test_acc.idxmax()])) for h in (v, t)],
+            [first(h, a) for h in (v, t) for a in (0.5, 0.9, 0.95)])
+assert val10.loc[("fno", 256)].tolist() == [91.4, 230, "400/400 epochs", 99.2]
+assert at256("fno") == ((90.0, 230), [(92.8, 369), (99.6, 199)], [14, 145, None, 14, 108, 109])
+gap10 = {L: min(val10.loc[("hyena", L), pick10], val10.loc[("ckconv", L), pick10]) - val10.loc[[("fno", L), ("conv1d", L)], pick10].max() for L in (128, 256)}
+assert val10.loc[("conv1d", 256), pick10] < val10.loc[("fno", 256), pick10] and [round(gap10[L], 1) for L in (128, 256)] == [-0.2, 8.2]
+# Conv1d's at L = 256: validation's peak is its pick; its best test epoch; its twin's end and best on the H200 (h200_10 below); 50% at 7 and 8, 90% at 59 and 56
+assert val10.loc[("conv1d", 256)].tolist() == [88.4, 107, "400/400 epochs", 82.6]
+assert at256("conv1d") == ((91.2, 107), [(90.8, 66), (93.2, 124)], [7, 59, None, 8, 56, None])
 h3w, c1w = history("fig4.1-official-val", "h3_L128_V10_s0"), history("fig4.1-official-val", "conv1d_L128_V10_s0")
 assert [round(100 * h.val_acc.max(), 1) for h in (h3w, c1w)] == [95.8, 92.6]
 assert val10.loc[("h3", 128)].tolist() == [95.8, 196, "400/400 epochs", 94.0] and val10.loc[("conv1d", 128)].tolist() == [88.6, 98, "400/400 epochs", 82.0]
@@ -162,7 +162,7 @@ twins10 = {r: (json.loads((root / "associative_recall/fig4.1-official" / r / "me
 # the last two: H3's and Conv1d's twins at L = 128 ran their 400 epochs without a 100% on the test set
 assert list(twins10.values()) == [(83, 83, "cpu"), (34, 34, "cuda"), (105, 105, "cuda"), (49, 49, "cuda"), (None, 400, "cpu"), (None, 400, "cpu")]
 h200_10 = pd.read_csv(root / "associative_recall/gpu-h200-20261126/runs.csv").set_index("run")
-assert h200_10.loc[["ckconv_L256_V10_s0", "transferfunc_L256_V10_s0", "h3_L256_V10_s0", "fno_L256_V10_s0"], "finished_on_h200"].all()
+assert h200_10.loc[["ckconv_L256_V10_s0", "transferfunc_L256_V10_s0", "h3_L256_V10_s0", "fno_L256_V10_s0", "conv1d_L256_V10_s0"], "finished_on_h200"].all()
 assert (round(val10.loc[("hyena", 128), pick10] - val10.loc[("fno", 128), pick10], 1), round(val10.loc[("hyena", 256), pick10] - val10.loc[("transferfunc", 256), pick10], 1)) == (0.6, 0.2)
 assert [val10.xs(L, level="seq_len").drop("hyena")[pick10].idxmax() for L in (128, 256)] == ["fno", "transferfunc"]
 assert val10.loc[[("hyena", 128), ("hyena", 256)], pick10].tolist() == [99.8, 100.0]'''),
