@@ -170,7 +170,7 @@ assert val10.loc[[("hyena", 128), ("hyena", 256)], pick10].tolist() == [99.8, 10
              '''# c017g4v0, c017g4v2: the cells at vocabulary 20 with a validation run; the five others': peaks, picks, twins' ends
 val20 = official_side.xs(20, level="vocab_size")
 five = [("ckconv", 128), ("transferfunc", 128), ("h3", 128), ("fno", 128), ("conv1d", 128)]
-assert set(val20.index) == {*five, ("hyena", 128), ("hyena", 256)}
+assert set(val20.index) == {*five, ("ckconv", 256), ("hyena", 128), ("hyena", 256)}
 assert [val20.loc[k].tolist() for k in five] == [[85.4, 226, "400/400 epochs", 79.6], [94.2, 289, "400/400 epochs", 95.6],
                                                  [77.6, 380, "400/400 epochs", 76.0], [65.0, 357, "400/400 epochs", 64.4],
                                                  [58.8, 363, "400/400 epochs", 50.4]]
@@ -187,7 +187,22 @@ assert all(abs(gap[o].mean()) < 1 for o in ("h3", "ckconv", "transferfunc")) and
 p = (last["fno"].val_acc.mean() + last["fno"].test_acc.mean()) / 2
 assert round(p, 2) == 0.68 and round(100 * (2 * p * (1 - p) / 500) ** 0.5, 1) == 2.9
 pf = json.loads((root / "associative_recall/fig4.1-official-val/fno_L128_V20_s0/params.json").read_text())
-assert pf["num_val"] == pf["num_test"] == 500 and not pf["fresh_data"]  # "fixed draws of 500 examples each"'''),
+assert pf["num_val"] == pf["num_test"] == 500 and not pf["fresh_data"]  # "fixed draws of 500 examples each"
+# CKConv's at L = 256: validation's peak is its pick; best test epochs; its twin's end on the H200; 50% at 35 and 33,
+# 90% at 192 and never; the gap at vocabulary 20 against Conv1d's twin's last five (FNO's below it), 20.4 and 16.1
+assert val20.loc[("ckconv", 256)].tolist() == [90.8, 330, "400/400 epochs", 88.6]
+c2 = [history(s, "ckconv_L256_V20_s0") for s in ("fig4.1-official-val", "fig4.1-official")]
+assert (round(100 * c2[0].val_acc.max(), 1), int(c2[0].epoch[c2[0].val_acc.idxmax()])) == (92.2, 330)
+assert [(round(100 * h.test_acc.max(), 1), int(h.epoch[h.test_acc.idxmax()])) for h in c2] == [(92.6, 307), (89.6, 382)]
+assert [int(h.epoch[h.test_acc >= th].min()) if (h.test_acc >= th).any() else None for h in c2 for th in (0.5, 0.9)] == [35, 192, 33, None]
+assert round(100 * c2[1].test_acc.tail(5).mean(), 1) == 88.4
+assert pd.read_csv(root / "associative_recall/gpu-h200-20261126/runs.csv").set_index("run").loc["ckconv_L256_V20_s0", "finished_on_h200"]
+last5 = {o: round(100 * history("fig4.1-official", f"{o}_L256_V20_s0").test_acc.tail(5).mean(), 1) for o in ("conv1d", "fno")}
+assert last5["conv1d"] == 74.7 > last5["fno"]
+pick20 = "validation's pick (test %)"
+gap20 = [min(val20.loc[("hyena", L), pick20], val20.loc[("ckconv", L), pick20]) - side
+         for L, side in ((128, val20.loc[[("fno", 128), ("conv1d", 128)], pick20].max()), (256, last5["conv1d"]))]
+assert [round(g, 1) for g in gap20] == [20.4, 16.1]'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v0, c017g4v2: the cells at vocabulary 30 with a validation run: CKConv's peak, pick, twin's end; Hyena's pick
 val30 = official_side.xs(30, level="vocab_size")
