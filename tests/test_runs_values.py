@@ -139,9 +139,9 @@ assert (round(100 * h3v.test_acc[h3v.epoch == 49].item(), 1), int(h3v.epoch[h3v.
 assert f"{abs(h3v.train_loss[0] - h3t.train_loss[0]):.0e}" == "3e-05"
 # FNO's at L = 256: validation's peak and pick, its best test epoch; its twin's end and best on the H200; both pass 50% at 14, the
 # twin 90% at 108 and 95% at 109, the validation run 90% at 145 and 95% never; the pairs' gap at vocabulary 10 (Conv1d's pick below FNO's)
-def at256(op):
-    "A cell at vocabulary 10 and L = 256: (validation's peak, its epoch), [(best test, its epoch) of the run, of its twin], [first epoch at 50, 90, 95% of each]."
-    v, t = history("fig4.1-official-val", f"{op}_L256_V10_s0"), history("fig4.1-official", f"{op}_L256_V10_s0")
+def at256(op, V=10):
+    "A cell at L = 256: (validation's peak, its epoch), [(best test, its epoch) of the run, of its twin], [first epoch at 50, 90, 95% of each]."
+    v, t = history("fig4.1-official-val", f"{op}_L256_V{V}_s0"), history("fig4.1-official", f"{op}_L256_V{V}_s0")
     first = lambda h, a: int(h.epoch[h.test_acc >= a].iloc[0]) if (h.test_acc >= a).any() else None
     return ((round(100 * v.val_acc.max(), 1), int(v.epoch[v.val_acc.idxmax()])),
             [(round(100 * h.test_acc.max(), 1), int(h.epoch[h.test_acc.idxmax()])) for h in (v, t)],
@@ -188,17 +188,13 @@ p = (last["fno"].val_acc.mean() + last["fno"].test_acc.mean()) / 2
 assert round(p, 2) == 0.68 and round(100 * (2 * p * (1 - p) / 500) ** 0.5, 1) == 2.9
 pf = json.loads((root / "associative_recall/fig4.1-official-val/fno_L128_V20_s0/params.json").read_text())
 assert pf["num_val"] == pf["num_test"] == 500 and not pf["fresh_data"]  # "fixed draws of 500 examples each"
-# CKConv's at L = 256: validation's peak is its pick; best test epochs; its twin's end on the H200; 50% at 35 and 33,
-# 90% at 192 and never; the gap at vocabulary 20 against Conv1d's twin's last five (FNO's below it), 20.4 and 16.1
-assert val20.loc[("ckconv", 256)].tolist() == [90.8, 330, "400/400 epochs", 88.6]
-c2 = [history(s, "ckconv_L256_V20_s0") for s in ("fig4.1-official-val", "fig4.1-official")]
-assert (round(100 * c2[0].val_acc.max(), 1), int(c2[0].epoch[c2[0].val_acc.idxmax()])) == (92.2, 330)
-assert [(round(100 * h.test_acc.max(), 1), int(h.epoch[h.test_acc.idxmax()])) for h in c2] == [(92.6, 307), (89.6, 382)]
-assert [int(h.epoch[h.test_acc >= th].min()) if (h.test_acc >= th).any() else None for h in c2 for th in (0.5, 0.9)] == [35, 192, 33, None]
-assert round(100 * c2[1].test_acc.tail(5).mean(), 1) == 88.4
-assert pd.read_csv(root / "associative_recall/gpu-h200-20261126/runs.csv").set_index("run").loc["ckconv_L256_V20_s0", "finished_on_h200"]
-last5 = {o: 100 * history("fig4.1-official", f"{o}_L256_V20_s0").test_acc.tail(5).mean() for o in ("conv1d", "fno")}
-assert round(last5["conv1d"], 1) == 74.7 and last5["conv1d"] > last5["fno"]
+# CKConv's at L = 256 (at256 and h200_10: the pin at vocabulary 10): validation's peak is its pick; best test epochs; its
+# twin's end on the H200 and the last five the claims read before; 50% at 35 and 33, 90% at 192 and never, 95% neither;
+# the gap at vocabulary 20 against Conv1d's twin's last five (FNO's below it), 20.4 and 16.1
+assert val20.loc[("ckconv", 256)].tolist() == [90.8, 330, "400/400 epochs", 88.6] and h200_10.loc["ckconv_L256_V20_s0", "finished_on_h200"]
+assert at256("ckconv", 20) == ((92.2, 330), [(92.6, 307), (89.6, 382)], [35, 192, None, 33, None, None])
+last5 = {o: 100 * history("fig4.1-official", f"{o}_L256_V20_s0").test_acc.tail(5).mean() for o in ("ckconv", "conv1d", "fno")}
+assert round(last5["ckconv"], 1) == 88.4 and round(last5["conv1d"], 1) == 74.7 and last5["conv1d"] > last5["fno"]
 pick20 = "validation's pick (test %)"
 gap20 = [min(val20.loc[("hyena", L), pick20], val20.loc[("ckconv", L), pick20]) - side
          for L, side in ((128, val20.loc[[("fno", 128), ("conv1d", 128)], pick20].max()), (256, last5["conv1d"]))]
