@@ -196,7 +196,7 @@ def test_hyena_best_official(paper, index):
     others_val = {(o, L, V) for o, L, V in c.t.index if o != "hyena" and "fig4.1-official-val/" in c.src(o, L, V)}
     assert others_val == {(o, L, 40) for o in ("ckconv", "conv1d", "fno") for L in (128, 256)} | {
         (o, L, 10) for o in ("ckconv", "transferfunc", "h3", "fno", "conv1d") for L in (128, 256)} | {
-        (o, 128, 20) for o in V20} | {(o, 128, 30) for o in V30} | {(o, 128, 40) for o in V40} | {("ckconv", 256, 20)}
+        (o, 128, 20) for o in V20} | {(o, 128, 30) for o in V30} | {(o, 128, 40) for o in V40} | {("ckconv", 256, 20), ("transferfunc", 256, 20)}
     # the validation runs at vocabulary 10 (Hyena's and the others' above): the epochs at which validation stopped them
     # at their first 100%, and the ones (`full`) that ran their whole budget without reaching it
     val = {(o, L): c.src(o, L, 10) for o, L in [("hyena", 128), ("hyena", 256)] + sorted((o, L) for o, L, V in others_val if V == 10)}
@@ -238,7 +238,7 @@ def test_hyena_best_official(paper, index):
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
     c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, TransferFunc's and H3's at vocabulary 40 and L = 128, CKConv's, "
              "TransferFunc's, H3's, FNO's and Conv1d's at vocabulary 10, CKConv's, TransferFunc's, H3's, "
-             "FNO's and Conv1d's at vocabularies 20 and 30 and L = 128, and CKConv's at vocabulary 20 and L = 256 (")
+             "FNO's and Conv1d's at vocabularies 20 and 30 and L = 128, and CKConv's and TransferFunc's at vocabulary 20 and L = 256 (")
     # the validation runs at vocabularies 20, 30 and 40 (TransferFunc's and H3's): none reaches 100% on validation; peaks, picks,
     # epochs, twins' ends
     val_runs = {(o, V): c.metrics(o, 128, V) for V, ops in ((20, V20), (30, V30), (40, V40)) for o in ops}
@@ -249,10 +249,15 @@ def test_hyena_best_official(paper, index):
                          f"{100 * val_runs[o, V]['selected_test_acc']:.1f} at epoch {val_runs[o, V]['selected_epoch']}, where its "
                          f"twin ends at {100 * twins[o, V]['final_test_acc']:.1f}")
     clause = lambda V, ops: ", ".join(read(o, V) for o in ops[:-1]) + (", and " if len(ops) > 1 else "") + read(ops[-1], V)
-    ck, ck_twin = c.metrics("ckconv", 256, 20), c.metrics("ckconv", 256, 20, twin=True)
-    assert ck["best_val_acc"] < 1.0 and ck["epochs_run"] == 400 and ck_twin["solved_epoch"] is None and c.on_h200("ckconv", 256, 20)
+    at20 = {o: (c.metrics(o, 256, 20), c.metrics(o, 256, 20, twin=True)) for o in ("ckconv", "transferfunc")}
+    assert all(m["best_val_acc"] < 1.0 and m["epochs_run"] == 400 and t["solved_epoch"] is None for m, t in at20.values())
+    assert c.on_h200("ckconv", 256, 20)
+    # TransferFunc's twin "begun on the H200 and finished on the CPU": a CUDA run that did not finish there
+    assert at20["transferfunc"][1]["epochs_run"] == 400 and not c.on_h200("transferfunc", 256, 20) and (
+        json.loads((c.folder("transferfunc", 256, 20, twin=True) / "params.json").read_text())["device"] == "cuda")
     c.quotes(f"at vocabulary 20 and L = 128 none of these five reaches 100% on validation: {clause(20, V20)}; at vocabulary 20 "
-             f"{at256('ckconv', 20)} at vocabulary 30 "
+             f"{at256('ckconv', 20)} " + at256("transferfunc", 20).replace("on the H200", "begun on the H200 and finished on the CPU")
+             + " at vocabulary 30 "
              f"and L = 128, likewise: {clause(30, V30)}; at vocabulary 40 and L = 128, likewise: {clause(40, V40)}); ")
 
 

@@ -170,7 +170,7 @@ assert val10.loc[[("hyena", 128), ("hyena", 256)], pick10].tolist() == [99.8, 10
              '''# c017g4v0, c017g4v2: the cells at vocabulary 20 with a validation run; the five others': peaks, picks, twins' ends
 val20 = official_side.xs(20, level="vocab_size")
 five = [("ckconv", 128), ("transferfunc", 128), ("h3", 128), ("fno", 128), ("conv1d", 128)]
-assert set(val20.index) == {*five, ("ckconv", 256), ("hyena", 128), ("hyena", 256)}
+assert set(val20.index) == {*five, ("ckconv", 256), ("transferfunc", 256), ("hyena", 128), ("hyena", 256)}
 assert [val20.loc[k].tolist() for k in five] == [[85.4, 226, "400/400 epochs", 79.6], [94.2, 289, "400/400 epochs", 95.6],
                                                  [77.6, 380, "400/400 epochs", 76.0], [65.0, 357, "400/400 epochs", 64.4],
                                                  [58.8, 363, "400/400 epochs", 50.4]]
@@ -198,7 +198,20 @@ assert round(last5["ckconv"], 1) == 88.4 and round(last5["conv1d"], 1) == 74.7 a
 pick20 = "validation's pick (test %)"
 gap20 = [min(val20.loc[("hyena", L), pick20], val20.loc[("ckconv", L), pick20]) - side
          for L, side in ((128, val20.loc[[("fno", 128), ("conv1d", 128)], pick20].max()), (256, last5["conv1d"]))]
-assert [round(g, 1) for g in gap20] == [20.4, 16.1]'''),
+assert [round(g, 1) for g in gap20] == [20.4, 16.1]
+# TransferFunc's at L = 256: validation's peak is its pick; best test epochs; 50, 90, 95% at 55, 95, 122, its twin never 50% (30% at 8);
+# the twin begun on the H200 and finished on the CPU (not a row of h200_10); losses 8e-5 apart at epoch 1; its last five 39.4;
+# TransferFunc's mean over the eight cells at L = 128 and 256, 52.9 with its twin's last five, 60.1 with the pick
+tfv, tft = history("fig4.1-official-val", "transferfunc_L256_V20_s0"), history("fig4.1-official", "transferfunc_L256_V20_s0")
+assert val20.loc[("transferfunc", 256)].tolist() == [97.4, 217, "400/400 epochs", 40.0] and "transferfunc_L256_V20_s0" not in h200_10.index
+assert at256("transferfunc", 20) == ((99.2, 217), [(98.0, 165), (40.8, 368)], [55, 95, 122, None, None, None])
+assert int(tft.epoch[tft.test_acc >= 0.3].iloc[0]) == 8 and f"{abs(tfv.train_loss[0] - tft.train_loss[0]):.0e}" == "8e-05"
+tf5 = lambda L, V: 100 * history("fig4.1-official", f"transferfunc_L{L}_V{V}_s0").test_acc.tail(5).mean()
+tf8 = {(L, V): official_side.loc[("transferfunc", L, V), pick20] if ("transferfunc", L, V) in official_side.index else tf5(L, V)
+       for L in (128, 256) for V in (10, 20, 30, 40)}
+assert round(tf5(256, 20), 1) == 39.4 and sum(("transferfunc", *k) not in official_side.index for k in tf8) == 2
+assert [round(sum(tf8.values()) / 8 - d, 1) for d in ((tf8[256, 20] - tf5(256, 20)) / 8, 0)] == [52.9, 60.1]
+'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v0, c017g4v2: the cells at vocabulary 30 with a validation run: CKConv's peak, pick, twin's end; Hyena's pick
 val30 = official_side.xs(30, level="vocab_size")
