@@ -210,8 +210,7 @@ tf5 = lambda L, V: 100 * history("fig4.1-official", f"transferfunc_L{L}_V{V}_s0"
 tf8 = {(L, V): official_side.loc[("transferfunc", L, V), pick20] if ("transferfunc", L, V) in official_side.index else tf5(L, V)
        for L in (128, 256) for V in (10, 20, 30, 40)}
 assert round(tf5(256, 20), 1) == 39.4 and sum(("transferfunc", *k) not in official_side.index for k in tf8) == 2
-assert [round(sum(tf8.values()) / 8 - d, 1) for d in ((tf8[256, 20] - tf5(256, 20)) / 8, 0)] == [52.9, 60.1]
-'''),
+assert [round(sum(tf8.values()) / 8 - d, 1) for d in ((tf8[256, 20] - tf5(256, 20)) / 8, 0)] == [52.9, 60.1]'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v0, c017g4v2: the cells at vocabulary 30 with a validation run: CKConv's peak, pick, twin's end; Hyena's pick
 val30 = official_side.xs(30, level="vocab_size")
