@@ -193,7 +193,8 @@ assert pf["num_val"] == pf["num_test"] == 500 and not pf["fresh_data"]  # "fixed
 # the gap at vocabulary 20 against Conv1d's twin's last five (FNO's below it), 20.4 and 16.1
 assert val20.loc[("ckconv", 256)].tolist() == [90.8, 330, "400/400 epochs", 88.6] and h200_10.loc["ckconv_L256_V20_s0", "finished_on_h200"]
 assert at256("ckconv", 20) == ((92.2, 330), [(92.6, 307), (89.6, 382)], [35, 192, None, 33, None, None])
-last5 = {o: 100 * history("fig4.1-official", f"{o}_L256_V20_s0").test_acc.tail(5).mean() for o in ("ckconv", "conv1d", "fno")}
+five_last = lambda o, L=256, V=20: 100 * history("fig4.1-official", f"{o}_L{L}_V{V}_s0").test_acc.tail(5).mean()  # a twin's last five
+last5 = {o: five_last(o) for o in ("ckconv", "conv1d", "fno", "transferfunc")}
 assert round(last5["ckconv"], 1) == 88.4 and round(last5["conv1d"], 1) == 74.7 and last5["conv1d"] > last5["fno"]
 pick20 = "validation's pick (test %)"
 gap20 = [min(val20.loc[("hyena", L), pick20], val20.loc[("ckconv", L), pick20]) - side
@@ -206,11 +207,10 @@ tfv, tft = history("fig4.1-official-val", "transferfunc_L256_V20_s0"), history("
 assert val20.loc[("transferfunc", 256)].tolist() == [97.4, 217, "400/400 epochs", 40.0] and "transferfunc_L256_V20_s0" not in h200_10.index
 assert at256("transferfunc", 20) == ((99.2, 217), [(98.0, 165), (40.8, 368)], [55, 95, 122, None, None, None])
 assert int(tft.epoch[tft.test_acc >= 0.3].iloc[0]) == 8 and f"{abs(tfv.train_loss[0] - tft.train_loss[0]):.0e}" == "8e-05"
-tf5 = lambda L, V: 100 * history("fig4.1-official", f"transferfunc_L{L}_V{V}_s0").test_acc.tail(5).mean()
-tf8 = {(L, V): official_side.loc[("transferfunc", L, V), pick20] if ("transferfunc", L, V) in official_side.index else tf5(L, V)
-       for L in (128, 256) for V in (10, 20, 30, 40)}
-assert round(tf5(256, 20), 1) == 39.4 and sum(("transferfunc", *k) not in official_side.index for k in tf8) == 2
-assert [round(sum(tf8.values()) / 8 - d, 1) for d in ((tf8[256, 20] - tf5(256, 20)) / 8, 0)] == [52.9, 60.1]'''),
+tf8 = {(L, V): official_side.loc[("transferfunc", L, V), pick20] if ("transferfunc", L, V) in official_side.index
+       else five_last("transferfunc", L, V) for L in (128, 256) for V in (10, 20, 30, 40)}
+assert round(last5["transferfunc"], 1) == 39.4 and sum(("transferfunc", *k) not in official_side.index for k in tf8) == 2
+assert [round(sum(tf8.values()) / 8 - d, 1) for d in ((tf8[256, 20] - last5["transferfunc"]) / 8, 0)] == [52.9, 60.1]'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v0, c017g4v2: the cells at vocabulary 30 with a validation run: CKConv's peak, pick, twin's end; Hyena's pick
 val30 = official_side.xs(30, level="vocab_size")
