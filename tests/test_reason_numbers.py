@@ -67,10 +67,11 @@ class Cells:
     def on_h200(self, op, L, V) -> bool:
         "The cell's twin trained on CUDA and finished on the H200 (runs/associative_recall/gpu-h200-20261126)."
         f = self.folder(op, L, V, twin=True)
-        return json.loads((f / "params.json").read_text())["device"] == "cuda" and f.name in (
+        return self.params(op, L, V, twin=True)["device"] == "cuda" and f.name in (
             pd.read_csv(f.parent.parent / "gpu-h200-20261126/runs.csv").query("finished_on_h200").run.tolist())
 
     def metrics(self, op, L, V, twin=False) -> dict: return json.loads((self.folder(op, L, V, twin) / "metrics.json").read_text())
+    def params(self, op, L, V, twin=False) -> dict: return json.loads((self.folder(op, L, V, twin) / "params.json").read_text())
 
     def quotes(self, *fragments): quotes(self.reason, *fragments)
 
@@ -195,7 +196,7 @@ def test_hyena_best_official(paper, index):
     behind = [(L, V) for L in (128, 256) for V in (10, 20, 30, 40) if max(c.v(o, L, V) for o in c.others(L, V)) >= c.v("hyena", L, V)]
     assert behind == [(256, 20)] and max(c.others(256, 20), key=lambda o: c.v(o, 256, 20)) == "h3"
     hy, h3v = c.metrics("hyena", 256, 20), c.metrics("h3", 256, 20)
-    n = {json.loads((c.folder(o, 256, 20) / "params.json").read_text())["num_test"] for o in ("hyena", "h3")}
+    n = {c.params(o, 256, 20)["num_test"] for o in ("hyena", "h3")}
     assert len(n) == 1 and hy["best_val_acc"] == 1.0 and hy["selected_epoch"] == hy["epochs_run"]
     n = n.pop()
     d, se = round(n * (h3v["selected_test_acc"] - hy["selected_test_acc"])), 100 * sum(
@@ -235,7 +236,7 @@ def test_hyena_best_official(paper, index):
         if c.on_h200(o, 256, V):
             where = "on the H200"
         else:  # a CUDA run that ran its budget but did not finish on the H200: begun there, finished on the CPU
-            assert t["epochs_run"] == 400 and json.loads((c.folder(o, 256, V, twin=True) / "params.json").read_text())["device"] == "cuda"
+            assert t["epochs_run"] == 400 and c.params(o, 256, V, twin=True)["device"] == "cuda"
             where = "begun on the H200 and finished on the CPU"
         return (f"{NAME[o]}'s at L = 256 peaks at {100 * m['best_val_acc']:.1f} and reads {100 * m['selected_test_acc']:.1f} "
                 f"at epoch {m['selected_epoch']}, where its twin, {where}, ends at {100 * t['final_test_acc']:.1f};")
