@@ -73,6 +73,7 @@ class Cells:
 
     def metrics(self, op, L, V, twin=False) -> dict: return json.loads((self.folder(op, L, V, twin) / "metrics.json").read_text())
     def params(self, op, L, V, twin=False) -> dict: return json.loads((self.folder(op, L, V, twin) / "params.json").read_text())
+    def history(self, op, L, V, twin=False) -> pd.DataFrame: return read_cached(self.folder(op, L, V, twin) / "history.csv")
 
     def quotes(self, *fragments): quotes(self.reason, *fragments)
 
@@ -149,12 +150,12 @@ def test_gap_widens_official(paper, index):
     assert min((gap(256, V) - gap(128, V), V) for V in (10, 20, 30, 40))[1] == 20 and gap(256, 20) > gap(128, 20)
     c1, c1t = c.metrics("conv1d", 256, 20), c.metrics("conv1d", 256, 20, twin=True)
     assert c.on_h200("conv1d", 256, 20) and c1t["solved_epoch"] is None and c1["epochs_run"] == 400
-    ht = read_cached(c.folder("conv1d", 256, 20, twin=True) / "history.csv")
-    five = 100 * ht.test_acc.tail(5).mean()
-    hv = read_cached(c.folder("conv1d", 256, 20) / "history.csv").set_index("epoch").loc[c1["selected_epoch"]]
+    five = 100 * c.history("conv1d", 256, 20, twin=True).test_acc.tail(5).mean()
+    hv = c.history("conv1d", 256, 20).set_index("epoch").loc[c1["selected_epoch"]]
     probe = pd.read_csv(RUNS / "associative_recall/answer-phase-probe/probe.csv").set_index("run").loc["conv1d_L256_V20_s0"]
     c.quotes(f"its twin, on the H200, ends at {100 * c1t['final_test_acc']:.1f}, and with the mean of the twin's last five "
-             f"evaluations ({five:.1f}) in place of the pick the gap would narrow to {gap(256, 20) + c.v('conv1d', 256, 20) - five:.1f}; "
+             f"evaluations ({five:.1f}) in place of the pick the gap would narrow to "
+             f"{min(c.v('hyena', 256, 20), c.v('ckconv', 256, 20)) - max(five, c.v('fno', 256, 20)):.1f}; "
              f"both runs get far more of the lookups inside the sequence than of the answers (the validation run "
              f"{100 * hv.test_acc_context:.1f}% against {100 * hv.test_acc:.1f}% at its pick, the twin {probe.context:.1f}% against "
              f"{probe.sep_off:.1f}% at epoch {probe.checkpoint_epoch})")
