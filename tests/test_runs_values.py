@@ -267,7 +267,8 @@ assert at256("fno", 20) == ((56.0, 383), [(56.2, 245), (41.8, 372)], [210, None,
 assert [int(h.epoch[h.test_acc >= 0.3].iloc[0]) for h in (fv20, ft20)] == [28, 28] and apart(fv20, ft20) == "2e-05"
 fpick = fv20.set_index("epoch").loc[val20.loc[("fno", 256), "picked epoch"]]
 assert [round(100 * fpick.test_acc_context, 1), round(100 * fpick.test_acc, 1)] == [54.6, 51.6]
-assert [probes.loc["fno_L256_V20_s0", k] for k in ("context", "sep_off", "checkpoint_epoch")] == [44.0, 41.4, 377]
+probef20 = probes.loc["fno_L256_V20_s0"]
+assert [probef20.context, probef20.sep_off, probef20.checkpoint_epoch] == [44.0, 41.4, 377]
 assert round(last5["fno"], 1) == 40.8 and mean8("fno") == [44.6, 46.0] and eight["fno"][256, 20] == picks("fno", 256, 20)'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v0, c017g4v2: the cells at vocabulary 30 with a validation run: CKConv's peak, pick, twin's end; Hyena's pick
