@@ -20,9 +20,8 @@ from hyena_lit.launch import load_cells
 
 RUNS = project_root() / "runs"
 # the others' validation runs at L = 128 and vocabularies 20, 30 and 40 (grids/validation.py), in the reason's order
-V20 = V30 = ("ckconv", "transferfunc", "h3", "fno", "conv1d")
+V20 = V30 = AT20 = ("ckconv", "transferfunc", "h3", "fno", "conv1d")  # AT20: theirs at vocabulary 20 and L = 256
 V40 = ("transferfunc", "h3")
-AT20 = ("ckconv", "transferfunc", "h3", "fno", "conv1d")  # theirs at vocabulary 20 and L = 256, in the reason's order
 NAME = {"ckconv": "CKConv", "conv1d": "Conv1d", "fno": "FNO", "h3": "H3", "transferfunc": "TransferFunc", "hyena": "Hyena"}
 
 

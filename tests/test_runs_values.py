@@ -211,8 +211,7 @@ assert int(tft.epoch[tft.test_acc >= 0.3].iloc[0]) == 8 and apart(tfv, tft) == "
 cells8 = [(L, V) for L in (128, 256) for V in (10, 20, 30, 40)]
 def picks(o, L, V):
     "A cell as the claims read it: validation's pick, the mean over its seeds where it has three (grids/seeds.py)."
-    ms = [json.loads(f.read_text())["selected_test_acc"] for f in (root / "associative_recall/fig4.1-official-val").glob(f"{o}_L{L}_V{V}_s*/metrics.json")]
-    return 100 * sum(ms) / len(ms)
+    return 100 * rec.query("sweep == 'fig4.1-official-val' and operator == @o and seq_len == @L and vocab_size == @V").selected.mean()
 # each parametrization's eight cells as the claims read them: validation's picks, else the twin's last five (read once)
 eight = {o: {k: picks(o, *k) if (o, *k) in official_side.index else five_last(o, *k) for k in cells8}
          for o in ("hyena", "ckconv", "transferfunc", "h3", "fno", "conv1d")}
@@ -248,11 +247,12 @@ c1v20, c1t20 = history("fig4.1-official-val", "conv1d_L256_V20_s0"), history("fi
 assert val20.loc[("conv1d", 256)].tolist() == [62.8, 256, "400/400 epochs", 74.6] and h200_10.loc["conv1d_L256_V20_s0", "finished_on_h200"]
 assert at256("conv1d", 20) == ((68.0, 256), [(66.0, 287), (78.4, 138)], [97, None, None, 58, None, None])
 assert apart(c1v20, c1t20) == "1e-04" and mean8("conv1d") == [50.3, 48.8]
-c1pick = c1v20.set_index("epoch").loc[val20.loc[("conv1d", 256), "picked epoch"]]
 probes = pd.read_csv(root / "associative_recall/answer-phase-probe/probe.csv").set_index("run")
-probe20 = probes.loc["conv1d_L256_V20_s0"]
-assert [round(100 * c1pick.test_acc_context, 1), round(100 * c1pick.test_acc, 1)] == [92.4, 62.8]
-assert [probe20.context, probe20.sep_off, probe20.checkpoint_epoch] == [96.7, 74.8, 397]
+def lookups(o, h):
+    "Lookups against answers (%) at vocabulary 20 and L = 256: the validation run's (history h) at its pick, its twin's at the probe's checkpoint."
+    at, p = h.set_index("epoch").loc[val20.loc[(o, 256), "picked epoch"]], probes.loc[f"{o}_L256_V20_s0"]
+    return [round(100 * at.test_acc_context, 1), round(100 * at.test_acc, 1)], [p.context, p.sep_off, p.checkpoint_epoch]
+assert lookups("conv1d", c1v20) == ([92.4, 62.8], [96.7, 74.8, 397])
 gap8 = {k: min(eight["hyena"][k], eight["ckconv"][k]) - max(eight["conv1d"][k], eight["fno"][k]) for k in cells8}
 widen = {V: gap8[256, V] - gap8[128, V] for V in (10, 20, 30, 40)}
 assert eight["fno"][256, 20] < eight["conv1d"][256, 20] and [round(gap8[L, 20], 1) for L in (128, 256)] == [20.4, 28.0]
@@ -265,11 +265,8 @@ fv20, ft20 = history("fig4.1-official-val", "fno_L256_V20_s0"), history("fig4.1-
 assert val20.loc[("fno", 256)].tolist() == [51.6, 383, "400/400 epochs", 40.6] and h200_10.loc["fno_L256_V20_s0", "finished_on_h200"]
 assert at256("fno", 20) == ((56.0, 383), [(56.2, 245), (41.8, 372)], [210, None, None, None, None, None])
 assert [int(h.epoch[h.test_acc >= 0.3].iloc[0]) for h in (fv20, ft20)] == [28, 28] and apart(fv20, ft20) == "2e-05"
-fpick = fv20.set_index("epoch").loc[val20.loc[("fno", 256), "picked epoch"]]
-assert [round(100 * fpick.test_acc_context, 1), round(100 * fpick.test_acc, 1)] == [54.6, 51.6]
-probef20 = probes.loc["fno_L256_V20_s0"]
-assert [probef20.context, probef20.sep_off, probef20.checkpoint_epoch] == [44.0, 41.4, 377]
-assert round(last5["fno"], 1) == 40.8 and mean8("fno") == [44.6, 46.0] and eight["fno"][256, 20] == picks("fno", 256, 20)'''),
+assert lookups("fno", fv20) == ([54.6, 51.6], [44.0, 41.4, 377])
+assert round(last5["fno"], 1) == 40.8 and mean8("fno") == [44.6, 46.0] and round(eight["fno"][256, 20], 1) == val20.loc[("fno", 256), pick20]'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v0, c017g4v2: the cells at vocabulary 30 with a validation run: CKConv's peak, pick, twin's end; Hyena's pick
 val30 = official_side.xs(30, level="vocab_size")
