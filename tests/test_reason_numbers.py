@@ -3,6 +3,7 @@ against the runs each claim reads: a run that lands and moves a cell fails here 
 value comes from the cells the claim itself judges (`select_runs`, `prefer_clean`, `_values`: the mean over seeds of
 the claim's field), and each quoted run is the run that gives that cell."""
 import json
+import math
 import warnings
 from pathlib import Path
 
@@ -379,3 +380,32 @@ def test_similar_trends(paper, index):
     assert [o for o in order if a16[o] > line] == ["hyena", "ckconv"]
     quotes(row["reason"], f"Hyena {a16['hyena']:.1f} and CKConv {a16['ckconv']:.1f} against the {line:.1f} a run must clear, "
            f"the other four at {min(rest):.1f}-{max(rest):.1f} beside the constant's {k16:.1f}")
+
+
+def test_table_4_3_seeds(paper, index):
+    """Table 4.3's two claims at CPU scale read Hyena-3 and Hyena-3-slim as the means of three seeds (grids/seeds.py); each
+    reason quotes the means, their sds and runs as the claims read them, and GPT's one run."""
+    v = {}
+    for cid in ("H-T4.3-slim-better", "H-T4.3-hyena-matches-transformer"):
+        row = paper.loc[cid]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            v[cid] = C._values(C.select_runs(index, row["selector"]), row["field"], RUNS).set_index(["mixer", "n_layer"])
+    t = v["H-T4.3-hyena-matches-transformer"]
+    assert list(t.index) == [("attention", 4), ("hyena", 4), ("hyena", 6)] and t.seeds.tolist() == [1, 3, 3]
+    assert t.drop(("attention", 4)).equals(v["H-T4.3-slim-better"])  # both claims read the same Hyena cells
+    base, slim, gpt = t.loc[("hyena", 4)], t.loc[("hyena", 6)], t.loc[("attention", 4)]
+    s0 = {k: json.loads((RUNS / "wikitext103/cpu-mini" / f"{k}-o3-500k/metrics.json").read_text())["val_loss"]
+          for k in ("mini", "mini-base")}
+    gap = slim.value - base.value
+    assert 0 < gap < min(base.sd, slim.sd) / 10  # "far under either seed spread"
+    quotes(paper.loc["H-T4.3-slim-better", "reason"],
+           f"the 6-layer slim model and the 4-layer one end level: {slim.value:.4f} against {base.value:.4f} nats, the means "
+           f"of three seeds each (sd {slim.sd:.3f} and {base.sd:.3f}; {slim.src} against {base.src}), the slim one "
+           f"{gap:.4f} nats behind, far under either seed spread (seed 0 alone: {s0['mini'] - s0['mini-base']:.3f} nats behind)")
+    lead, ratio = gpt.value - base.value, math.exp(base.value - gpt.value)
+    assert lead > 2 * base.sd  # a lead the three seeds' spread does not reach
+    quotes(paper.loc["H-T4.3-hyena-matches-transformer", "reason"],
+           f"Hyena-3's loss is {lead:.2f} nats under GPT's after 0.5M tokens of Shakespeare (Hyena-3 the mean of three seeds, sd "
+           f"{base.sd:.3f}, {base.src}, against {gpt.src}, one seed), perplexity {100 * (1 - ratio):.0f}% lower "
+           f"({math.exp(base.value):.1f} against {math.exp(gpt.value):.1f})")

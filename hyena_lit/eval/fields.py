@@ -157,12 +157,13 @@ def _gpu_logs(root: str) -> dict:
     return out
 
 def device_name(run: pd.Series, root: str | Path) -> str:
-    "Where a run trained: CPU, or the GPU's name (params.json's provenance, else a device campaign's log)."
+    """Where a run trained: CPU, or the GPU's name (params.json's provenance, else a device campaign's log). A CPU
+    run's provenance names the processor's architecture (x86_64), which says nothing of where it ran: "CPU"."""
     p = read_cached(Path(root) / run_dir(run) / "params.json") or {}
     prov = p.get("provenance") if isinstance(p.get("provenance"), dict) else {}
     train = p.get("train") if isinstance(p.get("train"), dict) else {}
     dev = str(p.get("device") or train.get("device") or prov.get("device") or "")
-    if prov.get("device_name"): return str(prov["device_name"])
+    if prov.get("device_name") and dev != "cpu": return str(prov["device_name"])
     if dev.startswith("cuda"):
         return _gpu_logs(str(root)).get(f"{run['experiment']}/{run['run']}", "GPU (name not recorded)")
     return "CPU" if dev == "cpu" else "device not recorded"
