@@ -1,4 +1,4 @@
-"""The numbers that the reasons of Figure 4.1's official-recipe claims and of Table 4.2's quote (nbs/paper_numbers.csv)
+"""The numbers that the reasons of Figure 4.1's official-recipe claims and of Tables 4.1-4.3's quote (nbs/paper_numbers.csv)
 against the runs each claim reads: a run that lands and moves a cell fails here until the reason is rewritten. Each
 value comes from the cells the claim itself judges (`select_runs`, `prefer_clean`, `_values`: the mean over seeds of
 the claim's field), and each quoted run is the run that gives that cell."""
@@ -36,6 +36,13 @@ def index():
     return load_index(RUNS)
 
 
+def values(runs: pd.DataFrame, row: pd.Series) -> pd.DataFrame:
+    "The claim's value of each cell of `runs` (`_values`: the mean over seeds of its field, their sd, count and runs)."
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return C._values(runs, row["field"], RUNS)
+
+
 def quotes(reason: str, *fragments):
     "Each fragment, a number as the runs give it, stands in `reason` word for word."
     missing = [f for f in fragments if f not in reason]
@@ -49,9 +56,7 @@ class Cells:
         runs = C.select_runs(index, row["selector"])
         _, kw = C.parse_check(row["check"])
         clean = pd.Series([not C.test_choices(r, RUNS) for _, r in runs.iterrows()], index=runs.index, dtype=bool)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            v = C._values(C.prefer_clean(runs, clean, kw.get("same")), row["field"], RUNS)
+        v = values(C.prefer_clean(runs, clean, kw.get("same")), row)
         v = v.assign(op=v.mixer.str.replace("longconv:", "", regex=False), L=v.seq_len.astype(int), V=v.vocab_size.astype(int))
         assert not v.duplicated(["op", "L", "V"]).any(), "one value a cell"
         self.t, self.reason = v.set_index(["op", "L", "V"]), row["reason"]
@@ -312,9 +317,7 @@ def test_only_hyena_rwkv(paper, index):
 def test_similar_trends(paper, index):
     "H-T4.1-similar-trends' reason: addition's and ICL's values as the claim reads them, and the two ablations' picks."
     row = paper.loc["H-T4.1-similar-trends"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        v = C._values(C.select_runs(index, row["selector"]), row["field"], RUNS)
+    v = values(C.select_runs(index, row["selector"]), row)
     v = v.assign(op=v.mixer.str.removeprefix("longconv:"))
     order = [m.removeprefix("longconv:") for t in C.parse_check(row["check"])[1]["tiers"] for m in t]  # the claim's tiers
     task = lambda name: v[v.task == name].set_index("op")
@@ -385,12 +388,8 @@ def test_similar_trends(paper, index):
 def test_table_4_3_seeds(paper, index):
     """Table 4.3's two claims at CPU scale read Hyena-3 and Hyena-3-slim as the means of three seeds (grids/seeds.py); each
     reason quotes the means, their sds and runs as the claims read them, and GPT's one run."""
-    v = {}
-    for cid in ("H-T4.3-slim-better", "H-T4.3-hyena-matches-transformer"):
-        row = paper.loc[cid]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            v[cid] = C._values(C.select_runs(index, row["selector"]), row["field"], RUNS).set_index(["mixer", "n_layer"])
+    v = {cid: values(C.select_runs(index, paper.loc[cid, "selector"]), paper.loc[cid]).set_index(["mixer", "n_layer"])
+         for cid in ("H-T4.3-slim-better", "H-T4.3-hyena-matches-transformer")}
     t = v["H-T4.3-hyena-matches-transformer"]
     assert list(t.index) == [("attention", 4), ("hyena", 4), ("hyena", 6)] and t.seeds.tolist() == [1, 3, 3]
     assert t.drop(("attention", 4)).equals(v["H-T4.3-slim-better"])  # both claims read the same Hyena cells
