@@ -388,20 +388,19 @@ def test_similar_trends(paper, index):
 def test_table_4_3_seeds(paper, index):
     """Table 4.3's two claims at CPU scale read Hyena-3 and Hyena-3-slim as the means of three seeds (grids/seeds.py); each
     reason quotes the means, their sds and runs as the claims read them, and GPT's one run."""
-    v = {cid: values(C.select_runs(index, paper.loc[cid, "selector"]), paper.loc[cid]).set_index(["mixer", "n_layer"])
-         for cid in ("H-T4.3-slim-better", "H-T4.3-hyena-matches-transformer")}
+    runs = {cid: C.select_runs(index, paper.loc[cid, "selector"]) for cid in ("H-T4.3-slim-better", "H-T4.3-hyena-matches-transformer")}
+    v = {cid: values(r, paper.loc[cid]).set_index(["mixer", "n_layer"]) for cid, r in runs.items()}
     t = v["H-T4.3-hyena-matches-transformer"]
     assert list(t.index) == [("attention", 4), ("hyena", 4), ("hyena", 6)] and t.seeds.tolist() == [1, 3, 3]
     assert t.drop(("attention", 4)).equals(v["H-T4.3-slim-better"])  # both claims read the same Hyena cells
     base, slim, gpt = t.loc[("hyena", 4)], t.loc[("hyena", 6)], t.loc[("attention", 4)]
-    s0 = {k: json.loads((RUNS / "wikitext103/cpu-mini" / f"{k}-o3-500k/metrics.json").read_text())["val_loss"]
-          for k in ("mini", "mini-base")}
+    s0 = runs["H-T4.3-slim-better"].query("seed == 0").set_index("n_layer").best  # seed 0 alone, by depth
     gap = slim.value - base.value
     assert 0 < gap < min(base.sd, slim.sd) / 10  # "far under either seed spread"
     quotes(paper.loc["H-T4.3-slim-better", "reason"],
            f"the 6-layer slim model and the 4-layer one end level: {slim.value:.4f} against {base.value:.4f} nats, the means "
            f"of three seeds each (sd {slim.sd:.3f} and {base.sd:.3f}; {slim.src} against {base.src}), the slim one "
-           f"{gap:.4f} nats behind, far under either seed spread (seed 0 alone: {s0['mini'] - s0['mini-base']:.3f} nats behind)")
+           f"{gap:.4f} nats behind, far under either seed spread (seed 0 alone: {s0[6] - s0[4]:.3f} nats behind)")
     lead, ratio = gpt.value - base.value, math.exp(base.value - gpt.value)
     assert lead > 2 * base.sd  # a lead the three seeds' spread does not reach
     quotes(paper.loc["H-T4.3-hyena-matches-transformer", "reason"],
