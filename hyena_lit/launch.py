@@ -11,10 +11,10 @@ import pandas as pd
 from tqdm.auto import tqdm
 from .train.engine import STOP_AT_ENV
 from .core.paths import project_root, is_finished, relative, run_folders, path_component, open_no_link, refuse_link
-from .train.runs import params_conflicts, conflicts_text
+from .train.runs import params_conflicts, conflicts_text, cpu_probe_ms
 # the runners: the top of the library imports the experiments it runs
 from .models.model import HyenaConfig
-from .train.recipes import Recipe
+from .train.recipes import Recipe, RECIPES
 from .experiments.associative_recall import run_setting
 from .experiments.mechanistic import run_task
 from .experiments.mqar import run_mqar
@@ -172,16 +172,18 @@ def as_cells(experiment: str, settings: list[dict], folder_key: str = "dir") -> 
 
 # %% ../nbs/launch/18b_launch.ipynb #lc7
 def _measured(d: Path, saved: dict) -> dict:
-    "A finished run's wall seconds, tokens/s and device kind, from its metrics.json and params.json."
+    """A finished run's wall seconds, tokens/s, device kind and the speed probe its machine measured at the start
+    (`cpu_probe_ms`; none for a run resumed elsewhere, whose time spans machines), from metrics.json and params.json."""
     m = json.loads((d / "metrics.json").read_text())
     num = lambda v: float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-    dev = (saved.get("provenance") or {}).get("device") or saved.get("device") or \
-        (saved.get("train") or {}).get("device") or "cpu"
+    prov = saved.get("provenance") if isinstance(saved.get("provenance"), dict) else {}
+    dev = prov.get("device") or saved.get("device") or (saved.get("train") or {}).get("device") or "cpu"
+    probe = None if prov.get("resumed") else num(prov.get("cpu_probe_ms"))
     seconds, tps = num(m.get("seconds", m.get("train_seconds"))), num(m.get("tokens_per_second"))
     per_epoch = _tokens(dict(saved, epochs=1, step_budget=0))  # an epoch's tokens, where the settings say
     if tps is None and seconds and num(m.get("epochs_run")) and per_epoch:
         tps = m["epochs_run"] * per_epoch / seconds
-    return dict(seconds=seconds, tps=tps, device=str(dev).split(":")[0])
+    return dict(seconds=seconds, tps=tps, device=str(dev).split(":")[0], probe=probe if probe and probe > 0 else None)
 
 def _tokens(p: dict) -> float | None:
     """The tokens a cell trains, when its settings say: a token budget (`tokens`, a language model's), steps x batch x
@@ -193,8 +195,18 @@ def _tokens(p: dict) -> float | None:
         steps = p["epochs"] * p["steps_per_epoch"]
         if isinstance(p.get("step_budget"), int) and p["step_budget"] > 0: steps = min(steps, p["step_budget"])
         return float(steps * p["batch_size"] * p["seq_len"])
-    if all(isinstance(p.get(k), int) for k in ("epochs", "num_train", "seq_len")):
-        return float(p["epochs"] * p["num_train"] * p["seq_len"])
+    epochs = _epochs(p)
+    if epochs and all(isinstance(p.get(k), int) for k in ("num_train", "seq_len")):
+        return float(epochs * p["num_train"] * p["seq_len"])
+    return None
+
+def _epochs(p: dict) -> int | None:
+    """A cell's epochs: its own, else its `recipe_overrides`', else its recipe's (a registered name, or the recipe a
+    run folder saved); None where none says (a recipe counted in steps)."""
+    rec = p.get("recipe")
+    rec = rec if isinstance(rec, dict) else {"epochs": getattr(RECIPES.get(rec) if isinstance(rec, str) else None, "epochs", None)}
+    for d in (p, p.get("recipe_overrides") if isinstance(p.get("recipe_overrides"), dict) else {}, rec):
+        if "epochs" in d: return d["epochs"] if isinstance(d["epochs"], int) and not isinstance(d["epochs"], bool) and d["epochs"] > 0 else None
     return None
 
 def _size(name) -> tuple[str, float] | None:
@@ -215,7 +227,7 @@ def _rows(cells: list[dict]) -> tuple[list[dict], list[str]]:
         conflict = params_conflicts(saved.get(under, {}) if under else saved, c["params"]) if saved else {}
         if conflict: bad.append(f"{c['key']} ({conflicts_text(conflict)})")
         status = "finished" if is_finished(d) else "unfinished" if saved else "new"
-        got = _measured(d, saved) if status == "finished" else dict(seconds=None, tps=None, device=None)
+        got = _measured(d, saved) if status == "finished" else dict(seconds=None, tps=None, device=None, probe=None)
         rows.append(
             dict(key=c["key"], experiment=c["experiment"], seq_len=c["params"].get("seq_len"), status=status,
                  model=c["params"].get("size"), tokens=_tokens(c["params"]), cap=60 * (c["params"].get("max_minutes_per_run") or 0), **got)
@@ -223,9 +235,11 @@ def _rows(cells: list[dict]) -> tuple[list[dict], list[str]]:
     return rows, bad
 
 # %% ../nbs/launch/18b_launch.ipynb #lc7s3
-def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = ()) -> pd.DataFrame:
+def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), probe=cpu_probe_ms) -> pd.DataFrame:
     """One row per cell: key, experiment, status (finished, unfinished, new), seconds (measured, or expected
     on `device`). `reference`: more cells whose finished runs count as measured peers (another grid's seed 0).
+    `probe()`: this machine's speed probe, as its runs record it. `attrs`: the probe (None where no CPU peer
+    recorded one), how many finished peers timed the plan and how many of them were scaled by it.
     """
     rows, bad = _rows(cells)
     if bad:
@@ -233,13 +247,21 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = ()) -> 
             f"{len(bad)} run folder(s) hold other settings than their cells: " + "; ".join(bad[:5]))
     mine = {r["key"] for r in rows}
     peers = [r for r in _rows([c for c in reference if c["key"] not in mine])[0] if r["status"] == "finished"]
-    cols = ["key", "experiment", "seq_len", "status", "model", "tokens", "cap", "seconds", "tps", "device"]
+    cols = ["key", "experiment", "seq_len", "status", "model", "tokens", "cap", "seconds", "tps", "device", "probe"]
     df = pd.DataFrame(rows + peers, columns=cols)
+    kind = str(device).split(":")[0]
+    here = probe() if kind == "cpu" and (df.status != "finished").any() and df.probe.notna().any() else None
+    # a CPU peer that probed its machine: its rate as this machine would run it (its probe over this one's)
+    f = pd.to_numeric(df.probe, errors="coerce").div(here).where(df.device == "cpu").fillna(1.0) if here else 1.0
+    at_here = df.assign(tps=df.tps * f, seconds=pd.to_numeric(df.seconds, errors="coerce") / f)
     for i in df.index[df.status != "finished"]:  # a time cap (max_minutes_per_run) bounds a cell
-        e = _expected(df, i, str(device).split(":")[0])
+        e = _expected(at_here, i, kind)
         df.at[i, "seconds"] = min(e, df.at[i, "cap"]) if e is not None and df.at[i, "cap"] > 0 else e
-    df = df.iloc[:len(rows)].drop(columns=["tps", "cap", "model"])
+    timed = int((df.status == "finished").sum())
+    scaled = int(((df.status == "finished") & df.probe.notna() & (df.device == "cpu")).sum()) if here else 0
+    df = df.iloc[:len(rows)].drop(columns=["tps", "cap", "model", "probe"])
     df["seconds"] = pd.to_numeric(df.seconds, errors="coerce")
+    df.attrs.update(probe_ms=here, scaled=scaled, timed=timed)
     return df
 
 # %% ../nbs/launch/18b_launch.ipynb #lc7s5
@@ -262,8 +284,9 @@ def _expected(df: pd.DataFrame, i, kind: str) -> float | None:
     return float(same.seconds.median()) if same.seconds.notna().any() else None
 
 # %% ../nbs/launch/18b_launch.ipynb #lc7b
-def describe_plan(df: pd.DataFrame, workers: int = 1) -> str:
-    "The plan in one paragraph: counts by status, and the expected hours of the cells left."
+def describe_plan(df: pd.DataFrame, workers: int = 1, stop_at: float | None = None, now: float | None = None) -> str:
+    """The plan in one paragraph: counts by status, the expected hours of the cells left, and whether they end after
+    `stop_at` (Unix seconds)."""
     n = df.status.value_counts()
     left = df[df.status != "finished"]
     known = left.seconds.dropna()
@@ -272,13 +295,20 @@ def describe_plan(df: pd.DataFrame, workers: int = 1) -> str:
         (
             f"expected {hours:.2f} h of runs ({hours / max(1, workers):.2f} h on {workers} worker(s)) from"
             " measured throughput"
+            + (f" ({df.attrs['scaled']} of the {df.attrs['timed']} finished peers' rates scaled by their machines'"
+               f" speed probes to this one's, {df.attrs['probe_ms']:.1f} ms)" if df.attrs.get("probe_ms") else "")
             + (f"; {len(left) - len(known)} cell(s) have no measured peer" if len(known) < len(left) else "")
         )
         if len(left)
         else "nothing to run"
     )
+    now = time.time() if now is None else now
+    late = stop_at is not None and len(known) and now + hours / max(1, workers) * 3600 > stop_at
+    until = (stop_at - now) / 3600 if late else 0
     return (f"{len(df)} cells: {n.get('finished', 0)} finished, {n.get('unfinished', 0)} unfinished, "
-            f"{n.get('new', 0)} new; {cost}")
+            f"{n.get('new', 0)} new; {cost}"
+            + (f"; --stop-at {datetime.fromtimestamp(stop_at):%H:%M} comes in {max(0, until):.2f} h, before they end:"
+               " the cells running then checkpoint and stop, and the same command resumes them" if late else ""))
 
 # %% ../nbs/launch/18b_launch.ipynb #lc9
 def _runner(experiment: str):
@@ -325,10 +355,11 @@ def _blocked(c: dict) -> str:
 
 
 # %% ../nbs/launch/18b_launch.ipynb #lc10
-def _schedule(todo: list[dict], slots: int, stop_at, bar, submit, wait_one) -> list:
+def _schedule(todo: list[dict], slots: int, stop_at, bar, submit, wait_one, after=lambda results: None) -> list:
     """The loop both back ends share: at most `slots` cells at once, none before the run it starts from is
     finished, none after `stop_at`. `submit(c)` starts a cell and returns its handle; `wait_one(handles)`
-    returns a finished handle and a function that gives its result (or raises the cell's error)."""
+    returns a finished handle and a function that gives its result (or raises the cell's error); `after(results)`
+    follows each result."""
     queue, pending, results = list(todo), {}, []
     while queue or pending:
         while len(pending) < slots and not (stop_at is not None and time.time() >= stop_at):
@@ -343,12 +374,13 @@ def _schedule(todo: list[dict], slots: int, stop_at, bar, submit, wait_one) -> l
         except Exception as e:
             results.append(dict(key=c["key"], status="failed", error=f"{type(e).__name__}: {e}"))
         bar.update(1)
+        after(results)
     return results + [dict(key=c["key"], status="not started", error=_blocked(c)) for c in queue]
 
 
 # %% ../nbs/launch/18b_launch.ipynb #lc10r
 def _parallel(
-    todo: list[dict], workers: int, address: str | None, device: str, threads: int, stop_at, bar) -> list:
+    todo: list[dict], workers: int, address: str | None, device: str, threads: int, stop_at, bar, after) -> list:
     """Run `todo` as Ray tasks, at most as many at once as the cluster has slots. On this machine's GPUs the
     `workers` cells share them (each asks for GPUs / workers of one: small models leave a GPU mostly idle)."""
     import ray
@@ -370,7 +402,7 @@ def _parallel(
         return ref, lambda: ray.get(ref)
     try:
         return _schedule(todo, slots, stop_at, bar,
-                         lambda c: task.remote(c, "cuda" if gpu else device, threads, stop_at), wait_one)
+                         lambda c: task.remote(c, "cuda" if gpu else device, threads, stop_at), wait_one, after)
     finally:
         if started: ray.shutdown()
 
@@ -380,7 +412,7 @@ def _has_ray() -> bool:
     import importlib.util
     return importlib.util.find_spec("ray") is not None
 
-def _pool(todo: list[dict], workers: int, device: str, threads: int, stop_at, bar) -> list:
+def _pool(todo: list[dict], workers: int, device: str, threads: int, stop_at, bar, after) -> list:
     """`_parallel` without Ray: a process per cell, `workers` at once, on this machine (GPU cells share the
     device)."""
     import multiprocessing
@@ -395,7 +427,28 @@ def _pool(todo: list[dict], workers: int, device: str, threads: int, stop_at, ba
         done, _ = wait(futures, return_when=FIRST_COMPLETED)
         f = next(iter(done))
         return f, f.result
-    return _schedule(todo, workers, stop_at, bar, submit, wait_one)
+    return _schedule(todo, workers, stop_at, bar, submit, wait_one, after)
+
+
+# %% ../nbs/launch/18b_launch.ipynb #lc10q1
+def _pace_note(p: pd.DataFrame, results: list[dict], workers: int = 1, stop_at: float | None = None,
+               now: float | None = None) -> str | None:
+    """One line after the last of `results`: its time against its estimate in the plan `p`, and the cells of `p` not
+    yet run at the pace of the new cells finished so far; None where that cell did not finish or had no estimate
+    (a resumed cell's time is a part of its run's)."""
+    est = {k: s for k, s, st in zip(p.key, p.seconds, p.status) if st == "new" and s == s and s > 0}
+    r = results[-1] if results else {}
+    if r.get("status") != "finished" or r.get("key") not in est: return None
+    pace = statistics.median(x["seconds"] / est[x["key"]] for x in results
+                             if x.get("status") == "finished" and x.get("key") in est)
+    ran = {x.get("key") for x in results}
+    left = p[(p.status != "finished") & ~p.key.isin(ran)]
+    hours = left.seconds.dropna().sum() * pace / max(1, workers) / 3600
+    line = (f"{r['key']}: {r['seconds'] / 60:.1f} min, {r['seconds'] / est[r['key']]:.2f}x its estimate; the {len(left)}"
+            f" cell(s) left: about {hours:.2f} h at the pace so far ({pace:.2f}x)")
+    if len(left) and stop_at is not None and (time.time() if now is None else now) + hours * 3600 > stop_at:
+        line += f", past --stop-at {datetime.fromtimestamp(stop_at):%H:%M}: what is left then waits for the next launch"
+    return line
 
 
 # %% ../nbs/launch/18b_launch.ipynb #lc10s2
@@ -411,6 +464,8 @@ def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop
     # what others start from, first
     todo.sort(key=lambda c: "init_from" in c["params"] and bool(c["params"]["init_from"]))
     bar = tqdm(total=len(todo), desc="cells", disable=not progress)
+    def after(results):  # the cell's time against its estimate, and the rest at that pace
+        if (note := _pace_note(p, results, workers, stop_at)) and progress: bar.write(note)
     try:
         if not todo: results = []  # nothing to run: no Ray to start (a busy machine can fail to start one)
         elif workers == 1 and address is None:
@@ -419,10 +474,11 @@ def launch(cells: list[dict], workers: int = 1, address: str | None = None, stop
                 results.append(run_cell(c, device, threads, stop_at) if waits_for(c) is None else
                                dict(key=c["key"], status="not started", error=_blocked(c)))
                 bar.update(1)
+                after(results)
         elif address is None and not _has_ray():
-            results = _pool(todo, workers, device, threads, stop_at, bar)
+            results = _pool(todo, workers, device, threads, stop_at, bar, after)
         else:
-            results = _parallel(todo, workers, address, device, threads, stop_at, bar)
+            results = _parallel(todo, workers, address, device, threads, stop_at, bar, after)
     finally: bar.close()  # also on Ctrl-C: the command's last line is its own
     return pd.DataFrame(results, columns=["key", "status", "seconds", "error", "log"])
 
@@ -546,7 +602,7 @@ def main(argv: list[str] | None = None) -> int:
         cells, p = _planned(a)
     except (ValueError, OSError) as e:
         ap.error(str(e))
-    print(describe_plan(p, a.workers))
+    print(describe_plan(p, a.workers, stop_at))
     if a.dry_run:
         _print_plan(p)
         return 0

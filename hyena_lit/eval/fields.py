@@ -158,7 +158,7 @@ def _gpu_logs(root: str) -> dict:
 
 def device_name(run: pd.Series, root: str | Path) -> str:
     """Where a run trained: CPU, or the GPU's name (params.json's provenance, else a device campaign's log). A CPU
-    run's provenance names the processor's architecture (x86_64), which says nothing of where it ran: "CPU"."""
+    run's provenance names the processor (before `cpu_probe_ms` was recorded, its architecture, x86_64): "CPU"."""
     p = read_cached(Path(root) / run_dir(run) / "params.json") or {}
     prov = p.get("provenance") if isinstance(p.get("provenance"), dict) else {}
     train = p.get("train") if isinstance(p.get("train"), dict) else {}

@@ -14,7 +14,7 @@ from .histories import compact_history, repair_history
 
 # %% auto #0
 __all__ = ['NOT_COMPARED', 'EXTENDABLE', 'new_run_dir', 'params_conflicts', 'conflicts_text', 'check_run', 'check_sweep',
-           'extend_run', 'RunInUse', 'Refused', 'provenance', 'RunFolder']
+           'extend_run', 'RunInUse', 'Refused', 'cpu_name', 'cpu_probe_ms', 'provenance', 'RunFolder']
 
 # %% ../../nbs/train/18a_runs.ipynb #c004b
 def new_run_dir(experiment: str, name: str = "", root: str | Path = "", sweep: str = "cpu") -> Path:
@@ -156,18 +156,51 @@ class RunInUse(RuntimeError):
 class Refused(ValueError):
     "A resume refused before any work (another corpus, a record missing): the run folder is left as it was, no failed.txt."
 
+def cpu_name() -> str:
+    """The processor's model as the kernel names it, with its family and model numbers (one name, such as "AMD EPYC",
+    covers generations of unequal speed); the architecture (x86_64) where nothing else is said."""
+    try: info = Path("/proc/cpuinfo").read_text(errors="replace").split("\n\n")[0]
+    except OSError: info = ""
+    f = dict(kv for line in info.splitlines() if len(kv := [s.strip() for s in line.split(":", 1)]) == 2)
+    name = f.get("model name") or platform.processor() or platform.machine()
+    return f"{name} (family {f['cpu family']}, model {f['model']})" if "cpu family" in f and "model" in f else name
+
+_PROBE = {}  # the last probe: (time.monotonic() when taken, milliseconds)
+
+def cpu_probe_ms(max_age: float = 600.0) -> float:
+    """How fast this machine is now: the milliseconds one CPU thread takes for a fixed piece of a training step (a
+    pair of 2048 x 128 x 128 products, a 64-row FFT convolution of length 1024), the best of seven. The launcher scales
+    a peer run's throughput by its probe over this one's. Kept for `max_age` seconds (a grid's runs in one process)."""
+    import time, torch
+    if _PROBE and time.monotonic() - _PROBE["at"] < max_age: return _PROBE["ms"]
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        g = torch.Generator().manual_seed(0)
+        x, w, u = torch.randn(2048, 128, generator=g), torch.randn(128, 128, generator=g), torch.randn(64, 1024, generator=g)
+        best = float("inf")
+        with torch.no_grad():
+            for _ in range(7):
+                t = time.perf_counter()
+                for _ in range(4):
+                    torch.tanh(x @ w) @ w.T
+                    torch.fft.irfft(torch.fft.rfft(u, n=2048) ** 2, n=2048)
+                best = min(best, time.perf_counter() - t)
+    finally: torch.set_num_threads(threads)
+    _PROBE.update(at=time.monotonic(), ms=round(best * 1e3, 2))
+    return _PROBE["ms"]
+
 def provenance(device: str = "cpu") -> dict:
     """When and where a run started, as `params.json` records it, with the machine's load average (1, 5, 15 min):
-    a throughput is read beside it."""
+    a throughput is read beside it. On a CPU, the processor's name and `cpu_probe_ms`, the machine's speed then."""
     import torch
     from hyena_lit import __version__
     dev = str(device)
     gpu = dev.startswith("cuda") and torch.cuda.is_available()
-    name = (
-        torch.cuda.get_device_name(torch.device(dev)) if gpu else (platform.processor() or platform.machine())
-    )
+    speed = {} if dev.startswith("cuda") else dict(cpu_probe_ms=cpu_probe_ms())
     return dict(started=datetime.now(timezone.utc).isoformat(timespec="seconds"), device=dev,
-                device_name=name, torch=torch.__version__, hyena_lit=__version__,
+                device_name=torch.cuda.get_device_name(torch.device(dev)) if gpu else cpu_name(),
+                torch=torch.__version__, hyena_lit=__version__, **speed,
                 load_average=[round(x, 2) for x in os.getloadavg()])
 
 def _lock(d: Path):
@@ -250,7 +283,7 @@ def start(self, **derived) -> dict:
         for k, v in derived.items(): saved.setdefault(k, v)
         here = provenance(self.device)
         saved.setdefault("provenance", {}).setdefault("resumed", []).append(
-            {k: here[k] for k in ("started", "device", "device_name", "torch")})
+            {k: here[k] for k in ("started", "device", "device_name", "torch", "cpu_probe_ms") if k in here})
         save_json(saved, self.dir / "params.json")
         return saved
     body = {self.key: self.settings} if self.key else dict(self.settings)
