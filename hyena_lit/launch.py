@@ -253,7 +253,7 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), pro
     here = probe() if kind == "cpu" and (df.status != "finished").any() and df.probe.notna().any() else None
     # a CPU peer that probed its machine: its rate as this machine would run it (its probe over this one's)
     f = pd.to_numeric(df.probe, errors="coerce").div(here).where(df.device == "cpu").fillna(1.0) if here else 1.0
-    at_here = df.assign(tps=df.tps * f, seconds=pd.to_numeric(df.seconds, errors="coerce") / f)
+    at_here = df.assign(tps=pd.to_numeric(df.tps, errors="coerce") * f, seconds=pd.to_numeric(df.seconds, errors="coerce") / f)
     for i in df.index[df.status != "finished"]:  # a time cap (max_minutes_per_run) bounds a cell
         e = _expected(at_here, i, kind)
         df.at[i, "seconds"] = min(e, df.at[i, "cap"]) if e is not None and df.at[i, "cap"] > 0 else e
