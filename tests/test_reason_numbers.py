@@ -386,12 +386,12 @@ def test_similar_trends(paper, index):
 
 
 def test_table_4_3_seeds(paper, index):
-    """Table 4.3's two claims at CPU scale read Hyena-3 and Hyena-3-slim as the means of three seeds (grids/seeds.py); each
-    reason quotes the means, their sds and runs as the claims read them, and GPT's one run."""
+    """Table 4.3's two claims at CPU scale read Hyena-3, Hyena-3-slim and GPT as the means of three seeds (grids/seeds.py);
+    each reason quotes the means, their sds and runs as the claims read them."""
     runs = {cid: C.select_runs(index, paper.loc[cid, "selector"]) for cid in ("H-T4.3-slim-better", "H-T4.3-hyena-matches-transformer")}
     v = {cid: values(r, paper.loc[cid]).set_index(["mixer", "n_layer"]) for cid, r in runs.items()}
     t = v["H-T4.3-hyena-matches-transformer"]
-    assert list(t.index) == [("attention", 4), ("hyena", 4), ("hyena", 6)] and t.seeds.tolist() == [1, 3, 3]
+    assert list(t.index) == [("attention", 4), ("hyena", 4), ("hyena", 6)] and t.seeds.tolist() == [3, 3, 3]
     assert t.drop(("attention", 4)).equals(v["H-T4.3-slim-better"])  # both claims read the same Hyena cells
     base, slim, gpt = t.loc[("hyena", 4)], t.loc[("hyena", 6)], t.loc[("attention", 4)]
     s0 = runs["H-T4.3-slim-better"].query("seed == 0").set_index("n_layer").best  # seed 0 alone, by depth
@@ -402,8 +402,12 @@ def test_table_4_3_seeds(paper, index):
            f"of three seeds each (sd {slim.sd:.3f} and {base.sd:.3f}; {slim.src} against {base.src}), the slim one "
            f"{gap:.4f} nats behind, far under either seed spread (seed 0 alone: {s0[6] - s0[4]:.3f} nats behind)")
     lead, ratio = gpt.value - base.value, math.exp(base.value - gpt.value)
-    assert lead > 2 * base.sd  # a lead the three seeds' spread does not reach
+    assert lead > 2 * max(base.sd, gpt.sd)  # a lead neither side's spread reaches
+    sides = runs["H-T4.3-hyena-matches-transformer"].query("n_layer == 4").groupby("mixer").best
+    apart = sides.min()["attention"] - sides.max()["hyena"]  # the seeds do not overlap
+    assert apart > 0
     quotes(paper.loc["H-T4.3-hyena-matches-transformer", "reason"],
-           f"Hyena-3's loss is {lead:.2f} nats under GPT's after 0.5M tokens of Shakespeare (Hyena-3 the mean of three seeds, sd "
-           f"{base.sd:.3f}, {base.src}, against {gpt.src}, one seed), perplexity {100 * (1 - ratio):.0f}% lower "
-           f"({math.exp(base.value):.1f} against {math.exp(gpt.value):.1f})")
+           f"Hyena-3's loss is {lead:.2f} nats under GPT's after 0.5M tokens of Shakespeare (the means of three seeds each: "
+           f"Hyena-3 sd {base.sd:.3f}, {base.src}, against GPT sd {gpt.sd:.3f}, {gpt.src}), perplexity "
+           f"{100 * (1 - ratio):.0f}% lower ({math.exp(base.value):.1f} against {math.exp(gpt.value):.1f}); the lowest GPT "
+           f"seed is {apart:.2f} nats above the highest Hyena-3 seed")
