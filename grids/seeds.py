@@ -1,6 +1,7 @@
 """Seeds 1 and 2 for the scoreboard's rows that one seed cannot decide (runs/scoreboard: status "within noise"): an
 ordering claim whose margin is under 5 accuracy points (0.05 nats of loss), or a number whose accept band contains
-chance or which lies within two binomial standard errors of its band. Each cell repeats a committed seed-0 cell with
+chance or which lies within two binomial standard errors of its band; and the one-seed side of an ordering claim whose
+other side has three (Table 4.3's Transformer). Each cell repeats a committed seed-0 cell with
 another seed, nothing else changed, so the scoreboard averages the seeds of one configuration and reports their spread.
 Cells already listed by another experiment file (figure_4_1_official's and table_a1_ablation's second seeds) are left to it.
 `needing()` lists the rows the scoreboard marks "needs 3 seeds", the most decisive (closest to its boundary) first.
@@ -9,8 +10,8 @@ estimate with the seed-0 runs (the cells of PEERS) as the measured peers."""
 from dataclasses import replace
 
 from hyena_lit.experiments.pile import plan_runs
-from grids import table_a1_ablation, figure_4_1_official, table_4_1_figure_c1
-from grids._common import folder, lm_cells, mechanistic_cells, recall_cells, walk_cells
+from grids import table_a1_ablation, figure_4_1_official, table_4_1_figure_c1, table_4_3
+from grids._common import lm_cells, mechanistic_cells, recall_cells, walk_cells
 from grids.figure_4_1_official import OFFICIAL, PARAMETRIZATIONS, WALK_CELLS
 from grids.figure_4_1_table_a1 import TABLE_A1
 from grids.mamba_table_11 import NUM_VAL, TO_2_14
@@ -56,8 +57,7 @@ def arithmetic(root) -> list[dict]:
 
 def _table_4_3(root, size: str, gpt: str) -> list:
     "grids/table_4_3.py's runs of `size` (and its GPT partner, gpt='auto'), for seeds 1 and 2."
-    common = dict(dataset="shakespeare", tokens="0.5M", seq_len=512, order=3, tag="-o3", out_dir=folder(root, "wikitext103", "cpu-mini"))
-    runs = plan_runs(size, gpt=gpt, **common)
+    runs = plan_runs(size, gpt=gpt, **table_4_3.settings(root))
     return [replace(c, seed=s, out_dir=f"{c.out_dir}_s{s}") for c in runs for s in SEEDS]
 
 

@@ -4,7 +4,11 @@ from hyena_lit.experiments.pile import plan_runs
 from grids._common import folder, lm_cells
 
 
+def settings(root="runs") -> dict:
+    "What the grid's runs share (plan_runs' arguments but the size): grids/seeds.py repeats them with other seeds."
+    return dict(dataset="shakespeare", tokens="0.5M", seq_len=512, order=3, tag="-o3", out_dir=folder(root, "wikitext103", "cpu-mini"))
+
+
 def cells(root="runs") -> list[dict]:
-    common = dict(dataset="shakespeare", tokens="0.5M", seq_len=512, order=3, tag="-o3",
-                  out_dir=folder(root, "wikitext103", "cpu-mini"))
+    common = settings(root)
     return lm_cells(plan_runs("mini-base", gpt="auto", **common) + plan_runs("mini", gpt="", **common))

@@ -168,7 +168,7 @@ def cpu_name() -> str:
 _PROBE = {}  # the last probe: (time.monotonic() when taken, milliseconds)
 
 def cpu_probe_ms(max_age: float = 600.0) -> float:
-    """How fast this machine is now: the milliseconds one CPU thread takes for a fixed piece of a training step (a
+    """How fast the machine running it is, now: the milliseconds one CPU thread takes for a fixed piece of a training step (a
     pair of 2048 x 128 x 128 products, a 64-row FFT convolution of length 1024), the best of seven. The launcher scales
     a peer run's throughput by its probe over this one's. Kept for `max_age` seconds (a grid's runs in one process)."""
     import time, torch
