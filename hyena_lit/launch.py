@@ -15,7 +15,7 @@ from .train.runs import params_conflicts, conflicts_text, cpu_probe_ms
 # the runners: the top of the library imports the experiments it runs
 from .models.model import HyenaConfig
 from .train.recipes import Recipe, RECIPES
-from .experiments.associative_recall import run_setting
+from .experiments.associative_recall import run_setting, setting_recipe
 from .experiments.mechanistic import run_task
 from .experiments.mqar import run_mqar
 from .experiments.dna import run_dna
@@ -201,13 +201,15 @@ def _tokens(p: dict) -> float | None:
     return None
 
 def _epochs(p: dict) -> int | None:
-    """A cell's epochs: its own, else its `recipe_overrides`', else its recipe's (a registered name, or the recipe a
-    run folder saved); None where none says (a recipe counted in steps)."""
-    rec = p.get("recipe")
-    rec = rec if isinstance(rec, dict) else {"epochs": getattr(RECIPES.get(rec) if isinstance(rec, str) else None, "epochs", None)}
-    for d in (p, p.get("recipe_overrides") if isinstance(p.get("recipe_overrides"), dict) else {}, rec):
-        if "epochs" in d: return d["epochs"] if isinstance(d["epochs"], int) and not isinstance(d["epochs"], bool) and d["epochs"] > 0 else None
-    return None
+    """A cell's epochs: a registered recipe's as the runner resolves it (`setting_recipe`: the recipe, then the cell's
+    numbers, then its `recipe_overrides`), else the cell's own, else the recipe its run folder saved; None where
+    none says (a recipe counted in steps)."""
+    rec, e = p.get("recipe"), p.get("epochs")
+    if isinstance(rec, str) and rec in RECIPES:
+        try: e = setting_recipe(p).epochs
+        except (TypeError, ValueError): e = None  # settings the runner refuses: no estimate
+    elif e is None and isinstance(rec, dict): e = rec.get("epochs")
+    return e if isinstance(e, int) and not isinstance(e, bool) and e > 0 else None
 
 def _size(name) -> tuple[str, float] | None:
     "A model size named family-count ('hyenap-0.5M', '125M') -> (family, parameters); None for other names."
@@ -250,15 +252,16 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), pro
     cols = ["key", "experiment", "seq_len", "status", "model", "tokens", "cap", "seconds", "tps", "device", "probe"]
     df = pd.DataFrame(rows + peers, columns=cols)
     kind = str(device).split(":")[0]
-    here = probe() if kind == "cpu" and (df.status != "finished").any() and df.probe.notna().any() else None
+    probed = (df.status == "finished") & (df.device == "cpu") & df.probe.notna()
+    here = probe() if kind == "cpu" and (df.status != "finished").any() and probed.any() else None
     # a CPU peer that probed its machine: its rate as this machine would run it (its probe over this one's)
-    f = pd.to_numeric(df.probe, errors="coerce").div(here).where(df.device == "cpu").fillna(1.0) if here else 1.0
+    f = pd.to_numeric(df.probe, errors="coerce").div(here).where(probed, 1.0) if here else 1.0
     at_here = df.assign(tps=pd.to_numeric(df.tps, errors="coerce") * f, seconds=pd.to_numeric(df.seconds, errors="coerce") / f)
     for i in df.index[df.status != "finished"]:  # a time cap (max_minutes_per_run) bounds a cell
         e = _expected(at_here, i, kind)
         df.at[i, "seconds"] = min(e, df.at[i, "cap"]) if e is not None and df.at[i, "cap"] > 0 else e
     timed = int((df.status == "finished").sum())
-    scaled = int(((df.status == "finished") & df.probe.notna() & (df.device == "cpu")).sum()) if here else 0
+    scaled = int(probed.sum()) if here else 0
     df = df.iloc[:len(rows)].drop(columns=["tps", "cap", "model", "probe"])
     df["seconds"] = pd.to_numeric(df.seconds, errors="coerce")
     df.attrs.update(probe_ms=here, scaled=scaled, timed=timed)
