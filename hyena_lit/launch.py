@@ -268,23 +268,31 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), pro
     return df
 
 # %% ../nbs/launch/18b_launch.ipynb #lc7s5
+def _known(peers: pd.DataFrame) -> pd.DataFrame:
+    "The peers that recorded their machine's speed probe (their rates are this machine's), where any did; else all."
+    probed = peers[peers.probe.notna()] if "probe" in peers else peers.iloc[:0]
+    return probed if len(probed) else peers
+
 def _expected(df: pd.DataFrame, i, kind: str) -> float | None:
     """Seconds for row i: its tokens / the peers' median tokens/s, else the peers' median wall time (see
     above)."""
     done = df[(df.status == "finished") & (df.device == kind) & (df.experiment == df.at[i, "experiment"])]
     same = done[done.seq_len == df.at[i, "seq_len"]]
     same = same if len(same) else done
-    rates, model = same.tps.dropna(), df.at[i, "model"]
-    if model is not None and model == model and same.tps.notna().any():
-        mine, size = same[same.model == model].tps.dropna(), _size(model)
-        kin = [(s, t) for m, t in zip(same.model, same.tps) if t == t and (s := _size(m)) and size and s[0] == size[0]]
+    rated = same[same.tps.notna()]
+    rates, model = _known(rated).tps, df.at[i, "model"]
+    if model is not None and model == model and len(rated):
+        mine, size = _known(rated[rated.model == model]).tps, _size(model)
+        fam = _known(rated[[bool(size and (s := _size(m)) and s[0] == size[0]) for m in rated.model]])
+        kin = [(_size(m), t) for m, t in zip(fam.model, fam.tps)]
         if len(mine): rates = mine
         elif kin:  # the nearest size of the family, its rate scaled by the ratio of the sizes
             near = min(abs(math.log(s[1] / size[1])) for s, _ in kin)
             rates = pd.Series([t * s[1] / size[1] for s, t in kin if abs(math.log(s[1] / size[1])) == near])
     if df.at[i, "tokens"] == df.at[i, "tokens"] and df.at[i, "tokens"] is not None and len(rates):
         return float(df.at[i, "tokens"] / rates.median())
-    return float(same.seconds.median()) if same.seconds.notna().any() else None
+    timed = same[same.seconds.notna()]
+    return float(_known(timed).seconds.median()) if len(timed) else None
 
 # %% ../nbs/launch/18b_launch.ipynb #lc7b
 def describe_plan(df: pd.DataFrame, workers: int = 1, stop_at: float | None = None, now: float | None = None) -> str:
