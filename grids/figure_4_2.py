@@ -2,7 +2,7 @@
 partner of the same shape, at 0.5M, 1M and 2M tokens of Shakespeare (the `mini` sizes, context 512, Table A.3's
 recipe). Does Hyena keep pace with attention as the budget grows?
 
-`lead_cells` asks where Hyena's lead on this pair comes from (validation perplexity 343.7 against GPT's 391.3 at
+`lead_cells` asks where Hyena's lead on this pair comes from (seed 0: validation perplexity 343.7 against GPT's 391.3 at
 0.5M tokens, both at Table A.3's peak rate 6e-4). The rule, written before these runs: a candidate cause is the cause
 when removing it closes more than half of the validation-loss gap between the pair at 0.5M tokens.
 - the learning rate: both models again at a peak of 2e-3; each side keeps the better of its two rates on validation.

@@ -411,3 +411,37 @@ def test_table_4_3_seeds(paper, index):
            f"Hyena-3 sd {base.sd:.3f}, {base.src}, against GPT sd {gpt.sd:.3f}, {gpt.src}), perplexity "
            f"{100 * (1 - ratio):.0f}% lower ({math.exp(base.value):.1f} against {math.exp(gpt.value):.1f}); the lowest GPT "
            f"seed is {apart:.2f} nats above the highest Hyena-3 seed")
+
+
+def test_table_4_4_lead(paper, index):
+    """Table 4.4's claim at CPU scale (H-T4.4-hyena-matches-gpt) reads Hyena and GPT at 0.5M tokens as the means of three
+    seeds (grids/seeds.py's pile_lead), at 1M and 2M tokens one seed each; its reason quotes the lead at each budget and
+    the rotary ablation as 46_scaling_results' shakespeare_lead reads the same seeds."""
+    from hyena_lit.eval.scaling_results import shakespeare_lead
+    row = paper.loc["H-T4.4-hyena-matches-gpt"]
+    v = values(C.select_runs(index, row["selector"]), row).assign(tokens=lambda d: d.tokens.astype(int)).set_index(["mixer", "tokens"])
+    budgets = sorted(set(v.index.get_level_values("tokens")))
+    hy, gpt = v.loc[("hyena", budgets[0])], v.loc[("attention", budgets[0])]
+    assert len(budgets) == 3 and hy.seeds == gpt.seeds == 3
+    assert all(v.loc[(m, t)].seeds == 1 for m in ("hyena", "attention") for t in budgets[1:])
+    lower = [1 - math.exp(v.loc[("hyena", t)].value - v.loc[("attention", t)].value) for t in budgets]
+    lead = shakespeare_lead(RUNS / "pile").set_index("cause")
+    rope, lr = lead.loc["learned positions"], lead.loc["learning rate"]
+    assert rope.seeds == 3 and abs(rope.gap_with - (gpt.value - hy.value)) < 1e-4  # the claim's seeds, the same gap
+    ppl = {r: json.loads((RUNS / "pile" / "cpu-mini-lead" / r / "metrics.json").read_text())["val_ppl"]
+           for r in ("mini-lr2e-03-500k", "gpt-mini-lr2e-03-500k")}
+    s0 = {Path(r).name: json.loads((RUNS / "pile" / r / "metrics.json").read_text())["val_loss"]  # seed 0 alone
+          for r in ("cpu-mini/mini-500k", "cpu-mini/gpt-mini-500k", "cpu-mini-lead/gpt-mini-rope-500k")}
+    quotes(row["reason"],
+           f"Hyena's perplexity is {100 * min(lower):.0f}-{100 * max(lower):.0f}% under GPT's at every budget",
+           f"at 0.5M tokens the means of three seeds each, {math.exp(hy.value):.1f} against {math.exp(gpt.value):.1f}, "
+           f"sd {hy.sd:.3f} and {gpt.sd:.3f} nats, at 1M and 2M one seed each",
+           f"with rotary positions GPT-mini at 0.5M tokens reaches {math.exp(hy.value + rope.gap_without):.1f} against "
+           f"Hyena's {math.exp(hy.value):.1f} (three seeds each), closing {100 * rope.share_closed:.0f}% of the "
+           f"validation-loss gap ({rope.gap_with:.3f} nats ± {rope.gap_with_se:.3f} to {rope.gap_without:.3f} ± "
+           f"{rope.gap_without_se:.3f}, standard errors",
+           f"within one standard error of it (the share's is {100 * rope.share_closed_se:.0f} points; seed 0 alone closed "
+           f"{100 * (1 - (s0['gpt-mini-rope-500k'] - s0['mini-500k']) / (s0['gpt-mini-500k'] - s0['mini-500k'])):.0f}%)",
+           f"Hyena more: {ppl['mini-lr2e-03-500k']:.1f} against {ppl['gpt-mini-lr2e-03-500k']:.1f}")
+    assert lr.seeds == 1 and lr.share_closed < 0  # "not the cause": the gap widens
+    assert rope.share_closed - rope.share_closed_se < 0.5 < rope.share_closed  # over the half, within one SE of it

@@ -91,6 +91,19 @@ def test_lead_cells_change_one_thing(tmp_path):
     assert json.loads(lead["gpt-mini-rope-500k"]["model"])["pos"] == "rope"
 
 
+def test_pile_lead_seeds_change_only_the_seed(tmp_path):
+    "grids/seeds.py's pile_lead repeats Table 4.4's pair and the rotary GPT at 0.5M tokens with seeds 1 and 2, nothing else."
+    fig = runpy.run_path(str(ROOT / "grids" / "figure_4_2.py"))
+    seed0 = {c["run"]: c for c in fig["cells"](str(tmp_path))}
+    got = runpy.run_path(str(ROOT / "grids" / "seeds.py"))["pile_lead"](str(tmp_path))
+    sides = ("cpu-mini/mini-500k", "cpu-mini/gpt-mini-500k", "cpu-mini-lead/gpt-mini-rope-500k")
+    assert [c["run"] for c in got] == [f"{tmp_path}/pile/{r}_s{s}" for s in (1, 2) for r in sides]
+    for c in got:
+        base = seed0[c["run"].rsplit("_s", 1)[0]]
+        assert c["experiment"] == base["experiment"] == "lm" and base["params"]["seed"] == 0
+        assert {k for k in base["params"] if base["params"][k] != c["params"][k]} == {"seed"}
+
+
 def test_profile_step_reads_a_run_and_keeps_what_exists(tmp_path):
     "profile_step rebuilds a run's model from its params.json, writes its top operators once and refuses to overwrite."
     from hyena_lit.experiments.runtime import profile_step

@@ -315,35 +315,49 @@ def position_ablation(best: pd.DataFrame, lead_dir: str | Path, grid: dict) -> p
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #c030t
 def _mini(d: Path) -> dict | None:
-    "A finished Shakespeare run's validation loss and peak rate (as its TrainConfig reads it: 0 is Table A.3's)."
+    """A finished Shakespeare run's validation loss and peak rate (as its TrainConfig reads it: 0 is Table A.3's): the
+    loss is the mean over the run and its finished seeds ('<run>_s1', '<run>_s2': grids/seeds.py's pile_lead), beside
+    their count and variance."""
     if not is_finished(d): return None
-    lr = train_config(d).peak_lr
-    return dict(val_loss=json.loads((d / "metrics.json").read_text())["val_loss"], lr=lr, run=d)
+    seeds = [d] + sorted(s for s in d.parent.glob(f"{d.name}_s*") if s.name[len(d.name) + 2:].isdigit() and is_finished(s))
+    v = np.array([json.loads((s / "metrics.json").read_text())["val_loss"] for s in seeds])
+    return dict(val_loss=float(v.mean()), var=float(v.var(ddof=1)) if len(v) > 1 else float("nan"), n=len(v),
+                lr=train_config(d).peak_lr, run=d)
+
+def _gap(g: dict, h: dict) -> tuple[float, float]:
+    "GPT's mean loss minus Hyena's, and its standard error (NaN where a side has one seed)."
+    return g["val_loss"] - h["val_loss"], float(np.sqrt(g["var"] / g["n"] + h["var"] / h["n"]))
 
 def shakespeare_lead(pile_dir: str | Path) -> pd.DataFrame:
     """The Shakespeare pair at 0.5M tokens (`<pile_dir>/cpu-mini`) against each removed cause
-    (`<pile_dir>/cpu-mini-lead`, grids/figure_4_2.py's lead_cells): the gap in validation loss (GPT minus Hyena) with
-    the cause and without it, the share closed, and the rule's verdict (more than half: the cause)."""
+    (`<pile_dir>/cpu-mini-lead`, grids/figure_4_2.py's lead_cells): the gap in validation loss (GPT minus Hyena, means
+    over seeds, each with its standard error) with the cause and without it, the fewest seeds behind a row, the share
+    closed with its standard error, and the rule's verdict (more than half: the cause, read on the means)."""
     base, lead = Path(pile_dir) / "cpu-mini", Path(pile_dir) / "cpu-mini-lead"
     hy, gpt = _mini(base / "mini-500k"), _mini(base / "gpt-mini-500k")
     if hy is None or gpt is None: return pd.DataFrame()
-    gap, rows = gpt["val_loss"] - hy["val_loss"], []
+    (gap, gap_se), rows = _gap(gpt, hy), []
     hy_lr, gpt_lr = _mini(lead / "mini-lr2e-03-500k"), _mini(lead / "gpt-mini-lr2e-03-500k")
     if hy_lr and gpt_lr:  # each side keeps its better rate on validation
         h, g = min((hy, hy_lr), key=lambda r: r["val_loss"]), min((gpt, gpt_lr), key=lambda r: r["val_loss"])
-        rows.append(dict(cause="learning rate", gpt=g["val_loss"], hyena=h["val_loss"],
+        rows.append(dict(cause="learning rate", without=_gap(g, h), seeds=min(g["n"], h["n"]),
                          setting=f"GPT at {g['lr']:.0e}, Hyena at {h['lr']:.0e} (better of 6e-4 and 2e-3)",
                          runs=f"{g['run'].name}, {h['run'].name}"))
     rope = _mini(lead / "gpt-mini-rope-500k")
     if rope:
-        rows.append(dict(cause="learned positions", gpt=rope["val_loss"], hyena=hy["val_loss"],
+        rows.append(dict(cause="learned positions", without=_gap(rope, hy), seeds=min(rope["n"], hy["n"]),
                          setting="GPT with rotary positions, both at 6e-4", runs=f"{rope['run'].name}, {hy['run'].name}"))
-    t = pd.DataFrame(rows, columns=["cause", "gpt", "hyena", "setting", "runs"])
+    t = pd.DataFrame(rows, columns=["cause", "without", "seeds", "setting", "runs"])
     t.insert(1, "gap_with", round(gap, 4))
-    t["gap_without"] = (t.gpt - t.hyena).round(4)
-    t["share_closed"] = (1 - t.gap_without / gap).round(3)
+    t.insert(2, "gap_with_se", round(gap_se, 4))
+    t["gap_without"] = [round(w[0], 4) for w in t.without]
+    t["gap_without_se"] = [round(w[1], 4) for w in t.without]
+    t["share_closed"] = [round(1 - w[0] / gap, 3) for w in t.without]
+    # its standard error to first order in both gaps' errors (the two share Hyena's runs; this treats them as apart)
+    t["share_closed_se"] = [round(float(np.hypot(w[1] / gap, w[0] * gap_se / gap ** 2)), 3) for w in t.without]
+    t["seeds"] = np.minimum(t.seeds, min(gpt["n"], hy["n"]))
     t["verdict"] = np.where(t.share_closed > 0.5, "the cause", "not the cause")
-    return t.drop(columns=["gpt", "hyena"])
+    return t.drop(columns=["without"])
 
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #r1m008
