@@ -205,11 +205,11 @@ def _lm_paper(R):
            f"{R.sb('H-T4.4-Hyena-2(355M)-flops')['value']} vs {R.sb('H-T4.4-GPT(355M)-flops')['value']}e19 FLOPs"
 
 def _lm_ours(R):
-    loss = {}  # (mixer, tokens): the seeds' validation losses, averaged as the scoreboard averages them
-    for r in R.runs("pile", "cpu-mini"): loss.setdefault((r["mixer"], int(r["tokens"])), []).append(R.reported(r))
+    loss, runs = {}, R.runs("pile", "cpu-mini")  # (mixer, tokens): the seeds' validation losses, averaged as the scoreboard does
+    for r in runs: loss.setdefault((r["mixer"], int(r["tokens"])), []).append(R.reported(r))
     toks = sorted({t for _, t in loss})
     ppl = lambda m: slash(f"{math.exp(sum(loss[m, t]) / len(loss[m, t])):.1f}" for t in toks)
-    params = next(int(r["params"]) for r in R.runs("pile", "cpu-mini") if r["mixer"] == "hyena")
+    params = next(int(r["params"]) for r in runs if r["mixer"] == "hyena")
     return f"{params / 1e6:.1f}M, Shakespeare, {slash(f'{t / 1e6:.1f}' for t in toks)}M tokens (seeds " \
            f"{slash(str(len(loss['hyena', t])) for t in toks)}): Hyena {ppl('hyena')} vs GPT {ppl('attention')} perplexity; " \
            f"fewer FLOPs for GPT's loss: {R.sb('H-F4.2-fewer-flops')['status']}"

@@ -1,4 +1,4 @@
-"""The numbers that the reasons of Figure 4.1's official-recipe claims and of Tables 4.1-4.3's quote (nbs/paper_numbers.csv)
+"""The numbers that the reasons of Figure 4.1's official-recipe claims and of Tables 4.1-4.4's quote (nbs/paper_numbers.csv)
 against the runs each claim reads: a run that lands and moves a cell fails here until the reason is rewritten. Each
 value comes from the cells the claim itself judges (`select_runs`, `prefer_clean`, `_values`: the mean over seeds of
 the claim's field), and each quoted run is the run that gives that cell."""
