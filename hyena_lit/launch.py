@@ -256,7 +256,8 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), pro
     here = probe() if kind == "cpu" and (df.status != "finished").any() and probed.any() else None
     # a CPU peer that probed its machine: its rate as this machine would run it (its probe over this one's)
     f = pd.to_numeric(df.probe, errors="coerce").div(here).where(probed, 1.0) if here else 1.0
-    at_here = df.assign(tps=pd.to_numeric(df.tps, errors="coerce") * f, seconds=pd.to_numeric(df.seconds, errors="coerce") / f)
+    at_here = df.assign(tps=pd.to_numeric(df.tps, errors="coerce") * f, seconds=pd.to_numeric(df.seconds, errors="coerce") / f,
+                        probe=df.probe.where(probed) if here else None)  # a probe is kept where it scaled its peer
     for i in df.index[df.status != "finished"]:  # a time cap (max_minutes_per_run) bounds a cell
         e = _expected(at_here, i, kind)
         df.at[i, "seconds"] = min(e, df.at[i, "cap"]) if e is not None and df.at[i, "cap"] > 0 else e
@@ -269,8 +270,8 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), pro
 
 # %% ../nbs/launch/18b_launch.ipynb #lc7s5
 def _known(peers: pd.DataFrame) -> pd.DataFrame:
-    "The peers that recorded their machine's speed probe (their rates are this machine's), where any did; else all."
-    probed = peers[peers.probe.notna()] if "probe" in peers else peers.iloc[:0]
+    "The peers whose rates a speed probe scaled to this machine's (`plan`), where any were; else all."
+    probed = peers[peers.probe.notna()]
     return probed if len(probed) else peers
 
 def _expected(df: pd.DataFrame, i, kind: str) -> float | None:

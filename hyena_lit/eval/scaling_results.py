@@ -11,6 +11,7 @@ import pandas as pd
 from matplotlib.ticker import ScalarFormatter
 from scipy import stats
 from ..core.paths import project_root, is_finished
+from .rules import config_of
 from ..models.families import FAMILIES
 
 # %% auto #0
@@ -316,17 +317,29 @@ def position_ablation(best: pd.DataFrame, lead_dir: str | Path, grid: dict) -> p
 # %% ../../nbs/eval/46_scaling_results.ipynb #c030t
 def _mini(d: Path) -> dict | None:
     """A finished Shakespeare run's validation loss and peak rate (as its TrainConfig reads it: 0 is Table A.3's): the
-    loss is the mean over the run and its finished seeds ('<run>_s1', '<run>_s2': grids/seeds.py's pile_lead), beside
-    their count and variance."""
+    loss is the mean over the run and its finished seeds (the folders `config_of` gives the same configuration:
+    '<run>_s1', '<run>_s2', grids/seeds.py's pile_lead), beside each seed's, the run's own first."""
     if not is_finished(d): return None
-    seeds = [d] + sorted(s for s in d.parent.glob(f"{d.name}_s*") if s.name[len(d.name) + 2:].isdigit() and is_finished(s))
-    v = np.array([json.loads((s / "metrics.json").read_text())["val_loss"] for s in seeds])
-    return dict(val_loss=float(v.mean()), var=float(v.var(ddof=1)) if len(v) > 1 else float("nan"), n=len(v),
-                lr=train_config(d).peak_lr, run=d)
+    seeds = sorted(s for s in d.parent.glob(f"{d.name}*") if config_of(str(s)) == str(d) and is_finished(s))
+    losses = [json.loads((s / "metrics.json").read_text())["val_loss"] for s in seeds]
+    return dict(val_loss=float(np.mean(losses)), losses=losses, lr=train_config(d).peak_lr, run=d)
+
+def _se2(r: dict) -> float:
+    "The squared standard error of a side's mean loss (NaN for one seed)."
+    return np.var(r["losses"], ddof=1) / len(r["losses"]) if len(r["losses"]) > 1 else float("nan")
 
 def _gap(g: dict, h: dict) -> tuple[float, float]:
     "GPT's mean loss minus Hyena's, and its standard error (NaN where a side has one seed)."
-    return g["val_loss"] - h["val_loss"], float(np.sqrt(g["var"] / g["n"] + h["var"] / h["n"]))
+    return g["val_loss"] - h["val_loss"], float(np.sqrt(_se2(g) + _se2(h)))
+
+def _share(a: dict, b: dict, g: dict, h: dict) -> tuple[float, float]:
+    """The share of the gap g - h that the gap a - b closes, 1 - (a - b) / (g - h) on the means, and its standard error
+    to first order in the sides' means (a side that is in both gaps, Hyena's runs, counted once)."""
+    w, gap = a["val_loss"] - b["val_loss"], g["val_loss"] - h["val_loss"]
+    slope = {}  # the share's derivative in each distinct side's mean
+    for r, d in ((a, -1 / gap), (b, 1 / gap), (g, w / gap ** 2), (h, -w / gap ** 2)):
+        slope[id(r)] = (r, slope.get(id(r), (r, 0.0))[1] + d)
+    return 1 - w / gap, float(np.sqrt(sum(d ** 2 * _se2(r) for r, d in slope.values())))
 
 def shakespeare_lead(pile_dir: str | Path) -> pd.DataFrame:
     """The Shakespeare pair at 0.5M tokens (`<pile_dir>/cpu-mini`) against each removed cause
@@ -340,24 +353,22 @@ def shakespeare_lead(pile_dir: str | Path) -> pd.DataFrame:
     hy_lr, gpt_lr = _mini(lead / "mini-lr2e-03-500k"), _mini(lead / "gpt-mini-lr2e-03-500k")
     if hy_lr and gpt_lr:  # each side keeps its better rate on validation
         h, g = min((hy, hy_lr), key=lambda r: r["val_loss"]), min((gpt, gpt_lr), key=lambda r: r["val_loss"])
-        rows.append(dict(cause="learning rate", without=_gap(g, h), seeds=min(g["n"], h["n"]),
+        rows.append(dict(cause="learning rate", without=_gap(g, h), share=_share(g, h, gpt, hy), seeds=min(len(r["losses"]) for r in (g, h, gpt, hy)),
                          setting=f"GPT at {g['lr']:.0e}, Hyena at {h['lr']:.0e} (better of 6e-4 and 2e-3)",
                          runs=f"{g['run'].name}, {h['run'].name}"))
     rope = _mini(lead / "gpt-mini-rope-500k")
     if rope:
-        rows.append(dict(cause="learned positions", without=_gap(rope, hy), seeds=min(rope["n"], hy["n"]),
+        rows.append(dict(cause="learned positions", without=_gap(rope, hy), share=_share(rope, hy, gpt, hy), seeds=min(len(r["losses"]) for r in (rope, gpt, hy)),
                          setting="GPT with rotary positions, both at 6e-4", runs=f"{rope['run'].name}, {hy['run'].name}"))
-    t = pd.DataFrame(rows, columns=["cause", "without", "seeds", "setting", "runs"])
+    t = pd.DataFrame(rows, columns=["cause", "without", "share", "seeds", "setting", "runs"])
     t.insert(1, "gap_with", round(gap, 4))
     t.insert(2, "gap_with_se", round(gap_se, 4))
     t["gap_without"] = [round(w[0], 4) for w in t.without]
     t["gap_without_se"] = [round(w[1], 4) for w in t.without]
-    t["share_closed"] = [round(1 - w[0] / gap, 3) for w in t.without]
-    # its standard error to first order in both gaps' errors (the two share Hyena's runs; this treats them as apart)
-    t["share_closed_se"] = [round(float(np.hypot(w[1] / gap, w[0] * gap_se / gap ** 2)), 3) for w in t.without]
-    t["seeds"] = np.minimum(t.seeds, min(gpt["n"], hy["n"]))
+    t["share_closed"] = [round(s[0], 3) for s in t.share]
+    t["share_closed_se"] = [round(s[1], 3) for s in t.share]
     t["verdict"] = np.where(t.share_closed > 0.5, "the cause", "not the cause")
-    return t.drop(columns=["without"])
+    return t.drop(columns=["without", "share"])
 
 
 # %% ../../nbs/eval/46_scaling_results.ipynb #r1m008
