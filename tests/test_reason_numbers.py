@@ -445,3 +445,38 @@ def test_table_4_4_lead(paper, index):
            f"Hyena more: {ppl['mini-lr2e-03-500k']:.1f} against {ppl['gpt-mini-lr2e-03-500k']:.1f}")
     assert lr.seeds == 1 and lr.share_closed < 0  # "not the cause": the gap widens
     assert rope.share_closed - rope.share_closed_se < 0.5 < rope.share_closed  # over the half, within one SE of it
+
+
+def test_table_11_seeds(paper, index):
+    """Mamba's Table 11 rows for Hyena and H3 read the three seeds of their validation runs (runs/mechanistic/
+    table11-mamba-val, grids/seeds.py's table_11); each reason quotes the seeds' means, ranges and stopping steps, and the
+    claim M-T11-hyena-falls reads the same means."""
+    val = index[(index.sweep == "table11-mamba-val") & (index.task == "induction_heads")]
+    def at(mixer):  # each seed's accuracy (%) at each test length, and the step it stopped at
+        runs = val[val.mixer == mixer].sort_values("seed")
+        m = [read_cached(RUNS / run_dir(r) / "metrics.json") for _, r in runs.iterrows()]
+        assert runs.seed.tolist() == [0, 1, 2]
+        return pd.DataFrame([{int(L): 100 * x for L, x in d["test_len_acc"].items()} for d in m]), [d["steps_run"] for d in m]
+    f1, ranged = lambda x: f"{x:.1f}", lambda s: f"{s.min():.1f}-{s.max():.1f}"
+    def common(seeds, steps):  # what both models' reasons say alike: the stopping steps, the means up to 2048
+        m = seeds.mean()
+        return (f"after {steps[0]:,}, {steps[1]:,} and {steps[2]:,} steps ({min(steps) / 8192:.1f}-{max(steps) / 8192:.1f}"
+                f" of the paper's 10 epochs): {f1(m[64])} / {f1(m[128])} / {f1(m[256])} at 64 / 128 / 256",
+                f"then {f1(m[512])}, {f1(m[1024])}, {f1(m[2048])} at 512, 1024, 2048 ")
+    hy, hy_steps = at("hyena")
+    mean = hy.mean()
+    quotes(paper.loc["M-T11-Hyena-512", "reason"], *common(hy, hy_steps),
+           f"2048 (seeds {ranged(hy[512])}, {ranged(hy[1024])}, {ranged(hy[2048])}) and chance ({f1(mean[4096])}, "
+           f"{f1(mean[8192])}, {f1(mean[16384])})")
+    h3, h3_steps = at("h3")
+    m3 = h3.mean()
+    quotes(paper.loc["M-T11-H3-64", "reason"], *common(h3, h3_steps),
+           f"2048 and {f1(m3[4096])}, {f1(m3[8192])}, {f1(m3[16384])} at 4096, 8192, 16384")
+    for mixer in ("Hyena", "H3"):  # every row of a model gives the same reason
+        ids = [i for i in paper.index if i.startswith(f"M-T11-{mixer}-")]
+        assert len({paper.loc[i, "reason"] for i in ids}) == 1, mixer
+    row = paper.loc["M-T11-hyena-falls"]
+    x = C.judge_claim(row.rename("M-T11-hyena-falls"), index, RUNS)
+    assert x["seeds"] == 3 and f"1024: {f1(mean[1024])}" in x["ours"]  # the claim reads the seeds' mean
+    quotes(row["reason"], f"keeps {f1(mean[1024])} at 1024 (seeds {', '.join(map(f1, hy[1024]))})",
+           f"{f1(mean[2048])} at 2048", f"after {min(hy_steps):,}-{max(hy_steps):,} of the paper's 81,920 steps")
