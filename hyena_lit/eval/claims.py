@@ -183,15 +183,11 @@ def _at(r: pd.Series, root, L: int):
 
 def _per_config(runs: pd.DataFrame, root, lengths: list) -> list[tuple[list, dict]]:
     """One entry per configuration of `runs` (runs that differ only in their seed): its run folders and, at each
-    test length in `lengths`, the mean over its seeds (None where a seed did not test it)."""
-    groups = {}
-    for _, r in runs.iterrows(): groups.setdefault(config_of("runs/" + run_dir(r)), []).append(r)
-    out = []
-    for rs in groups.values():
-        at = {L: [_at(r, root, L) for r in rs] for L in lengths}
-        out.append((["runs/" + run_dir(r) for r in rs],
-                    {L: None if None in xs else sum(xs) / len(xs) for L, xs in at.items()}))
-    return out
+    test length in `lengths`, the mean over its seeds as `_values` reads a field (None where no seed tested it)."""
+    at = {L: _values(runs, f"metrics:test_len_acc.{L}%", root).set_index("config").value for L in lengths}
+    folders = {}
+    for _, r in runs.iterrows(): folders.setdefault(config_of("runs/" + run_dir(r)), []).append("runs/" + run_dir(r))
+    return [(used, {L: at[L].get(c) for L in lengths}) for c, used in folders.items()]
 
 def stays(runs, row, root, a: str, lengths: list, at_least: float):
     """The best configuration of `a` (the mean over its seeds) keeps at least `at_least` at every tested length in

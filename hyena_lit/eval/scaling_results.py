@@ -350,16 +350,16 @@ def shakespeare_lead(pile_dir: str | Path) -> pd.DataFrame:
     hy, gpt = _mini(base / "mini-500k"), _mini(base / "gpt-mini-500k")
     if hy is None or gpt is None: return pd.DataFrame()
     (gap, gap_se), rows = _gap(gpt, hy), []
+    def removed(cause: str, g: dict, h: dict, setting: str) -> dict:  # the pair g, h with the cause removed
+        return dict(cause=cause, without=_gap(g, h), share=_share(g, h, gpt, hy),
+                    seeds=min(len(r["losses"]) for r in (g, h, gpt, hy)), setting=setting,
+                    runs=f"{g['run'].name}, {h['run'].name}")
     hy_lr, gpt_lr = _mini(lead / "mini-lr2e-03-500k"), _mini(lead / "gpt-mini-lr2e-03-500k")
     if hy_lr and gpt_lr:  # each side keeps its better rate on validation
         h, g = min((hy, hy_lr), key=lambda r: r["val_loss"]), min((gpt, gpt_lr), key=lambda r: r["val_loss"])
-        rows.append(dict(cause="learning rate", without=_gap(g, h), share=_share(g, h, gpt, hy), seeds=min(len(r["losses"]) for r in (g, h, gpt, hy)),
-                         setting=f"GPT at {g['lr']:.0e}, Hyena at {h['lr']:.0e} (better of 6e-4 and 2e-3)",
-                         runs=f"{g['run'].name}, {h['run'].name}"))
+        rows.append(removed("learning rate", g, h, f"GPT at {g['lr']:.0e}, Hyena at {h['lr']:.0e} (better of 6e-4 and 2e-3)"))
     rope = _mini(lead / "gpt-mini-rope-500k")
-    if rope:
-        rows.append(dict(cause="learned positions", without=_gap(rope, hy), share=_share(rope, hy, gpt, hy), seeds=min(len(r["losses"]) for r in (rope, gpt, hy)),
-                         setting="GPT with rotary positions, both at 6e-4", runs=f"{rope['run'].name}, {hy['run'].name}"))
+    if rope: rows.append(removed("learned positions", rope, hy, "GPT with rotary positions, both at 6e-4"))
     t = pd.DataFrame(rows, columns=["cause", "without", "share", "seeds", "setting", "runs"])
     t.insert(1, "gap_with", round(gap, 4))
     t.insert(2, "gap_with_se", round(gap_se, 4))
