@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "runs" / "results.md"
 sys.path.insert(0, str(ROOT))
 from hyena_lit.eval.fields import ACCURACY, last_value, load_index  # noqa: E402  (the scoreboard's rule, not a copy)
+from hyena_lit.eval.claims import _values  # noqa: E402  (its mean over a configuration's seeds)
 
 
 class Runs:
@@ -28,8 +29,8 @@ class Runs:
         for r in self.board:  # "ours" reads "<last evaluations>; best epoch <x>": the headline keeps the first
             r["ours"], _, r["ours_best"] = r["ours"].partition("; best epoch ")
         self.by_id = {r["id"]: r for r in self.board}
-        frame = load_index(root / "runs")
-        self.frame = {(r.experiment, r.sweep, r.run): r for _, r in frame.iterrows()}
+        self.frame_all = load_index(root / "runs")
+        self.frame = {(r.experiment, r.sweep, r.run): r for _, r in self.frame_all.iterrows()}
 
     def reported(self, r: dict) -> float:
         """What a run reports under the scoreboard's rule (hyena_lit.eval.fields.last_value): an accuracy at the epoch
@@ -205,13 +206,14 @@ def _lm_paper(R):
            f"{R.sb('H-T4.4-Hyena-2(355M)-flops')['value']} vs {R.sb('H-T4.4-GPT(355M)-flops')['value']}e19 FLOPs"
 
 def _lm_ours(R):
-    loss, runs = {}, R.runs("pile", "cpu-mini")  # (mixer, tokens): the seeds' validation losses, averaged as the scoreboard does
-    for r in runs: loss.setdefault((r["mixer"], int(r["tokens"])), []).append(R.reported(r))
-    toks = sorted({t for _, t in loss})
-    ppl = lambda m: slash(f"{math.exp(sum(loss[m, t]) / len(loss[m, t])):.1f}" for t in toks)
-    params = next(int(r["params"]) for r in runs if r["mixer"] == "hyena")
+    runs = R.frame_all.query("experiment == 'pile' and sweep == 'cpu-mini'")
+    v = _values(runs, "best", R.root / "runs").assign(tokens=lambda d: d.tokens.astype(int))  # the scoreboard's mean over seeds
+    at = v.set_index(["mixer", "tokens"])
+    toks = sorted(v.tokens.unique())
+    ppl = lambda m: slash(f"{math.exp(at.value[m, t]):.1f}" for t in toks)
+    params = int(at.params["hyena", toks[0]])
     return f"{params / 1e6:.1f}M, Shakespeare, {slash(f'{t / 1e6:.1f}' for t in toks)}M tokens (seeds " \
-           f"{slash(str(len(loss['hyena', t])) for t in toks)}): Hyena {ppl('hyena')} vs GPT {ppl('attention')} perplexity; " \
+           f"{slash(str(at.seeds['hyena', t]) for t in toks)}): Hyena {ppl('hyena')} vs GPT {ppl('attention')} perplexity; " \
            f"fewer FLOPs for GPT's loss: {R.sb('H-F4.2-fewer-flops')['status']}"
 
 def _downstream_ours(R):
