@@ -331,6 +331,9 @@ def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     same = kw.get("same") if "same" in inspect.signature(CHECKS[name]).parameters else kw.pop("same", None)
     runs = prefer_clean(runs, pd.Series([not test_choices(r, root) for _, r in runs.iterrows()], index=runs.index,
                                         dtype=bool), same)
+    # then, as a number row does, a run with a validation split replaces its cell's runs without one (a fixed budget)
+    runs = prefer_clean(runs, pd.Series([has_validation(r, root) for _, r in runs.iterrows()], index=runs.index,
+                                        dtype=bool), same)
     holds, text, used, margin = CHECKS[name](runs, row, Path(root), **kw)
     if holds is None: return {**empty, "ours": text}
     used = sorted(set(", ".join(used).split(", ")))
