@@ -39,6 +39,12 @@ class Runs:
         v = last_value(run, self.root / "runs") if run["metric"] in ACCURACY else None
         return float(r["final"] or r["best"]) if v is None else v
 
+    def seed_means(self, experiment: str, sweep: str):
+        """A row per configuration of a sweep (its runs less the seed): `value`, the reported value's mean over the
+        seeds as the scoreboard takes it (hyena_lit.eval.claims._values), `sd`, `seeds`, `config`."""
+        runs = self.frame_all.query("experiment == @experiment and sweep == @sweep")
+        return _values(runs, "best", self.root / "runs")
+
     def sb(self, id: str) -> dict:
         if id not in self.by_id: raise ValueError(f"scoreboard row {id!r} is not in runs/scoreboard/scoreboard.csv")
         return self.by_id[id]
@@ -131,10 +137,10 @@ def _fig41_ours(R):
 def _ablation(R):
     "the reported accuracy (the scoreboard's rule), mean over seeds, per (step order, step name) and vocabulary"
     out = {}
-    for r in R.runs("associative_recall", "ablation-L128"):
-        m = re.match(r"(\d+)-(.+)_L\d+_V(\d+)_s\d+$", r["run"])
-        out.setdefault((int(m.group(1)), m.group(2)), {}).setdefault(m.group(3), []).append(R.reported(r))
-    return {k: {v: sum(x) / len(x) for v, x in d.items()} for k, d in sorted(out.items())}
+    for _, c in R.seed_means("associative_recall", "ablation-L128").iterrows():
+        m = re.match(r"(\d+)-(.+)_L\d+_V(\d+)$", Path(c.config).name)
+        out.setdefault((int(m.group(1)), m.group(2)), {})[m.group(3)] = c.value
+    return dict(sorted(out.items()))
 
 def _ablation_ours(R):
     steps = _ablation(R)
@@ -206,8 +212,7 @@ def _lm_paper(R):
            f"{R.sb('H-T4.4-Hyena-2(355M)-flops')['value']} vs {R.sb('H-T4.4-GPT(355M)-flops')['value']}e19 FLOPs"
 
 def _lm_ours(R):
-    runs = R.frame_all.query("experiment == 'pile' and sweep == 'cpu-mini'")
-    v = _values(runs, "best", R.root / "runs").assign(tokens=lambda d: d.tokens.astype(int))  # the scoreboard's mean over seeds
+    v = R.seed_means("pile", "cpu-mini").assign(tokens=lambda d: d.tokens.astype(int))
     at = v.set_index(["mixer", "tokens"])
     toks = sorted(v.tokens.unique())
     ppl = lambda m: slash(f"{math.exp(at.value[m, t]):.1f}" for t in toks)
