@@ -483,7 +483,7 @@ def test_table_11_seeds(paper, index):
     # the whole budget without the early stop (table11-mamba-fixed): both reasons quote its last weights' accuracies
     fixed = read_cached(RUNS / "mechanistic" / "table11-mamba-fixed" / "induction_heads_hyena_L256_V16_n2_s0" / "metrics.json")
     w = {int(L): 100 * x for L, x in fixed["test_len_acc"].items()}
-    top = {L: float(paper.loc[f"M-T11-Hyena-{L}", "accept"].split("..")[1]) for L in (1024, 2048)}
+    top = {L: R.accept_interval(paper.loc[f"M-T11-Hyena-{L}", "accept"])[1] for L in (1024, 2048)}
     assert fixed["steps_run"] == 81920 and all(w[L] > top[L] for L in top)  # above the paper's bands: not the cause
     quotes(row["reason"], f"keeps more: {f1(w[1024])} at 1024 and {f1(w[2048])} at 2048, so the early stop is not why")
     quotes(paper.loc["M-T11-Hyena-1024", "reason"], f"seed 0, {fixed['steps_run']:,} steps) keeps "

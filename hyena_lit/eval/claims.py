@@ -178,9 +178,6 @@ def widens(runs, row, root, a: str, b: str, along: str, per: list):
     return (worst > 0 if out else None), "; ".join(out), used, worst
 
 # %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s019b
-def _at(r: pd.Series, root, L: int):
-    return read_field(r, f"metrics:test_len_acc.{L}%", root)[0]
-
 def _per_config(runs: pd.DataFrame, root, lengths: list) -> list[tuple[list, dict]]:
     """One entry per configuration of `runs` (runs that differ only in their seed): its run folders and, at each
     test length in `lengths`, the mean over its seeds as `_values` reads a field (None where no seed tested it)."""
