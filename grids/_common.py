@@ -55,12 +55,15 @@ def mechanistic_cells(root, sweep: str, preset: str, *, mixers=(), seq_lens=(), 
                       icl_dims=(2, 4, 8), num_train=2000, num_test=200, recipe="", epochs=None, batch_size=None,
                       lr=None, weight_decay=None, warmup_epochs=None, embed_dropout=None, recall_score="all",
                       d_model=64, d_inner=128, n_layer=2, steps_per_epoch=8192, evals_per_epoch=1, solved_at=1.0,
-                      protocol_lr=None, max_minutes_per_run=3.0, num_val=0, step_budget=0) -> list[dict]:
+                      protocol_lr=None, max_minutes_per_run=3.0, num_val=0, step_budget=0, emb_dim=5,
+                      filter_span=None) -> list[dict]:
     """33_mechanistic's sweep of `preset` with its parameters (defaults: the notebook's): a run_task cfg per run.
     `num_val` > 0 draws a validation split disjoint from training and test, which alone stops the run and picks its
     epoch (under the Mamba protocol: its step, where every test length is then read once). `step_budget` > 0 caps a
-    Mamba-protocol run in steps, the same on any machine."""
-    from hyena_lit.experiments.mechanistic import PRESETS, recipe_numbers, run_name, run_options, settings_for, sweep_recipe
+    Mamba-protocol run in steps, the same on any machine. `emb_dim` and `filter_span` set the Hyena filters'
+    positional features (model_config); a bad one stops here, before any run."""
+    from hyena_lit.experiments.mechanistic import (PRESETS, model_config, recipe_numbers, run_name, run_options,
+                                                   settings_for, sweep_recipe)
     if not isinstance(num_val, int) or isinstance(num_val, bool) or num_val < 0:
         raise ValueError(f"num_val must be a non-negative integer, got {num_val!r}")
     mamba = PRESETS[preset].get("protocol") == "mamba"
@@ -74,11 +77,12 @@ def mechanistic_cells(root, sweep: str, preset: str, *, mixers=(), seq_lens=(), 
                   **({"protocol_lr": protocol_lr} if protocol_lr is not None else {}),
                   **({"num_val": num_val} if num_val else {}),
                   **({"step_budget": step_budget} if step_budget else {}),
-                  **run_options(preset, embed_dropout, recall_score))
+                  **run_options(preset, embed_dropout, recall_score, emb_dim, filter_span))
     out = []
     for s in settings_for(preset, list(mixers), list(seq_lens), vocab_size, list(seeds), list(digits), list(layers),
                           n_layer, list(test_lens), list(icl_dims)):
         cfg = {**common, **s, **({"lr": protocol_lr} if protocol_lr is not None else {})}
+        model_config(cfg)  # checks the model's settings now (a filter_span under a test length, on another mixer)
         run = folder(root, "mechanistic", sweep, run_name(cfg))
         out.append(cell("mechanistic_steps" if mamba else "mechanistic", run, cfg))
     return out

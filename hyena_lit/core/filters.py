@@ -21,17 +21,21 @@ def _hint(p: Tensor, **optim) -> Tensor:
 # %% ../../nbs/core/10_filters.ipynb #c007
 class PositionalEmbedding(nn.Module):
     """Features of each position: [t, Re exp(-i f w_t), Im exp(-i f w_t)], shape (l_max, emb_dim); `t` in [0,
-    1] is kept too."""
-    def __init__(self, emb_dim: int, l_max: int, trainable: bool = True, lr: float = 1e-5):
+    1] is kept too. `span` (>= l_max; None: l_max) is the length times and phases are laid out over: the
+    features are the first l_max rows of a `span`-long embedding, without the rows past l_max."""
+    def __init__(self, emb_dim: int, l_max: int, trainable: bool = True, lr: float = 1e-5, span: int | None = None):
         super().__init__()
         if not isinstance(emb_dim, int) or emb_dim < 3 or emb_dim % 2 == 0:
             raise ValueError(f"emb_dim must be an odd integer >= 3 (time plus cos/sin pairs), got {emb_dim!r}")
         if not isinstance(l_max, int) or l_max < 1:
             raise ValueError(f"l_max must be a positive integer, got {l_max!r}")
-        self.emb_dim, self.l_max = emb_dim, l_max
-        t = torch.linspace(0, 1, l_max)[:, None]  # (l_max, 1)
+        span = l_max if span is None else span
+        if not isinstance(span, int) or isinstance(span, bool) or span < l_max:
+            raise ValueError(f"span must be None or an integer >= l_max = {l_max}, got {span!r}")
+        self.emb_dim, self.l_max, self.span = emb_dim, l_max, span
+        t = torch.linspace(0, 1, span)[:l_max, None]  # (l_max, 1)
         bands = (emb_dim - 1) // 2
-        w = 2 * math.pi * torch.arange(l_max)[:, None] / l_max  # (l_max, 1)
+        w = 2 * math.pi * torch.arange(l_max)[:, None] / span  # (l_max, 1)
         f = torch.linspace(1e-4, bands - 1, bands)[None]  # (1, bands)
         zc = torch.exp(-1j * f * w)  # (l_max, bands)
         z = torch.cat([t, zc.real, zc.imag], dim=-1)  # (l_max, emb_dim)
@@ -85,7 +89,7 @@ class HyenaFilter(nn.Module):
     def __init__(self, channels: int, l_max: int, filter_order: int = 64, emb_dim: int = 3,
                  num_inner_mlps: int = 2, w: float = 1.0, train_freq: bool = True, lr: float = 1e-3,
                  lr_pos_emb: float = 1e-5, fast_decay_pct: float = 0.3, slow_decay_pct: float = 1.5,
-                 target: float = 1e-2, shift: float = 0.0, modulate: bool = True):
+                 target: float = 1e-2, shift: float = 0.0, modulate: bool = True, span: int | None = None):
         super().__init__()
         for name, val in (("channels", channels), ("filter_order", filter_order)):
             if not isinstance(val, int) or val < 1:
@@ -93,7 +97,7 @@ class HyenaFilter(nn.Module):
         if not isinstance(num_inner_mlps, int) or num_inner_mlps < 0:
             raise ValueError(f"num_inner_mlps must be an integer >= 0, got {num_inner_mlps!r}")
         self.channels, self.l_max = channels, l_max
-        self.pos_emb = PositionalEmbedding(emb_dim, l_max, lr=lr_pos_emb)
+        self.pos_emb = PositionalEmbedding(emb_dim, l_max, lr=lr_pos_emb, span=span)
         act = Sin(filter_order, w, train_freq)  # one Sin, shared by every layer
         layers = [nn.Linear(emb_dim, filter_order), act]
         for _ in range(num_inner_mlps): layers += [nn.Linear(filter_order, filter_order), act]

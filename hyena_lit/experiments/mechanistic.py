@@ -101,7 +101,7 @@ def run_name(c: dict) -> str:
 
 def model_config(c: dict) -> HyenaConfig:
     """The model of run settings `c`; a setting `w` (the filter FFN's sine frequency, an ablation's) replaces the
-    operator's default. A parametrization's name (`longconv:<name>`) is the mixer whole, and the settings
+    operator's default, and `emb_dim` and `filter_span` (RUN_DEFAULTS) the filters' positional features. A parametrization's name (`longconv:<name>`) is the mixer whole, and the settings
     `longconv_short_filter` and `longconv_ffn_width` reach its operator (as in 31_associative_recall); after any
     other mixer's colon comes its positional encoding."""
     mixer, _, pos = c["mixer"].partition(":")
@@ -109,13 +109,14 @@ def model_config(c: dict) -> HyenaConfig:
     l_max = max([c["seq_len"] + 64, *c.get("test_lens", [])])
     return HyenaConfig(
         vocab_size=model_vocab(c["task"], max(c["seq_len"], *c.get("test_lens", [0])), c["vocab_size"]),
-        d_model=c["d_model"], n_layer=c["n_layer"], d_inner=c["d_inner"], l_max=l_max, emb_dim=5, mixer=mixer,
+        d_model=c["d_model"], n_layer=c["n_layer"], d_inner=c["d_inner"], l_max=l_max, emb_dim=c.get("emb_dim", 5),
+        mixer=mixer, filter_span=c.get("filter_span"),
         n_heads=4, pos=pos or "learned", embed_dropout=c.get("embed_dropout"),
         **{k: c[k] for k in ("w", "longconv_short_filter", "longconv_ffn_width") if c.get(k) is not None})
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c009s
 # run options added after sweeps began, at the values those sweeps' runs had
-RUN_DEFAULTS = {"embed_dropout": None, "recall_score": "all"}
+RUN_DEFAULTS = {"embed_dropout": None, "recall_score": "all", "emb_dim": 5, "filter_span": None}
 
 def sweep_recipe(preset: str, recipe: str = "", epochs=None, batch_size=None, lr=None, weight_decay=None,
                  warmup_epochs=None) -> Recipe:
@@ -151,7 +152,8 @@ def run_recipe(cfg: dict, epochs: int, warmup_epochs: int) -> Recipe:
                       lr=cfg["lr"], weight_decay=cfg["weight_decay"], batch_size=cfg["batch_size"])
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c009ss1
-def run_options(preset: str, embed_dropout=None, recall_score: str = "all") -> dict:
+def run_options(preset: str, embed_dropout=None, recall_score: str = "all", emb_dim: int = 5,
+                filter_span=None) -> dict:
     """The model and test options of every run of a sweep of `preset`, checked; those at RUN_DEFAULTS are left
     out, as the runs before them had none."""
     if embed_dropout is not None and (isinstance(embed_dropout, bool) or not isinstance(
@@ -166,8 +168,13 @@ def run_options(preset: str, embed_dropout=None, recall_score: str = "all") -> d
             f"recall_score 'last' scores associative recall's answer, and preset {preset!r} trains"
             f" {PRESETS[preset]['tasks']}: leave it 'all'"
         )
-    return {k: v for k, v in dict(embed_dropout=embed_dropout, recall_score=recall_score).items()
-            if v != RUN_DEFAULTS[k]}
+    if not isinstance(emb_dim, int) or isinstance(emb_dim, bool) or emb_dim < 3 or emb_dim % 2 == 0:
+        raise ValueError(f"emb_dim must be an odd integer >= 3, got {emb_dim!r}")
+    if filter_span is not None and (not isinstance(filter_span, int) or isinstance(filter_span, bool)
+                                    or filter_span < 1):
+        raise ValueError(f"filter_span must be None (the model's l_max) or a positive integer, got {filter_span!r}")
+    opts = dict(embed_dropout=embed_dropout, recall_score=recall_score, emb_dim=emb_dim, filter_span=filter_span)
+    return {k: v for k, v in opts.items() if v != RUN_DEFAULTS[k]}
 
 def shared_settings(common: dict, preset: str) -> dict:
     """What every run of a sweep shares, for check_sweep: `common` less the machine, the run options in full,

@@ -65,6 +65,9 @@ class HyenaConfig:
     longconv_short_filter: int | None = None
     # added to the filters' exponential window (HyenaDNA's released inference code: 0.05; 13b_pretrained)
     filter_shift: float = 0.0
+    # "hyena" only: the length the filters' times and positional features are laid out over (None: l_max; at
+    # least l_max), as in a model built for `filter_span` positions of which runs read the first l_max
+    filter_span: int | None = None
     # LM head = token embedding (HyenaDNA's -hf checkpoints keep a separate head)
     tie_embeddings: bool = True
     # the blocks' and the final norm: "layernorm" or "rmsnorm" (the improved recipe of Mamba App. E.2)
@@ -102,6 +105,10 @@ def _check_operator_fields(cfg: HyenaConfig):
         raise ValueError(f"order must be an integer >= 2, got {cfg.order!r}")
     if not isinstance(cfg.emb_dim, int) or cfg.emb_dim < 3 or cfg.emb_dim % 2 == 0:
         raise ValueError(f"emb_dim must be an odd integer >= 3, got {cfg.emb_dim!r}")
+    if cfg.filter_span is not None and (not isinstance(cfg.filter_span, int) or isinstance(cfg.filter_span, bool)
+                                        or cfg.filter_span < cfg.l_max or cfg.mixer != "hyena"):
+        raise ValueError(f"filter_span must be None or, for mixer 'hyena', an integer >= l_max = {cfg.l_max}, got"
+                         f" {cfg.filter_span!r} (mixer {cfg.mixer!r})")
     for f in ("gating", "longconv_gating"):
         if getattr(cfg, f) not in GATINGS:
             raise ValueError(f"{f} must be one of {GATINGS}, got {getattr(cfg, f)!r}")
@@ -218,7 +225,7 @@ class Block(nn.Module):
                                        emb_dim=cfg.emb_dim, short_filter_order=cfg.short_filter_order,
                                        num_inner_mlps=cfg.num_inner_mlps, w=cfg.w, gating=cfg.gating,
                                        dropout=cfg.dropout, fftconv_impl=cfg.fftconv_impl,
-                                       shift=cfg.filter_shift)
+                                       shift=cfg.filter_shift, span=cfg.filter_span)
         elif cfg.mixer == "attention":
             self.mixer = CausalSelfAttention(cfg.d_model, cfg.n_heads, dropout=cfg.dropout,
                                              rotary=cfg.pos if cfg.pos in ROTARY else "none")
