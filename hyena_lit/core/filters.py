@@ -33,7 +33,7 @@ class PositionalEmbedding(nn.Module):
         if not isinstance(span, int) or isinstance(span, bool) or span < l_max:
             raise ValueError(f"span must be None or an integer >= l_max = {l_max}, got {span!r}")
         self.emb_dim, self.l_max, self.span = emb_dim, l_max, span
-        t = torch.linspace(0, 1, span)[:l_max, None]  # (l_max, 1)
+        t = torch.linspace(0, 1, span)[:l_max, None].clone()  # (l_max, 1), its own storage (saved alone)
         bands = (emb_dim - 1) // 2
         w = 2 * math.pi * torch.arange(l_max)[:, None] / span  # (l_max, 1)
         f = torch.linspace(1e-4, bands - 1, bands)[None]  # (1, bands)
