@@ -6,7 +6,7 @@ cells of that protocol (25 to 50 epochs each) have no run yet; table11-mamba-cpu
 Then Hyena, H3 and Mamba under that protocol at their whole budget, read at the last weights (table11-mamba-fixed):
 nothing stopped or chosen on the test set. Last, the same three with a validation split (table11-mamba-val): validation
 alone stops a run and chooses its step, where the training length and every longer one are read once. Then Hyena
-with the paper's positional features, and each half of them (positional)."""
+with the paper's positional features (positional)."""
 from grids._common import mechanistic_cells
 
 MIXERS = ["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"]
@@ -55,8 +55,9 @@ SPAN_2_20 = 2**20  # the paper's longest test: what its Hyena's filters are buil
 
 def positional(root="runs") -> list[dict]:
     """Hyena with the Mamba paper's positional features, under table11-mamba-val's protocol (validation alone stops a
-    run and chooses its step), seeds 0 to 2: 33 features laid out over 2^20 positions (sweep table11-mamba-pos), and
-    each half alone, 5 features over 2^20 (table11-mamba-span) and 33 over 16384 (table11-mamba-emb33).
+    run and chooses its step), seeds 0 to 2: 33 features laid out over 2^20 positions (sweep table11-mamba-pos), then,
+    as the rule below says, each half alone, 5 features over 2^20 (table11-mamba-span) and 33 over 16384
+    (table11-mamba-emb33).
 
     The question it answers: Hyena's validation seeds fall later than the paper's (a mean of 37.2 at 1024 and 16.3 at
     2048 against 12.5 and 6.6), and the whole budget is not why (fixed_budget). The paper's Hyena has 69M parameters,
@@ -75,6 +76,6 @@ def positional(root="runs") -> list[dict]:
     reaches 100% on validation trains its whole budget and is read at the step validation chose, like any other."""
     common = dict(mixers=["hyena"], seeds=(0, 1, 2), max_minutes_per_run=0, test_lens=TO_2_14, evals_per_epoch=8,
                   num_val=NUM_VAL)
-    return (mechanistic_cells(root, "table11-mamba-pos", "table11-mamba", emb_dim=33, filter_span=SPAN_2_20, **common)
-            + mechanistic_cells(root, "table11-mamba-span", "table11-mamba", filter_span=SPAN_2_20, **common)
-            + mechanistic_cells(root, "table11-mamba-emb33", "table11-mamba", emb_dim=33, **common))
+    # the halves follow only where the rule reads the paper's features as the cause or as moving it
+    # (34e_table_11, The positional features: they read "not the cause", so the halves have no cells)
+    return mechanistic_cells(root, "table11-mamba-pos", "table11-mamba", emb_dim=33, filter_span=SPAN_2_20, **common)

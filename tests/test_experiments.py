@@ -165,3 +165,18 @@ def test_counts(grids):
 
 if __name__ == "__main__":
     print(table(counts({p.stem: load(p) for p in FILES if p.stem not in COMPOSED})), f"\n{len(finished_runs())} finished runs under runs/")
+
+
+def test_mechanistic_cells_check_the_positional_features_before_any_run(tmp_path):
+    from grids._common import mechanistic_cells
+    common = dict(mixers=["hyena"], test_lens=[64, 1024], max_minutes_per_run=0, evals_per_epoch=8)
+    ok = mechanistic_cells(tmp_path, "s", "table11-mamba", emb_dim=33, filter_span=2**20, **common)
+    assert [(c["params"]["emb_dim"], c["params"]["filter_span"]) for c in ok] == [(33, 2**20)]
+    assert "emb_dim" not in mechanistic_cells(tmp_path, "s", "table11-mamba", **common)[0]["params"]  # absent at 5
+    for bad, words in ((dict(filter_span=512), ("filter_span", ">= l_max = 1024")),
+                       (dict(filter_span=2**20, mixers=["attention"]), ("filter_span", "'hyena'")),
+                       (dict(emb_dim=4), ("emb_dim", "odd"))):
+        with pytest.raises(ValueError) as e:
+            mechanistic_cells(tmp_path, "s", "table11-mamba", **{**common, **bad})
+        assert all(w in str(e.value) for w in words), str(e.value)
+    assert not any(tmp_path.iterdir())  # no folder made

@@ -490,3 +490,14 @@ def test_table_11_seeds(paper, index):
            f"{', '.join(f1(w[L]) for L in (512, 1024, 2048, 4096))} at 512, 1024, 2048, 4096",
            f"the early stop is not the cause; the paper's model has 69M parameters, mostly learnable positional "
            f"encodings, ours {fixed['params'] / 1e3:.0f}K")
+    # the paper's positional features (table11-mamba-pos): the reasons quote the seeds' means and lows, above the bands
+    pos = index[(index.sweep == "table11-mamba-pos") & (index.task == "induction_heads")].sort_values("seed")
+    assert pos.seed.tolist() == [0, 1, 2]
+    p = pd.DataFrame([{int(L): 100 * x for L, x in read_cached(RUNS / run_dir(r) / "metrics.json")["test_len_acc"].items()}
+                      for _, r in pos.iterrows()])
+    assert all(p[L].min() > top[L] for L in top)  # every seed above the paper's band: not the cause
+    pm = p.mean()
+    quotes(paper.loc["M-T11-Hyena-1024", "reason"], f"fall later still, {f1(pm[1024])} and {f1(pm[2048])} at 1024 and 2048"
+           f" (seeds from {f1(p[1024].min())} and {f1(p[2048].min())})", "the positional features are not the cause")
+    quotes(row["reason"], f"(runs/mechanistic/table11-mamba-pos, three seeds) keep {f1(pm[1024])} at 1024 and"
+           f" {f1(pm[2048])} at 2048")

@@ -101,9 +101,10 @@ def run_name(c: dict) -> str:
 
 def model_config(c: dict) -> HyenaConfig:
     """The model of run settings `c`; a setting `w` (the filter FFN's sine frequency, an ablation's) replaces the
-    operator's default, and `emb_dim` and `filter_span` (RUN_DEFAULTS) the filters' positional features. A parametrization's name (`longconv:<name>`) is the mixer whole, and the settings
-    `longconv_short_filter` and `longconv_ffn_width` reach its operator (as in 31_associative_recall); after any
-    other mixer's colon comes its positional encoding."""
+    operator's default, and `emb_dim` and `filter_span` (RUN_DEFAULTS) set the filters' positional features. A
+    parametrization's name (`longconv:<name>`) is the mixer whole, and the settings `longconv_short_filter` and
+    `longconv_ffn_width` reach its operator (as in 31_associative_recall); after any other mixer's colon comes its
+    positional encoding."""
     mixer, _, pos = c["mixer"].partition(":")
     if c["mixer"] in PARAMETRIZATIONS: mixer, pos = c["mixer"], ""
     l_max = max([c["seq_len"] + 64, *c.get("test_lens", [])])
