@@ -56,7 +56,8 @@ class Cells:
         runs = C.select_runs(index, row["selector"])
         _, kw = C.parse_check(row["check"])
         clean = pd.Series([not C.test_choices(r, RUNS) for _, r in runs.iterrows()], index=runs.index, dtype=bool)
-        v = values(C.prefer_clean(runs, clean, kw.get("same")), row)
+        val = pd.Series([C.has_validation(r, RUNS) for _, r in runs.iterrows()], index=runs.index, dtype=bool)
+        v = values(C.prefer_clean(runs, clean, kw.get("same"), val), row)
         v = v.assign(op=v.mixer.str.replace("longconv:", "", regex=False), L=v.seq_len.astype(int), V=v.vocab_size.astype(int))
         assert not v.duplicated(["op", "L", "V"]).any(), "one value a cell"
         self.t, self.reason = v.set_index(["op", "L", "V"]), row["reason"]

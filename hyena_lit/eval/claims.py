@@ -10,7 +10,7 @@ import pandas as pd
 from ..core.paths import project_root
 from .fields import (_num, has_validation, load_index, load_paper, read_field, reported, run_dir,
                                    scale_summary, select_runs)
-from .rules import config_of, format_value, test_choices
+from .rules import cleanest, config_of, format_value, test_choices
 
 # %% auto #0
 __all__ = ['CHECKS', 'NOISE_FLOOR', 'CELL', 'beats', 'matches', 'contrast', 'ranked', 'widens', 'stays', 'at_most_beyond',
@@ -310,12 +310,15 @@ def claim_status(holds: bool, margin: float, spread: float, seeds: int, unit: st
 # %% ../../nbs/eval/89a_scoreboard_claims.ipynb #s020s1
 CELL = ("task", "seq_len", "vocab_size", "n_layer", "d_model")  # what makes two runs of one operator the same cell
 
-def prefer_clean(runs: pd.DataFrame, clean: pd.Series, same: dict | None = None) -> pd.DataFrame:
-    """`runs` less those that chose something on the test set (`clean` False) in a cell that also has a clean run: a
-    cell is an operator at one task, length, vocabulary, depth and width (the `CELL` columns `runs` has). `same`:
-    mixer names that are one operator, {other name: name}, as a check's `same=` gives them."""
+def prefer_clean(runs: pd.DataFrame, clean: pd.Series, same: dict | None = None,
+                 val: pd.Series | None = None) -> pd.DataFrame:
+    """The runs a claim reads, a number row's choice (`cleanest`) made cell by cell: in a cell with a run that chose
+    nothing on the test set (`clean`), those runs alone, and of them the ones with a validation split (`val`; none when
+    None) where the cell has one. A cell is an operator at one task, length, vocabulary, depth and width (the `CELL`
+    columns `runs` has). `same`: mixer names that are one operator, {other name: name}, as a check's `same=` gives
+    them."""
     keys = [runs.mixer.replace(same or {}).astype(str)] + [runs[c].astype(str) for c in CELL if c in runs]
-    return runs[clean | ~clean.groupby(keys).transform("any")]
+    return runs[cleanest(clean, pd.Series(False, index=runs.index) if val is None else val, keys)]
 
 def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     "Status, our reading, its margin and seed spread, and the run folders used for one claim row."
@@ -327,10 +330,8 @@ def judge_claim(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
     # `same=` names one operator under two names: for choosing clean runs in every check, and for the check that takes it
     same = kw.get("same") if "same" in inspect.signature(CHECKS[name]).parameters else kw.pop("same", None)
     runs = prefer_clean(runs, pd.Series([not test_choices(r, root) for _, r in runs.iterrows()], index=runs.index,
-                                        dtype=bool), same)
-    # then, as a number row does, a run with a validation split replaces its cell's runs without one (a fixed budget)
-    runs = prefer_clean(runs, pd.Series([has_validation(r, root) for _, r in runs.iterrows()], index=runs.index,
-                                        dtype=bool), same)
+                                        dtype=bool), same,
+                        pd.Series([has_validation(r, root) for _, r in runs.iterrows()], index=runs.index, dtype=bool))
     holds, text, used, margin = CHECKS[name](runs, row, Path(root), **kw)
     if holds is None: return {**empty, "ours": text}
     used = sorted(set(", ".join(used).split(", ")))

@@ -15,8 +15,9 @@ from .fields import (_CSV, ACCURACY, _num, has_validation, load_index, load_pape
                                    select_runs)
 
 # %% auto #0
-__all__ = ['STOPS_ON_TEST', 'in_accept', 'accept_interval', 'format_value', 'binomial_se', 'test_choices', 'meets', 'config_of',
-           'attempts', 'seed_spread', 'noise_of', 'needs_seeds', 'fixed_reason', 'number_status', 'judge_number']
+__all__ = ['STOPS_ON_TEST', 'in_accept', 'accept_interval', 'format_value', 'binomial_se', 'test_choices', 'cleanest', 'meets',
+           'config_of', 'attempts', 'seed_spread', 'noise_of', 'needs_seeds', 'fixed_reason', 'number_status',
+           'judge_number']
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s015
 def in_accept(v: float, accept: str) -> bool:
@@ -56,6 +57,13 @@ def test_choices(run: pd.Series, root: str | Path) -> list[str]:
     if how: out.append("no validation split: " + ("stopped at its first 100% on the test set" if how == "first 100%"
                                                   else "its early stop read the test set"))
     return out
+
+def cleanest(clean: pd.Series, val: pd.Series, keys: list | None = None) -> pd.Series:
+    """Which runs (or configurations) are read, as a mask: in each group of `keys` (one group when None), those that
+    chose nothing on the test set (`clean`) where the group has one, and of those the ones with a validation split
+    (`val`) where one has. A number row is one group of configurations; a claim groups its runs by cell."""
+    rank = 2 * clean.astype(int) + val.astype(int)
+    return rank == (rank.groupby(keys).transform("max") if keys is not None else rank.max())
 
 # %% ../../nbs/eval/89_scoreboard_rules.ipynb #s015c
 _REQ = re.compile(r"(?P<field>\S+)\s*(?P<op>>=|<=)\s*(?P<x>[-+.\deE]+)$")
@@ -184,11 +192,10 @@ def judge_number(row: pd.Series, index: pd.DataFrame, root: str | Path) -> dict:
                     would_be="", seeds_needed="", to_edge=math.nan)
     higher = row["better"] == "higher"
     flags = []
-    if t.val.notna().any():  # a choice among configurations on validation alone
-        t = t[t.val.notna()]
+    t = t[cleanest(t.on_test == "", t.val.notna())]
+    if t.val.notna().all():  # a choice among configurations on validation alone
         a = t.sort_values(["ok", "val"], ascending=[False, False]).iloc[0]
-    else:  # runs that chose nothing on the test set come first (a fixed budget read at its end)
-        t = t[t.on_test == ""] if (t.on_test == "").any() else t
+    else:  # none has a validation split: the best by test (flagged when there is a choice)
         a = t.sort_values(["ok", "value"], ascending=[False, not higher]).iloc[0]
         if len(t) > 1 and row["unit"].startswith("%"):
             flags.append(f"the best of {len(t)} configurations by their test values")

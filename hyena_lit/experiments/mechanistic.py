@@ -94,6 +94,9 @@ def settings_for(preset: str, mixers: list, seq_lens: list, vocab_size: int, see
     return out
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c008s2
+# run options added after sweeps began, at the values those sweeps' runs had
+RUN_DEFAULTS = {"embed_dropout": None, "recall_score": "all", "emb_dim": 5, "filter_span": None}
+
 def run_name(c: dict) -> str:
     return (
         f"{c['task']}_{c['mixer'].replace(':', '-')}_L{c['seq_len']}_V{c['vocab_size']}_n{c['n_layer']}_s{c['seed']}"
@@ -105,20 +108,17 @@ def model_config(c: dict) -> HyenaConfig:
     parametrization's name (`longconv:<name>`) is the mixer whole, and the settings `longconv_short_filter` and
     `longconv_ffn_width` reach its operator (as in 31_associative_recall); after any other mixer's colon comes its
     positional encoding."""
+    c = RUN_DEFAULTS | c
     mixer, _, pos = c["mixer"].partition(":")
     if c["mixer"] in PARAMETRIZATIONS: mixer, pos = c["mixer"], ""
     l_max = max([c["seq_len"] + 64, *c.get("test_lens", [])])
     return HyenaConfig(
         vocab_size=model_vocab(c["task"], max(c["seq_len"], *c.get("test_lens", [0])), c["vocab_size"]),
-        d_model=c["d_model"], n_layer=c["n_layer"], d_inner=c["d_inner"], l_max=l_max, emb_dim=c.get("emb_dim", 5),
-        mixer=mixer, filter_span=c.get("filter_span"),
-        n_heads=4, pos=pos or "learned", embed_dropout=c.get("embed_dropout"),
+        d_model=c["d_model"], n_layer=c["n_layer"], d_inner=c["d_inner"], l_max=l_max, emb_dim=c["emb_dim"],
+        mixer=mixer, filter_span=c["filter_span"], n_heads=4, pos=pos or "learned", embed_dropout=c["embed_dropout"],
         **{k: c[k] for k in ("w", "longconv_short_filter", "longconv_ffn_width") if c.get(k) is not None})
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c009s
-# run options added after sweeps began, at the values those sweeps' runs had
-RUN_DEFAULTS = {"embed_dropout": None, "recall_score": "all", "emb_dim": 5, "filter_span": None}
-
 def sweep_recipe(preset: str, recipe: str = "", epochs=None, batch_size=None, lr=None, weight_decay=None,
                  warmup_epochs=None) -> Recipe:
     """The recipe every run of a sweep of `preset` trains under: the named `recipe` ("": Table A.1's,
@@ -153,8 +153,8 @@ def run_recipe(cfg: dict, epochs: int, warmup_epochs: int) -> Recipe:
                       lr=cfg["lr"], weight_decay=cfg["weight_decay"], batch_size=cfg["batch_size"])
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c009ss1
-def run_options(preset: str, embed_dropout=None, recall_score: str = "all", emb_dim: int = 5,
-                filter_span=None) -> dict:
+def run_options(preset: str, embed_dropout=RUN_DEFAULTS["embed_dropout"], recall_score=RUN_DEFAULTS["recall_score"],
+                emb_dim=RUN_DEFAULTS["emb_dim"], filter_span=RUN_DEFAULTS["filter_span"]) -> dict:
     """The model and test options of every run of a sweep of `preset`, checked; those at RUN_DEFAULTS are left
     out, as the runs before them had none."""
     if embed_dropout is not None and (isinstance(embed_dropout, bool) or not isinstance(
