@@ -406,8 +406,8 @@ def step_bench(size: str, L: int, batch: int, steps: int = 30, device: str = "cu
                dtype=torch.bfloat16, compile: str = "off", fftconv_impl: str = "auto") -> dict:
     """Tokens/s, MFU and peak memory of `steps` AdamW training steps of HyenaLM(size) at context L, autocast
     to `dtype` (float32: off), with HyenaConfig's `compile` mode and `fftconv_impl` (the long convolution's kernel,
-    `12_operator`; recorded for Hyena's mixers, empty for attention's). AdamW takes its fused update on a GPU, as
-    the training loop's (`make_optimizer`, 18g_recipes)."""
+    `12_operator`; recorded for Hyena's mixers, empty for attention's). AdamW takes its fused update where `fused_adamw`
+    says, as the training loop's (`make_optimizer`, 18g_recipes)."""
     from hyena_lit.models.model import HyenaConfig, HyenaLM
     from hyena_lit.models.flops import forward_flops
     from hyena_lit.kernels.monarch_fftconv import KernelFallback

@@ -219,14 +219,21 @@ def param_groups(model: nn.Module, r: Recipe) -> list[dict]:
         groups[key]["names"].append(name)
     return list(groups.values())
 
+def _sharded(p) -> bool:
+    "Whether `p` is a DTensor (an FSDP2 shard)."
+    try: from torch.distributed.tensor import DTensor
+    except ImportError: return False
+    return isinstance(p, DTensor)
+
 def fused_adamw(params) -> bool:
-    "Whether AdamW takes its fused update (one kernel for every tensor's step) for `params`: all of them on a CUDA GPU."
+    """Whether AdamW takes its fused update (one pass over each group's tensors a step) for `params`: all of them on a
+    CUDA GPU, or all on the CPU and unsharded (an FSDP2 shard on the CPU takes the default form)."""
     ps = list(params)
-    return bool(ps) and all(p.is_cuda for p in ps)
+    return bool(ps) and (all(p.is_cuda for p in ps) or all(p.device.type == "cpu" and not _sharded(p) for p in ps))
 
 def adamw(params, **kw) -> torch.optim.AdamW:
-    """`torch.optim.AdamW(params, **kw)` (tensors or groups), fused where every parameter is on a CUDA GPU
-    (`fused_adamw`), PyTorch's default elsewhere. Its state is the same either way."""
+    """`torch.optim.AdamW(params, **kw)` (tensors or groups), fused where `fused_adamw` says, PyTorch's default
+    elsewhere. Its state is the same either way."""
     params = list(params)
     tensors = [p for g in params for p in g["params"]] if params and isinstance(params[0], dict) else params
     return torch.optim.AdamW(params, fused=True if fused_adamw(tensors) else None, **kw)
