@@ -58,7 +58,8 @@ if __name__ == "__main__":
         for _ in range(repeats):
             for form in ms:
                 out = subprocess.run([sys.executable, __file__, "--job", kind, form, str(threads), str(seconds)],
-                                     capture_output=True, text=True, check=True, env={**os.environ, "OMP_NUM_THREADS": str(threads)})
+                                     capture_output=True, text=True, check=True,
+                                     env={**os.environ, "OMP_NUM_THREADS": str(threads)})
                 ms[form].append(float(out.stdout.split()[-1]))
         tokens = 32 * 256 if kind == "recall-hyena" else 8 * 256
         for form, v in ms.items():
