@@ -87,8 +87,8 @@ def attention_budget(root="runs") -> list[dict]:
     25 epochs of 8192 steps (204,800 steps of batch 8, Adam at a constant 2e-4): validation alone stops the run, at its
     first 100% on validation, and chooses the step where every test length is read once.
     The question it answers: capped at 40 CPU minutes (table11-mamba-cpu: 60,058 steps, 29% of the budget) the model
-    stays at chance at its training length (8.5 at L = 256, chance 6.7), where the paper's reads 100.0; the 16 MHA-Abs
-    rows say the row needs the paper's budget. Rotary and xPos (50 epochs each) are left for a GPU.
+    stays at chance at its training length (8.5 at L = 256, chance 6.7), where the paper's reads 100.0; the MHA-Abs
+    rows' reasons say they need the paper's budget. Rotary and xPos (50 epochs each) are left for a GPU.
     The rule, written before this run: the cap is why our attention reads chance when the uncapped run reads at least
     80 at L = 256 (the rows' requirement that the model learn the task at its training length); when it reads under
     80 the cap is not the cause on this seed, and the rows differ because the model does not learn induction heads at

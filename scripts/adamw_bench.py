@@ -1,43 +1,39 @@
 """How much of a CPU training step AdamW's update takes, in its default form and its fused one (`adamw` in
 nbs/train/18g_recipes.ipynb), on the synthetic tasks' models: Hyena's official-recipe recall model at L = 256 (batch 32;
-runs/associative_recall/official-L256/12-official_L256_V30_s0) and Table 11's Hyena and attention under the Mamba
+scripts/pairing_bench.py's recall job, the same model and batch) and Table 11's Hyena and attention under the Mamba
 protocol (L = 256, batch 8, the positional tables sized for the longest test, 16384). Each (model, form) trains on one
 fixed batch for SECONDS in its own process, the forms alternating, REPEATS times, with nothing else running; the
 median is reported. Writes runs/associative_recall/cpu-speed/adamw-<time>.csv (ms a step, tokens per second, the load
 before).
 usage: python3 scripts/adamw_bench.py [SECONDS] [THREADS] [REPEATS]"""
-import json, os, statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-RECALL_PARAMS = "runs/associative_recall/official-L256/12-official_L256_V30_s0/params.json"
+from pairing_bench import ROOT, recall_job
+
 JOBS = ("recall-hyena", "table11-hyena", "table11-attention")
 
 
 def job(kind: str, fused: bool, threads: int, seconds: float) -> float:
     "Milliseconds a training step of `kind` takes with AdamW's `fused` form (else the default), on `threads` threads."
     import torch
-    from hyena_lit.data.synthetics import generate
-    from hyena_lit.models.model import HyenaLM
     torch.set_num_threads(threads)
-    torch.manual_seed(0)
     if kind == "recall-hyena":
-        from hyena_lit.experiments.associative_recall import setting_model
-        cfg = json.loads((ROOT / RECALL_PARAMS).read_text())
-        x, y = generate("associative_recall", 32, cfg["seq_len"], cfg["vocab_size"], seed=0)
-        model = HyenaLM(setting_model(cfg, l_max=x.shape[1]))
+        model, x, y, loss_fn = recall_job()
     else:
+        from hyena_lit.data.synthetics import generate
         from hyena_lit.experiments.mechanistic import model_config
-        mixer = kind.split("-")[1]
-        c = dict(task="induction_heads", mixer=mixer, seq_len=256, vocab_size=16, d_model=64, n_layer=2, d_inner=128,
-                 test_lens=[2 ** k for k in range(6, 15)])
+        from hyena_lit.models.model import HyenaLM
+        from hyena_lit.train.engine import scored_cross_entropy
+        c = dict(task="induction_heads", mixer=kind.split("-")[1], seq_len=256, vocab_size=16, d_model=64, n_layer=2,
+                 d_inner=128, test_lens=[2 ** k for k in range(6, 15)])
         x, y = generate("induction_heads", 8, 256, 16, seed=0)
-        model = HyenaLM(model_config(c))
-    from hyena_lit.train.engine import scored_cross_entropy
+        torch.manual_seed(0)
+        model, loss_fn = HyenaLM(model_config(c)), scored_cross_entropy
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True if fused else None)
 
     def step():
-        loss = scored_cross_entropy(model(x), y); opt.zero_grad(); loss.backward(); opt.step()
+        loss = loss_fn(model(x), y); opt.zero_grad(); loss.backward(); opt.step()
     for _ in range(3): step()
     n, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < seconds: step(); n += 1

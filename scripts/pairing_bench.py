@@ -11,18 +11,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RECALL_PARAMS = "runs/associative_recall/official-L256/12-official_L256_V30_s0/params.json"
 
+def recall_job():
+    "The recall job's model (seed 0), one fixed batch (x, y) and its loss: RECALL_PARAMS's model at batch 32."
+    import torch
+    from hyena_lit.experiments.associative_recall import setting_model
+    from hyena_lit.models.model import HyenaLM
+    from hyena_lit.data.synthetics import generate
+    from hyena_lit.train.engine import scored_cross_entropy
+    cfg = json.loads((ROOT / RECALL_PARAMS).read_text())
+    x, y = generate("associative_recall", 32, cfg["seq_len"], cfg["vocab_size"], seed=0)
+    torch.manual_seed(0)
+    return HyenaLM(setting_model(cfg, l_max=x.shape[1])), x, y, scored_cross_entropy
+
 def job(kind: str, threads: int, seconds: float) -> float:
     "Tokens per second of `kind` ('recall' or 'mqar') training on one thread count for `seconds` (run in a child process)."
     import torch
     torch.set_num_threads(threads)
     if kind == "recall":
-        from hyena_lit.experiments.associative_recall import setting_model
-        from hyena_lit.models.model import HyenaLM
-        from hyena_lit.data.synthetics import generate
-        from hyena_lit.train.engine import scored_cross_entropy
-        cfg = json.loads((ROOT / RECALL_PARAMS).read_text())
-        x, y = generate("associative_recall", 32, cfg["seq_len"], cfg["vocab_size"], seed=0)
-        torch.manual_seed(0); model = HyenaLM(setting_model(cfg, l_max=x.shape[1])); loss_fn = scored_cross_entropy
+        model, x, y, loss_fn = recall_job()
     else:
         from hyena_lit.experiments.mqar import mqar_runs, mqar_model_config, ScoredLM, scored_loss
         from hyena_lit.data.synthetics import generate

@@ -495,7 +495,7 @@ def test_table_11_seeds(paper, index):
     fixed3 = read_cached(RUNS / "mechanistic" / "table11-mamba-fixed" / "induction_heads_h3_L256_V16_n2_s0" / "metrics.json")
     w3 = {int(L): 100 * x for L, x in fixed3["test_len_acc"].items()}
     inside = R.in_accept(w3[512], paper.loc["M-T11-H3-512", "accept"])
-    assert fixed3["steps_run"] == 81920 and inside == False
+    assert fixed3["steps_run"] == 81920 and not inside
     quotes(paper.loc["M-T11-H3-512", "reason"], f"seed 0, 81,920 steps) reads {f1(w3[512])} at 512",
            f"and {f1(w3[64])}, {f1(w3[1024])}, {f1(w3[2048])} at 64, 1024, 2048", "the early stop is not the cause")
     # the paper's positional features (table11-mamba-pos): the reasons quote the seeds' means and lows, above the bands
