@@ -240,7 +240,7 @@ def _rows(cells: list[dict]) -> tuple[list[dict], list[str]]:
 def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), probe=cpu_probe_ms) -> pd.DataFrame:
     """One row per cell: key, experiment, status (finished, unfinished, new), seconds (measured, or expected
     on `device`). `reference`: more cells whose finished runs count as measured peers (another grid's seed 0).
-    `probe()`: this machine's speed probe, as its runs record it. `attrs`: the probe (None where no CPU peer
+    `probe()`: the launching machine's speed probe, as its runs record it. `attrs`: the probe (None where no CPU peer
     recorded one), how many finished peers timed the plan and how many of them were scaled by it.
     """
     rows, bad = _rows(cells)
@@ -254,7 +254,7 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), pro
     kind = str(device).split(":")[0]
     probed = (df.status == "finished") & (df.device == "cpu") & df.probe.notna()
     here = probe() if kind == "cpu" and (df.status != "finished").any() and probed.any() else None
-    # a CPU peer that probed its machine: its rate as this machine would run it (its probe over this one's)
+    # a CPU peer that probed its machine: its rate as the launching machine would run it (its probe over ours)
     f = pd.to_numeric(df.probe, errors="coerce").div(here).where(probed, 1.0) if here else 1.0
     at_here = df.assign(tps=pd.to_numeric(df.tps, errors="coerce") * f, seconds=pd.to_numeric(df.seconds, errors="coerce") / f,
                         probe=df.probe.where(probed) if here else None)  # a probe is kept where it scaled its peer
@@ -270,7 +270,7 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), pro
 
 # %% ../nbs/launch/18b_launch.ipynb #lc7s5
 def _known(peers: pd.DataFrame) -> pd.DataFrame:
-    "The peers whose rates a speed probe scaled to this machine's (`plan`), where any were; else all."
+    "The peers whose rates a speed probe scaled to the launching machine's (`plan`), where any were; else all."
     probed = peers[peers.probe.notna()]
     return probed if len(probed) else peers
 
@@ -393,7 +393,7 @@ def _schedule(todo: list[dict], slots: int, stop_at, bar, submit, wait_one, afte
 # %% ../nbs/launch/18b_launch.ipynb #lc10r
 def _parallel(
     todo: list[dict], workers: int, address: str | None, device: str, threads: int, stop_at, bar, after) -> list:
-    """Run `todo` as Ray tasks, at most as many at once as the cluster has slots. On this machine's GPUs the
+    """Run `todo` as Ray tasks, at most as many at once as the cluster has slots. On the local machine's GPUs the
     `workers` cells share them (each asks for GPUs / workers of one: small models leave a GPU mostly idle)."""
     import ray
     started = not ray.is_initialized()
@@ -425,7 +425,7 @@ def _has_ray() -> bool:
     return importlib.util.find_spec("ray") is not None
 
 def _pool(todo: list[dict], workers: int, device: str, threads: int, stop_at, bar, after) -> list:
-    """`_parallel` without Ray: a process per cell, `workers` at once, on this machine (GPU cells share the
+    """`_parallel` without Ray: a process per cell, `workers` at once, on the local machine (GPU cells share the
     device)."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -577,7 +577,7 @@ def _print_plan(p: pd.DataFrame):
 
 # %% ../nbs/launch/18b_launch.ipynb #lc12s5
 def _check_cpus(workers: int, threads: int):
-    "Refuse more CPUs than this machine has: `workers` cells of `threads` each."
+    "Refuse more CPUs than the machine has: `workers` cells of `threads` each."
     have = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if workers * threads > have:
         raise ValueError(f"--workers {workers} x --threads {threads} asks for {workers * threads} CPUs, and this "

@@ -453,7 +453,7 @@ from ..core.paths import regular_file
 MAX_HEADER = 100 << 20  # bytes of a safetensors header: the names and shapes of its tensors
 
 def memory_budget() -> int:
-    "Bytes a loaded model may take: half of this machine's physical memory."
+    "Bytes a loaded model may take: half the physical memory of the machine that loads it."
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
 
 def safetensors_shapes(f: str | Path) -> dict[str, tuple[int, ...]]:
