@@ -3,7 +3,7 @@
 usage: python scripts/gpu_unpack.py FILES [FILES ...] [--runs runs] [--name NAME] [--dry]
 
 FILES: the folders a device call's $OUT came back as (gpu-<part>.tgz, log-<part>.txt, nvidia-smi.txt,
-pip-freeze.txt), one or several calls of one session on one GPU. Each tarball holds gpu_check's folder <GPU>/
+pip-freeze.txt), one or several calls on one GPU machine. Each tarball holds gpu_check's folder <GPU>/
 for its part. Everything goes into one new folder, runs/gpu/<GPU> where that is free, else the first free
 runs/gpu/<GPU>-<n> (`--name` names it instead; it must not exist), which 52_gpu_step reads as one more check of that
 GPU. The first tarball's params.json (the folders in the order given) stays params.json; a later one's, which every call writes, becomes

@@ -40,6 +40,20 @@ def test_no_dates_or_sessions():
             assert not re.search(r"session", line, re.I), f"{page.name}:{i}: 'session': {line[:120]}"
 
 
+def test_sources_name_no_day_or_machine():
+    """The notebooks' cells (prose and code, not outputs), the grids and the scripts speak of the project alone: no
+    'today' or 'yesterday' (name a commit or a run), no 'this machine' (the machine that runs a thing is named by its
+    role), no work sessions (a subprocess's start_new_session is an argument, not prose)."""
+    import json
+    words = re.compile(r"\b(today|yesterday|this machine|session)", re.I)
+    texts = [(p, "".join(c["source"])) for p in sorted((ROOT / "nbs").rglob("*.ipynb")) if not p.is_symlink()
+             for c in json.loads(p.read_text())["cells"]]
+    texts += [(p, p.read_text()) for folder in ("grids", "scripts") for p in sorted((ROOT / folder).rglob("*.py"))]
+    hits = [(p.relative_to(ROOT).as_posix(), m.group(0), t[max(0, m.start() - 60):m.end() + 20])
+            for p, t in texts for m in words.finditer(t.replace("start_new_session", ""))]
+    assert not hits, hits[:10]
+
+
 def test_relative_links_exist():
     "Every relative link of README.md and runs/results.md names a file or folder that exists, and every anchor a target."
     for page in PAGES:
