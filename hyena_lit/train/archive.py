@@ -4,7 +4,7 @@
 
 # %% ../../nbs/train/18d_archive.ipynb #a002
 from __future__ import annotations
-import os, shutil, tempfile
+import os, shutil, tarfile, tempfile
 from pathlib import Path
 from ..core.paths import project_root, relative, inside, is_finished, size_text, check_free_space
 from .histories import compact_histories
@@ -14,8 +14,6 @@ __all__ = ['MAX_MEMBERS', 'MAX_BYTES', 'MAX_RATIO', 'RATIO_FLOOR', 'unfinished_r
            'unpack_runs', 'main']
 
 # %% ../../nbs/train/18d_archive.ipynb #c013m
-import tarfile
-
 def unfinished_runs(root: str | Path | None = None) -> list[Path]:
     """Run folders under `root` (default: runs/) that started (params.json) and did not finish (no
     metrics.json)."""
@@ -33,7 +31,7 @@ def pack_runs(
         for r in runs: tar.add(r.resolve(), arcname=str(r.resolve().relative_to(base)))
     return runs
 
-
+# %% ../../nbs/train/18d_archive.ipynb #c013r
 class ArchiveRefused(ValueError):
     "An archive with members that `unpack_runs` will not write: `refused` maps each member's name to the reason."
     def __init__(self, archive, refused: dict[str, str]):
@@ -73,15 +71,7 @@ def _member_problem(m: tarfile.TarInfo, base: Path, top: str, seen: _Seen) -> st
     if m.isdir() and target.exists() and not target.is_dir(): return f"{relative(target)} is a file on disk"
     return None
 
-
-def _write_member(tar: tarfile.TarFile, m: tarfile.TarInfo, target: Path):
-    "One checked member: a folder, or a new regular file (never through a link: O_NOFOLLOW, O_EXCL)."
-    if m.isdir(): target.mkdir(parents=True, exist_ok=True); return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    with os.fdopen(fd, "wb") as out, tar.extractfile(m) as src: shutil.copyfileobj(src, out)
-
-
+# %% ../../nbs/train/18d_archive.ipynb #c013u
 MAX_MEMBERS, MAX_BYTES, MAX_RATIO, RATIO_FLOOR = 10_000, 64 << 30, 100, 16 << 20
 
 def _headers(tar: tarfile.TarFile, archive, max_members: int, max_bytes: int, max_ratio: float) -> list:
@@ -107,6 +97,15 @@ def _headers(tar: tarfile.TarFile, archive, max_members: int, max_bytes: int, ma
         raise ValueError(f"{archive}: {more}{len(members):,} members, over the limit of {max_members:,} (max_members); "
                          "nothing extracted")
     return members
+
+# %% ../../nbs/train/18d_archive.ipynb #c013x
+def _write_member(tar: tarfile.TarFile, m: tarfile.TarInfo, target: Path):
+    "One checked member: a folder, or a new regular file (never through a link: O_NOFOLLOW, O_EXCL)."
+    if m.isdir(): target.mkdir(parents=True, exist_ok=True); return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as out, tar.extractfile(m) as src: shutil.copyfileobj(src, out)
+
 
 def _place(staging: Path, dest: Path, names: list[tuple[str, ...]]) -> list[Path]:
     """Move what `staging` holds into `dest` by renames: for each member, the first folder or file on its path that
