@@ -19,7 +19,7 @@ from ..mixers.baselines import BASELINES, baseline_mixer
 # %% auto #0
 __all__ = ['NORMS', 'COMPILE_MODES', 'SIZES', 'MAX_HEADER', 'HyenaConfig', 'make_norm', 'drop_linear_biases', 'Block', 'HyenaLM',
            'count_params', 'VectorLM', 'memory_budget', 'safetensors_shapes', 'config_elements', 'check_size',
-           'check_model_folder', 'read_config']
+           'read_config', 'check_model_folder']
 
 # %% ../../nbs/models/13_model.ipynb #c005
 @dataclass
@@ -479,6 +479,7 @@ def safetensors_shapes(f: str | Path) -> dict[str, tuple[int, ...]]:
         out[k] = tuple(v["shape"])
     return out
 
+# %% ../../nbs/models/13_model.ipynb #bnd4
 def _elements(model: torch.nn.Module) -> int:
     "Elements of the weights a model saves: each parameter once (tied ones too) and its persistent buffers."
     names = {n for n, _ in model.named_parameters(remove_duplicate=False)}
@@ -499,13 +500,37 @@ def check_size(cfg: HyenaConfig, where: str | Path, budget: int | None = None) -
     when its float32 weights exceed the memory budget."""
     try: n = config_elements(cfg)
     except (ValueError, TypeError, RuntimeError) as e: raise ValueError(f"{where}: {e}") from None
+    whose = "" if budget is not None else " (half the memory of the machine)"
     budget = memory_budget() if budget is None else budget
     if 4 * n > budget:
         raise ValueError(f"{where} describes a model of {n:,} parameters ({4 * n / 2**30:,.1f} GiB in float32; "
-                         f"{_fields(cfg)}), beyond the memory budget of {budget / 2**30:,.1f} GiB (half of this "
-                         "machine's memory): refused before allocating it")
+                         f"{_fields(cfg)}), beyond the memory budget of {budget / 2**30:,.1f} GiB{whose}: refused "
+                         "before allocating it")
     return n
 
+# %% ../../nbs/models/13_model.ipynb #bnd7
+def read_config(folder: str | Path, cls=HyenaConfig):
+    "The `config.json` of a model folder as a `cls`, checked field by field; a ValueError naming the file otherwise."
+    from hyena_lit.train.parameters import _kind_ok
+    f = Path(folder) / "config.json"
+    if not f.exists(): raise FileNotFoundError(f"{f} is missing: a model folder holds config.json and model.safetensors")
+    regular_file(f, "config file")
+    try: cfg = json.loads(f.read_text())
+    except (ValueError, UnicodeDecodeError) as e: raise ValueError(f"{f} is not JSON ({e})") from None
+    if not isinstance(cfg, dict): raise ValueError(f"{f} must hold an object of {cls.__name__} fields, got {type(cfg).__name__}")
+    fields = {x.name: x.default for x in dataclasses.fields(cls)}
+    for k, v in cfg.items():
+        if k not in fields:
+            close = difflib.get_close_matches(k, list(fields), n=1)
+            raise ValueError(f"{f}: {k!r} is not a {cls.__name__} field" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        if not _kind_ok(fields[k], v) and fields[k] is not dataclasses.MISSING:
+            kind = type(fields[k]).__name__
+            raise ValueError(f"{f}: {k} must be {'an' if kind[0] in 'aeiou' else 'a'} {kind} like its default "
+                             f"{fields[k]!r}, got {v!r}")
+    try: return cls(**cfg)
+    except (TypeError, ValueError) as e: raise ValueError(f"{f}: {e}") from None
+
+# %% ../../nbs/models/13_model.ipynb #bnd10
 def check_model_folder(folder: str | Path, budget: int | None = None, shapes_only: bool = False) -> HyenaConfig:
     """The checked config of a `save_pretrained` folder, compared with its weights' header and the memory budget
     before anything is allocated (see above); a ValueError naming the file otherwise. `shapes_only`: refuse only
@@ -530,25 +555,6 @@ def check_model_folder(folder: str | Path, budget: int | None = None, shapes_onl
     if bad: raise ValueError(f"{f} does not fit {cfg_file}: {bad}")
     return cfg
 
-def read_config(folder: str | Path, cls=HyenaConfig):
-    "The `config.json` of a model folder as a `cls`, checked field by field; a ValueError naming the file otherwise."
-    from hyena_lit.train.parameters import _kind_ok
-    f = Path(folder) / "config.json"
-    if not f.exists(): raise FileNotFoundError(f"{f} is missing: a model folder holds config.json and model.safetensors")
-    regular_file(f, "config file")
-    try: cfg = json.loads(f.read_text())
-    except (ValueError, UnicodeDecodeError) as e: raise ValueError(f"{f} is not JSON ({e})") from None
-    if not isinstance(cfg, dict): raise ValueError(f"{f} must hold an object of {cls.__name__} fields, got {type(cfg).__name__}")
-    fields = {x.name: x.default for x in dataclasses.fields(cls)}
-    for k, v in cfg.items():
-        if k not in fields:
-            close = difflib.get_close_matches(k, list(fields), n=1)
-            raise ValueError(f"{f}: {k!r} is not a {cls.__name__} field" + (f" (did you mean {close[0]!r}?)" if close else ""))
-        if not _kind_ok(fields[k], v) and fields[k] is not dataclasses.MISSING:
-            raise ValueError(f"{f}: {k} must be a {type(fields[k]).__name__} like its default {fields[k]!r}, got {v!r}")
-    try: return cls(**cfg)
-    except (TypeError, ValueError) as e: raise ValueError(f"{f}: {e}") from None
-
 def _tensor_mismatch(model: torch.nn.Module, weights: dict, shapes_only: bool = False) -> str:
     "What keeps `weights` from filling `model` exactly (missing, unexpected, misshapen tensors), or ''."
     groups: dict[int, list[str]] = {}
@@ -564,4 +570,3 @@ def _tensor_mismatch(model: torch.nn.Module, weights: dict, shapes_only: bool = 
              f"{len(unexpected)} unexpected ({', '.join(unexpected[:4])}{', ...' if len(unexpected) > 4 else ''})" if unexpected else "",
              f"{len(shapes)} of another shape ({'; '.join(shapes[:2])})" if shapes else ""]
     return "; ".join(p for p in (parts[2:] if shapes_only else parts) if p)
-

@@ -108,5 +108,6 @@ def check_parameters(declared: dict, now: dict):
         if not _kind_ok(declared[k], now[k]):
             d = declared[k]
             kind = f"list of {type(d[0]).__name__}" if isinstance(d, (list, tuple)) and d else type(d).__name__
-            raise ValueError(f"parameter {k} must be a {kind} like its default {d!r}, got {now[k]!r}")
+            raise ValueError(f"parameter {k} must be {'an' if kind[0] in 'aeiou' else 'a'} {kind} like its default {d!r}, "
+                             f"got {now[k]!r}")
         if k in NAME_PARAMETERS: path_component(now[k], k, empty_ok=declared[k] == "")
