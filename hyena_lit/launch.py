@@ -254,7 +254,7 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), pro
     kind = str(device).split(":")[0]
     probed = (df.status == "finished") & (df.device == "cpu") & df.probe.notna()
     here = probe() if kind == "cpu" and (df.status != "finished").any() and probed.any() else None
-    # a CPU peer that probed its machine: its rate as the launching machine would run it (its probe over ours)
+    # a CPU peer that probed its machine: its rate on the launching machine (its probe over that machine's)
     f = pd.to_numeric(df.probe, errors="coerce").div(here).where(probed, 1.0) if here else 1.0
     at_here = df.assign(tps=pd.to_numeric(df.tps, errors="coerce") * f, seconds=pd.to_numeric(df.seconds, errors="coerce") / f,
                         probe=df.probe.where(probed) if here else None)  # a probe is kept where it scaled its peer
