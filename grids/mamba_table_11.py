@@ -1,13 +1,13 @@
 """The Mamba paper's Table 11: induction heads trained at L = 256 and tested at lengths up to 2^14. Which mixers
-extrapolate: Hyena, H3, Mamba, attention with learned, rotary or xPos positions? Under Table A.1's recipe with a
-fresh training set every epoch (8 CPU minutes a run; then Hyena and Mamba for 40 whole epochs), and under the Mamba
-paper's protocol (8192-step epochs of fresh batches, its epochs and lr per model). The attention models' uncapped
+extrapolate: Hyena, H3, Mamba, attention with learned, sinusoidal, rotary or xPos positions? Under Table A.1's recipe
+with a fresh training set every epoch (8 CPU minutes a run; then Hyena and Mamba for 40 whole epochs), and under the
+Mamba paper's protocol (8192-step epochs of fresh batches, its epochs and lr per model). The attention models' uncapped
 cells of that protocol (25 to 50 epochs each) have no run yet; table11-mamba-cpu holds them capped at 40 minutes.
 Then Hyena, H3 and Mamba under that protocol at their whole budget, read at the last weights (table11-mamba-fixed):
 nothing stopped or chosen on the test set. Last, the same three with a validation split (table11-mamba-val): validation
 alone stops a run and chooses its step, where the training length and every longer one are read once. Then Hyena
-with the paper's positional features (positional), and attention with learned positions at its whole budget under
-the validation protocol (attention_budget)."""
+with the paper's positional features (positional), and attention at its whole budget under the validation protocol,
+with learned positions (attention_budget) and with fixed sinusoids (attention_sinusoidal)."""
 from grids._common import mechanistic_cells
 
 MIXERS = ["hyena", "h3", "attention", "attention:rope", "attention:xpos", "mamba"]
@@ -25,7 +25,7 @@ def cells(root="runs") -> list[dict]:
     grid += mechanistic_cells(root, "table11-mamba-cpu", "table11-mamba", mixers=["attention"], **capped)
     rotary_xpos = dict(capped, mixers=["attention:rope", "attention:xpos"], test_lens=TO_2_14[:-1])  # to 8192
     return (grid + mechanistic_cells(root, "table11-mamba-cpu", "table11-mamba", **rotary_xpos) + fixed_budget(root)
-            + validation(root) + positional(root) + attention_budget(root))
+            + validation(root) + positional(root) + attention_budget(root) + attention_sinusoidal(root))
 
 
 def fixed_budget(root="runs") -> list[dict]:
@@ -95,3 +95,17 @@ def attention_budget(root="runs") -> list[dict]:
     L = 256 within the paper's budget."""
     return mechanistic_cells(root, "table11-mamba-val", "table11-mamba", mixers=["attention"], max_minutes_per_run=0,
                              test_lens=TO_2_14, evals_per_epoch=8, num_val=NUM_VAL)
+
+
+def attention_sinusoidal(root="runs") -> list[dict]:
+    """Attention with Vaswani et al.'s fixed sinusoidal positions (`pos="sinusoidal"`, 13_model) under the protocol and
+    budget of attention_budget. The paper's MHA-Abs has 137K parameters, as many as its MHA-RoPE and MHA-xPos: its
+    absolute positions carry no table, and the appendix sets RoPE against Vaswani et al.'s encoding. Ours learn a table
+    of 16,384 rows (1.05M of 1.12M parameters), whose rows past the training length never train, so past L = 256 the
+    learned run reads a model unlike the paper's.
+    The question it answers: do the paper's MHA-Abs rows past the training length (58.6 / 26.6 at 512 / 1024) come from
+    fixed sinusoids? The rule, written before this run: a run under 80 at L = 256 says nothing of the encoding (it did
+    not learn the task); one at 80 or more reproduces the paper's fall when it reads inside the paper's band at 512 or
+    at 1024 (53.6 to 63.6; 21.6 to 31.6), and does not when it reads outside both."""
+    return mechanistic_cells(root, "table11-mamba-val", "table11-mamba", mixers=["attention:sinusoidal"],
+                             max_minutes_per_run=0, test_lens=TO_2_14, evals_per_epoch=8, num_val=NUM_VAL)

@@ -32,8 +32,8 @@ __all__ = ['PARAMETRIZATIONS', 'MIXERS', 'PRESETS', 'MAMBA_EPOCHS', 'MAMBA_LR', 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c008
 # the six long-convolution parametrizations of Section 4.1 in Figure 4.1's operator, by the name HyenaConfig takes
 PARAMETRIZATIONS = tuple(f"longconv:{p}" for p in LONG_CONVS)
-MIXERS = ("hyena", "attention", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv", "mamba",
-          *PARAMETRIZATIONS)
+MIXERS = ("hyena", "attention", "attention:sinusoidal", "attention:rope", "attention:xpos", "h3", "gss", "aft", "rwkv",
+          "mamba", *PARAMETRIZATIONS)
 PRESETS = {
     "tasks": dict(tasks=["majority", "counting", "icl_linear"], mixers=["hyena", "attention", "mamba"],
                   seq_lens=[64], vocab_size=10),
@@ -55,8 +55,8 @@ PRESETS = {
                               seq_lens=[256, 1024], vocab_size=16, protocol="mamba", epochs=49, lr=1e-4,
                               batch_size=64),
 }
-MAMBA_EPOCHS = {"hyena": 10, "h3": 10, "attention": 25, "mamba": 25, "attention:rope": 50,
-                "attention:xpos": 50}  # 8192-step epochs, Mamba App. E.1
+MAMBA_EPOCHS = {"hyena": 10, "h3": 10, "attention": 25, "attention:sinusoidal": 25, "mamba": 25, "attention:rope": 50,
+                "attention:xpos": 50}  # 8192-step epochs, Mamba App. E.1 (its MHA-Abs: 25, either absolute encoding)
 MAMBA_LR = {"mamba": 1e-3}  # the better of 2e-4 and 1e-3 per model in the paper: 2e-4 for all but Mamba
 
 # %% ../../nbs/experiments/33_mechanistic.ipynb #c008s1

@@ -67,6 +67,4 @@ class LastPosition(nn.Module):
         super().__init__()
         self.lm, self.head = lm, nn.Linear(lm.cfg.d_model, n_classes)
     def forward(self, x: Tensor) -> Tensor:
-        h = self.lm.embed(x)
-        if self.lm.pos is not None: h = h + self.lm.pos.weight[:x.shape[1]]
-        return self.head(self.lm.backbone(self.lm.drop(h))[:, -1])  # (B, n_classes)
+        return self.head(self.lm.backbone(self.lm.drop(self.lm.embed_tokens(x)))[:, -1])  # (B, n_classes)

@@ -17,9 +17,9 @@ from ..mixers.attention import CausalSelfAttention, ROTARY
 from ..mixers.baselines import BASELINES, baseline_mixer
 
 # %% auto #0
-__all__ = ['NORMS', 'COMPILE_MODES', 'SIZES', 'MAX_HEADER', 'HyenaConfig', 'make_norm', 'drop_linear_biases', 'Block', 'HyenaLM',
-           'count_params', 'VectorLM', 'memory_budget', 'safetensors_shapes', 'config_elements', 'check_size',
-           'read_config', 'check_model_folder']
+__all__ = ['NORMS', 'COMPILE_MODES', 'POSITIONS', 'SIZES', 'MAX_HEADER', 'HyenaConfig', 'make_norm', 'drop_linear_biases',
+           'Block', 'HyenaLM', 'sinusoids', 'count_params', 'VectorLM', 'memory_budget', 'safetensors_shapes',
+           'config_elements', 'check_size', 'read_config', 'check_model_folder']
 
 # %% ../../nbs/models/13_model.ipynb #c005
 @dataclass
@@ -54,7 +54,8 @@ class HyenaConfig:
     # gss, aft, rwkv, mamba
     mixer: str = "hyena"
     n_heads: int = 12                # attention only
-    # attention only: "learned" absolute embeddings (GPT), "rope", "xpos" or "none"
+    # attention only: "learned" absolute embeddings (GPT), "sinusoidal" (Vaswani et al.'s fixed ones), "rope",
+    # "xpos" or "none"
     pos: str = "learned"
     # "longconv:<name>" only: Figure 4.1's gates (Definition 3.1) or "official" (the official operator's)
     longconv_gating: str = "paper"
@@ -125,6 +126,8 @@ def _check_operator_fields(cfg: HyenaConfig):
             f"longconv_short_filter must be an integer >= 0 or None, got {cfg.longconv_short_filter!r}")
 
 # %% ../../nbs/models/13_model.ipynb #c005t2
+POSITIONS = ("learned", "sinusoidal", *ROTARY)  # HyenaConfig.pos: an attention model's positions
+
 def _check_model_fields(cfg: HyenaConfig):
     "Raise ValueError naming the first bad mixer, dropout, tie_embeddings, norm, compile, bias, pos or n_heads field."
     if cfg.mixer not in ("hyena", "attention", *BASELINES) and not (
@@ -142,8 +145,7 @@ def _check_model_fields(cfg: HyenaConfig):
     if cfg.norm not in NORMS: raise ValueError(f"norm must be one of {NORMS}, got {cfg.norm!r}")
     if cfg.compile not in COMPILE_MODES:
         raise ValueError(f"compile must be one of {COMPILE_MODES}, got {cfg.compile!r}")
-    if cfg.pos not in ("learned", *ROTARY):
-        raise ValueError(f"pos must be one of {('learned', *ROTARY)}, got {cfg.pos!r}")
+    if cfg.pos not in POSITIONS: raise ValueError(f"pos must be one of {POSITIONS}, got {cfg.pos!r}")
     if cfg.mixer == "attention" and (cfg.n_heads < 1 or cfg.d_model % cfg.n_heads):
         raise ValueError(f"n_heads must divide d_model={cfg.d_model}, got {cfg.n_heads!r}")
 
@@ -349,20 +351,35 @@ def backbone(self: HyenaLM, h: Tensor, caches: list[dict] | None = None) -> Tens
     return self.ln_f(h)
 
 @patch
+def embed_tokens(self: HyenaLM, input_ids: Tensor) -> Tensor:
+    """Token embeddings (B, L, D), with the absolute positions an attention model adds (`pos`: a learned table, or
+    `sinusoids`); Hyena's filters know positions, and rotary ones turn queries and keys instead."""
+    h = self.embed(input_ids)
+    if self.pos is None and not (self.cfg.mixer == "attention" and self.cfg.pos == "sinusoidal"): return h
+    n = input_ids.shape[1]
+    if n > self.cfg.l_max: raise ValueError(f"sequence length {n} exceeds l_max={self.cfg.l_max}")
+    if self.pos is not None: return h + self.pos.weight[:n]
+    return h * math.sqrt(self.cfg.d_model) + sinusoids(n, self.cfg.d_model, h.device, h.dtype)  # Vaswani et al.'s scale
+
+@patch
 def forward(self: HyenaLM, input_ids: Tensor, caches: list[dict] | None = None) -> Tensor:
     self._check_ids(input_ids)
-    h = self.embed(input_ids)
-    if self.pos is not None:
-        if input_ids.shape[1] > self.cfg.l_max:
-            raise ValueError(f"sequence length {input_ids.shape[1]} exceeds l_max={self.cfg.l_max}")
-        h = h + self.pos.weight[:input_ids.shape[1]]
-    h = self.backbone(self.drop(h), caches)
+    h = self.backbone(self.drop(self.embed_tokens(input_ids)), caches)
     return self.lm_head(h)[..., :self.cfg.vocab_size]
 
 @patch
 def num_params(self: HyenaLM, non_embedding: bool = False) -> int:
     n = sum(p.numel() for p in self.parameters())
     return n - self.embed.weight.numel() if non_embedding else n
+
+# %% ../../nbs/models/13_model.ipynb #c014s2
+def sinusoids(n: int, d: int, device=None, dtype=None) -> Tensor:
+    "Vaswani et al.'s fixed positions (n, d): sin(t w_i) at feature 2i, cos(t w_i) at 2i + 1, w_i = 10000^(-2i/d)."
+    t = torch.arange(n, device=device, dtype=torch.float64)[:, None]
+    angle = t * 10000.0 ** (-torch.arange(0, d, 2, device=device, dtype=torch.float64) / d)  # float64: t reaches 10^6
+    out = torch.empty(n, d, device=device, dtype=torch.float64)
+    out[:, 0::2], out[:, 1::2] = angle.sin(), angle.cos()[:, : d // 2]
+    return out.to(dtype or torch.get_default_dtype())
 
 # %% ../../nbs/models/13_model.ipynb #c022
 def count_params(cfg: HyenaConfig) -> int:
