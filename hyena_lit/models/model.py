@@ -375,11 +375,11 @@ def num_params(self: HyenaLM, non_embedding: bool = False) -> int:
 # %% ../../nbs/models/13_model.ipynb #c014s2
 def sinusoids(n: int, d: int, device=None, dtype=None) -> Tensor:
     "Vaswani et al.'s fixed positions (n, d): sin(t w_i) at feature 2i, cos(t w_i) at 2i + 1, w_i = 10000^(-2i/d)."
-    t = torch.arange(n, device=device, dtype=torch.float64)[:, None]
-    angle = t * 10000.0 ** (-torch.arange(0, d, 2, device=device, dtype=torch.float64) / d)  # float64: t reaches 10^6
-    out = torch.empty(n, d, device=device, dtype=torch.float64)
+    t = torch.arange(n, dtype=torch.float64)[:, None]  # float64 on the CPU (t reaches 10^6; not every GPU has it)
+    angle = t * 10000.0 ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)
+    out = torch.empty(n, d, dtype=torch.float64)
     out[:, 0::2], out[:, 1::2] = angle.sin(), angle.cos()[:, : d // 2]
-    return out.to(dtype or torch.get_default_dtype())
+    return out.to(device=device, dtype=dtype or torch.get_default_dtype())
 
 # %% ../../nbs/models/13_model.ipynb #c022
 def count_params(cfg: HyenaConfig) -> int:
