@@ -359,7 +359,17 @@ def embed_tokens(self: HyenaLM, input_ids: Tensor) -> Tensor:
     n = input_ids.shape[1]
     if n > self.cfg.l_max: raise ValueError(f"sequence length {n} exceeds l_max={self.cfg.l_max}")
     if self.pos is not None: return h + self.pos.weight[:n]
-    return h * math.sqrt(self.cfg.d_model) + sinusoids(n, self.cfg.d_model, h.device, h.dtype)  # Vaswani et al.'s scale
+    return h * math.sqrt(self.cfg.d_model) + self.fixed_positions(n, h)  # Vaswani et al.'s scale
+
+@patch
+def fixed_positions(self: HyenaLM, n: int, like: Tensor) -> Tensor:
+    """`sinusoids`' first n rows on `like`'s device and dtype. A row depends on its position alone, so one table per
+    device and dtype, grown to the longest n asked, serves every shorter one: the float64 angles are computed once, not
+    at every step. Not state: the table is no parameter or buffer, and a checkpoint holds none of it."""
+    tables = self.__dict__.setdefault("_sinusoids", {})
+    key = (like.device, like.dtype)
+    if key not in tables or len(tables[key]) < n: tables[key] = sinusoids(n, self.cfg.d_model, like.device, like.dtype)
+    return tables[key][:n]
 
 @patch
 def forward(self: HyenaLM, input_ids: Tensor, caches: list[dict] | None = None) -> Tensor:
