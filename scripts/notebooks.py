@@ -8,8 +8,8 @@ rewriting the committed ones under runs/. Cells flagged with settings.ini's `tst
 skipped and keep the outputs they have. Without a GPU `TRITON_INTERPRET=1` is set. The outputs are made
 small and deterministic: nbdev_clean's form (no execution counts, only settings.ini's metadata keys), the
 repository's absolute path and temporary folders replaced, progress bars and widgets dropped, figures as
-PNG, wall times shown as `<t> ms` (they change every run; measured timings live in runs/). Other outputs
-that look like timings are printed ("timing? ...").
+PNG, wall times and rates shown as `<t> ms` and `<t> tokens/s` (they change every run; measured timings live in
+runs/). Other outputs that look like timings are printed ("timing? ...").
 
 Experiment notebooks run only when their default parameters just read finished runs and plot. None does:
 
@@ -112,6 +112,7 @@ def skipped_cells(path: Path, flags: set[str]) -> set[int]:
 
 
 DURATION = r"\b\d[\d,]*(?:\.\d+)?\s?(ms|µs|us|s)\b"  # "280.2 ms", "13 s"; not "100 steps"
+RATE = r"\b\d[\d,]*(?:\.\d+)?(\s?tokens/s)\b"  # "151 tokens/s", a rate measured as the cell runs
 
 
 def scrub(text: str) -> str:
@@ -121,6 +122,7 @@ def scrub(text: str) -> str:
     text = text.replace(sys.prefix, "<python>")
     text = re.sub(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[+-]\d\d:\d\d|Z)?", "<time>", text)
     text = re.sub(DURATION, r"<t> \1", text)  # wall times change every run; measured ones live in runs/
+    text = re.sub(RATE, r"<t>\1", text)
     text = re.sub(r"\((\d+(?:\.\d+)?)x\)", "(<t>x)", text)
     return re.sub(r" at 0x[0-9a-f]{6,}", "", text)
 

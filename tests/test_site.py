@@ -108,3 +108,11 @@ def test_experiment_notebook_links_its_executed_copies(nb, copies):
     assert cell, f"{nb.name}: no 'results-link' cell"
     link = re.search(r"\]\(((?:\.\./)+)(runs/[^)]+)\)", "".join(cell["source"])).group(2)
     assert any(p.resolve().is_relative_to((ROOT / link).resolve()) for p in copies.get(nb.stem, [])), (nb.name, link)
+
+
+def test_scrub_blanks_wall_times_and_rates():
+    "A rate a cell measures as it runs is blanked like a wall time; a rate's name without a number is kept."
+    assert notebooks.scrub("use_cache=True :    151 tokens/s\n") == "use_cache=True :    <t> tokens/s\n"
+    assert notebooks.scrub("1,024.5 tokens/s in 13 s") == "<t> tokens/s in <t> s"
+    assert notebooks.scrub("training throughput, tokens/s (one thread)") == "training throughput, tokens/s (one thread)"
+    assert notebooks.scrub("100 steps, 64 tokens") == "100 steps, 64 tokens"
