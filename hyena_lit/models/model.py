@@ -363,13 +363,14 @@ def embed_tokens(self: HyenaLM, input_ids: Tensor) -> Tensor:
 
 @patch
 def fixed_positions(self: HyenaLM, n: int, like: Tensor) -> Tensor:
-    """`sinusoids`' first n rows on `like`'s device and dtype. A row depends on its position alone, so one table per
-    device and dtype, grown to the longest n asked, serves every shorter one: the float64 angles are computed once, not
-    at every step. Not state: the table is no parameter or buffer, and a checkpoint holds none of it."""
-    tables = self.__dict__.setdefault("_sinusoids", {})
-    key = (like.device, like.dtype)
-    if key not in tables or len(tables[key]) < n: tables[key] = sinusoids(n, self.cfg.d_model, like.device, like.dtype)
-    return tables[key][:n]
+    """`sinusoids`' first n rows on `like`'s device and dtype. A row depends on its position alone, so one table, grown
+    to the longest n asked, serves every shorter one: the float64 angles are computed once, not at every step. A move
+    to another device or dtype replaces it (only one is kept). Not state: the table is no parameter or buffer, and a
+    checkpoint holds none of it."""
+    t = self.__dict__.get("_sinusoids")
+    if t is None or len(t) < n or t.device != like.device or t.dtype != like.dtype:
+        t = self.__dict__["_sinusoids"] = sinusoids(n, self.cfg.d_model, like.device, like.dtype)
+    return t[:n]
 
 @patch
 def forward(self: HyenaLM, input_ids: Tensor, caches: list[dict] | None = None) -> Tensor:
