@@ -321,13 +321,14 @@ assert [round(pick30[("ckconv", 256)] - pick30[("ckconv", 128)], 1), pick30[("ck
 assert [pick30[("hyena", 256)], round(pick30[("hyena", 256)] - pick30[("ckconv", 256)], 1)] == [99.6, 26.8]
 # H3's at L = 256: validation's peak is its pick; the run's best test epoch (260) and its twin's (337) on the H200; both 50%
 # first at epochs 131 and 139, then the run 60% at 148 and 70% at 177, the twin 60% at 229 and never 70%; losses 7e-5 apart
-# at epoch 1; 4.2 below its pick at L = 128, 2.0 above CKConv's in the cell, Hyena's 24.8 above it; the twin's last five
-# 63.1; H3's mean over the eight cells, 67.8 with them, 69.3 with the pick, under CKConv's 72.3
+# at epoch 1; the pick 11.6 above the twin's end; 4.2 below its pick at L = 128, 2.0 above CKConv's in the cell, Hyena's
+# 24.8 above it; the twin's last five 63.1; H3's mean over the eight cells, 67.8 with them, 69.3 with the pick, under
+# CKConv's 72.3
 assert val30.loc[("h3", 256)].tolist() == [74.8, 377, "400/400 epochs", 63.2] and h200_10.loc["h3_L256_V30_s0", "finished_on_h200"]
 h3v30, h3t30 = history("fig4.1-official-val", "h3_L256_V30_s0"), history("fig4.1-official", "h3_L256_V30_s0")
 assert at256("h3", 30) == ((78.8, 377), [(78.2, 260), (64.4, 337)], [131, None, None, 139, None, None])
 assert [int(h.epoch[h.test_acc >= a].iloc[0]) for h in (h3v30, h3t30) for a in (0.6, 0.7) if (h.test_acc >= a).any()] == [148, 177, 229]
-assert apart(h3v30, h3t30) == "7e-05"
+assert apart(h3v30, h3t30) == "7e-05" and round(pick30[("h3", 256)] - val30.loc[("h3", 256)].iloc[3], 1) == 11.6  # the spread
 assert [round(pick30[("h3", 128)] - pick30[("h3", 256)], 1), round(pick30[("h3", 256)] - pick30[("ckconv", 256)], 1)] == [4.2, 2.0]
 assert round(pick30[("hyena", 256)] - pick30[("h3", 256)], 1) == 24.8
 assert round(five_last("h3", 256, 30), 1) == 63.1 and mean8("h3", 30) == [67.8, 69.3] and round(sum(eight["ckconv"].values()) / 8, 1) == 72.3'''),
