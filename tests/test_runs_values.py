@@ -240,13 +240,13 @@ assert round(last5["h3"], 1) == 93.3 and mean8("h3") == [68.5, 69.3]
 assert [k for k, h in eight["hyena"].items() if max(e[k] for o, e in eight.items() if o != "hyena") >= h] == [(256, 20)]
 # Conv1d's at L = 256: validation's peak is its pick; best test epochs; its twin's end and best on the H200; 50% at 97 and 58,
 # neither 90%; losses 1e-4 apart at epoch 1; lookups against answers, the run's at its pick (its history) and the twin's at
-# epoch 397 (the probe's table); Conv1d's mean over the eight cells, 50.3 with its twin's last five, 48.8 with the pick; the
+# epoch 397 (the probe's table); Conv1d's mean over the eight cells, 51.0 with its twin's last five, 49.5 with the pick; the
 # gap at vocabulary 20 with the pick, 28.0 at L = 256 (above FNO's pick), the least widening of the four vocabularies (7.6,
 # against 8.4 at vocabulary 10)
 c1v20, c1t20 = history("fig4.1-official-val", "conv1d_L256_V20_s0"), history("fig4.1-official", "conv1d_L256_V20_s0")
 assert val20.loc[("conv1d", 256)].tolist() == [62.8, 256, "400/400 epochs", 74.6] and h200_10.loc["conv1d_L256_V20_s0", "finished_on_h200"]
 assert at256("conv1d", 20) == ((68.0, 256), [(66.0, 287), (78.4, 138)], [97, None, None, 58, None, None])
-assert apart(c1v20, c1t20) == "1e-04" and mean8("conv1d") == [50.3, 48.8]
+assert apart(c1v20, c1t20) == "1e-04" and mean8("conv1d") == [51.0, 49.5]
 probes = pd.read_csv(root / "associative_recall/answer-phase-probe/probe.csv").set_index("run")
 def lookups(o, h):
     "Lookups against answers (%) at vocabulary 20 and L = 256: the validation run's (history h) at its pick, its twin's at the probe's checkpoint."
@@ -271,7 +271,7 @@ assert round(last5["fno"], 1) == 40.8 and mean8("fno") == [44.6, 46.0] and round
              '''# c017g4v0, c017g4v2: the cells at vocabulary 30 with a validation run: CKConv's peak, pick, twin's end; Hyena's pick
 val30 = official_side.xs(30, level="vocab_size")
 assert set(val30.index) == {(o, 128) for o in ("ckconv", "transferfunc", "h3", "fno", "conv1d", "hyena")} | {
-    ("hyena", 256), ("ckconv", 256), ("h3", 256)}
+    ("hyena", 256), ("ckconv", 256), ("h3", 256), ("conv1d", 256)}
 assert val30.loc[("ckconv", 128)].tolist() == [65.2, 287, "400/400 epochs", 66.2]
 assert val30.loc[("h3", 128)].tolist() == [79.0, 348, "400/400 epochs", 80.4]
 assert val30.loc[("transferfunc", 128)].tolist() == [29.2, 131, "400/400 epochs", 18.2]
@@ -331,7 +331,28 @@ assert [int(h.epoch[h.test_acc >= a].iloc[0]) for h in (h3v30, h3t30) for a in (
 assert apart(h3v30, h3t30) == "7e-05" and round(pick30[("h3", 256)] - val30.loc[("h3", 256)].iloc[3], 1) == 11.6  # the spread
 assert [round(pick30[("h3", 128)] - pick30[("h3", 256)], 1), round(pick30[("h3", 256)] - pick30[("ckconv", 256)], 1)] == [4.2, 2.0]
 assert round(pick30[("hyena", 256)] - pick30[("h3", 256)], 1) == 24.8
-assert round(five_last("h3", 256, 30), 1) == 63.1 and mean8("h3", 30) == [67.8, 69.3] and round(sum(eight["ckconv"].values()) / 8, 1) == 72.3'''),
+assert round(five_last("h3", 256, 30), 1) == 63.1 and mean8("h3", 30) == [67.8, 69.3] and round(sum(eight["ckconv"].values()) / 8, 1) == 72.3
+# Conv1d's at L = 256: validation's peak is its pick; the run's best test epoch (145) and its twin's (118) on the H200; the
+# test set's range after epoch 100 for both; 20% at 76 and 118, 25% at 130 and never; losses 3e-5 apart at epoch 1; the
+# peak 8.8 above the pick's reading: validation 3.7 above the test set after epoch 100 (26.4, 22.7), the peak 5.6 above its
+# mean of 300 readings (sd 2.0); 17.8 below its pick at L = 128, Hyena's 76.4 above it; the twin's last five 17.6; Conv1d's
+# mean over the eight cells, 48.8 with them, 49.5 with the pick, under TransferFunc's 60.1 and H3's 69.3, above FNO's 46.0;
+# the gap between the pairs at vocabulary 30, 55.2 with the twin's last five and 49.6 with the pick at L = 256, 24.2 at 128
+assert val30.loc[("conv1d", 256)].tolist() == [23.2, 196, "400/400 epochs", 17.6] and h200_10.loc["conv1d_L256_V30_s0", "finished_on_h200"]
+c1v30, c1t30 = history("fig4.1-official-val", "conv1d_L256_V30_s0"), history("fig4.1-official", "conv1d_L256_V30_s0")
+assert at256("conv1d", 30) == ((32.0, 196), [(27.4, 145), (20.0, 118)], [None] * 6)
+assert [round(100 * f(h[h.epoch > 100].test_acc), 1) for h in (c1v30, c1t30) for f in (min, max)] == [17.8, 27.4, 15.8, 20.0]
+assert [[int(h.epoch[h.test_acc >= a].iloc[0]) if (h.test_acc >= a).any() else None for a in (0.2, 0.25)] for h in (c1v30, c1t30)] == [[76, 130], [118, None]]
+assert apart(c1v30, c1t30) == "3e-05"
+late = c1v30[c1v30.epoch > 100]
+assert len(late) == 300 and round(val30.loc[("conv1d", 256)].iloc[0] + 8.8, 1) == round(100 * c1v30.val_acc.max(), 1)
+assert [round(100 * x, 1) for x in ((late.val_acc - late.test_acc).mean(), late.val_acc.mean(), late.test_acc.mean(),
+        late.val_acc.max() - late.val_acc.mean(), late.val_acc.std())] == [3.7, 26.4, 22.7, 5.6, 2.0]
+assert [round(pick30[("conv1d", 128)] - pick30[("conv1d", 256)], 1), pick30[("conv1d", 128)], round(pick30[("hyena", 256)] - pick30[("conv1d", 256)], 1)] == [17.8, 41.0, 76.4]
+assert round(five_last("conv1d", 256, 30), 1) == 17.6 and mean8("conv1d", 30) == [48.8, 49.5]
+assert [round(sum(eight[o].values()) / 8, 1) for o in ("transferfunc", "h3", "fno")] == [60.1, 69.3, 46.0]
+assert [round(min(eight["hyena"][256, 30], eight["ckconv"][256, 30]) - max(five_last("conv1d", 256, 30), eight["fno"][256, 30]), 1),
+        round(gap8[256, 30], 1), round(gap8[128, 30], 1)] == [55.2, 49.6, 24.2]'''),
             ('print(official_side.to_string())', 1, 4,
              '''# c017g4v0, c017g4v2: the validation runs of TransferFunc and H3 at vocabulary 40, L = 128, against their twins
 assert official_side.loc[("transferfunc", 128, 40)].tolist() == [18.6, 21, "400/400 epochs", 15.2]
