@@ -23,7 +23,7 @@ RUNS = project_root() / "runs"
 # the others' validation runs at L = 128 and vocabularies 20, 30 and 40 (grids/validation.py), in the reason's order
 V20 = V30 = AT20 = ("ckconv", "transferfunc", "h3", "fno", "conv1d")  # AT20: theirs at vocabulary 20 and L = 256
 V40 = ("transferfunc", "h3")
-AT30 = ("ckconv", "h3", "conv1d")  # theirs at vocabulary 30 and L = 256 so far (grids/validation.py holds the rest)
+AT30 = ("ckconv", "h3", "conv1d", "fno")  # theirs at vocabulary 30 and L = 256 so far (grids/validation.py holds the rest)
 NAME = {"ckconv": "CKConv", "conv1d": "Conv1d", "fno": "FNO", "h3": "H3", "transferfunc": "TransferFunc", "hyena": "Hyena"}
 
 
@@ -131,6 +131,11 @@ def test_gap_widens_official(paper, index):
     lead = lambda L, V: c.v("hyena", L, V) - sum(c.v(o, L, V) for o in c.others(L, V)) / len(c.others(L, V))
     gap = lambda L, V: min(c.v("hyena", L, V), c.v("ckconv", L, V)) - max(c.v("conv1d", L, V), c.v("fno", L, V))
     assert all(len(c.others(L, V)) == 5 for L in (128, 256) for V in (30, 40))
+    # "the gap's four parametrizations, Hyena, CKConv, Conv1d and FNO, read their validation runs in every cell"
+    assert all("fig4.1-official-val/" in c.src(o, L, V) for o in ("hyena", "ckconv", "conv1d", "fno") for L in (128, 256)
+               for V in (10, 20, 30, 40))
+    c.quotes("the gap's four parametrizations, Hyena, CKConv, Conv1d and FNO, read their validation runs in every cell "
+             "(runs/associative_recall/fig4.1-official-val);")
     # vocabulary 20: the gap's sides are CKConv (validation's picks at both lengths) and FNO at L = 128, Conv1d at L = 256
     # (validation's picks, FNO's at L = 256 below Conv1d's)
     assert all(c.v("ckconv", L, 20) < c.v("hyena", L, 20) for L in (128, 256))
@@ -283,7 +288,7 @@ def test_hyena_best_official(paper, index):
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
     c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, TransferFunc's and H3's at vocabulary 40 and L = 128, CKConv's, "
              "TransferFunc's, H3's, FNO's and Conv1d's at vocabularies 10 and 20 and at vocabulary 30 and L = 128, and CKConv's, "
-             "H3's and Conv1d's at vocabulary 30 and L = 256 (")
+             "H3's, Conv1d's and FNO's at vocabulary 30 and L = 256 (")
     # the validation runs at vocabularies 20, 30 and 40 (TransferFunc's and H3's): none reaches 100% on validation; peaks, picks,
     # epochs, twins' ends
     val_runs = {(o, V): c.metrics(o, 128, V) for V, ops in ((20, V20), (30, V30), (40, V40)) for o in ops}
