@@ -24,6 +24,7 @@ RUNS = project_root() / "runs"
 V20 = V30 = AT20 = ("ckconv", "transferfunc", "h3", "fno", "conv1d")  # AT20: theirs at vocabulary 20 and L = 256
 V40 = ("transferfunc", "h3")
 AT30 = ("ckconv", "h3", "conv1d", "fno", "transferfunc")  # theirs at vocabulary 30 and L = 256, in the reason's order
+AT40 = ("h3",)  # theirs at vocabulary 40 and L = 256 beside CKConv's, Conv1d's and FNO's
 NAME = {"ckconv": "CKConv", "conv1d": "Conv1d", "fno": "FNO", "h3": "H3", "transferfunc": "TransferFunc", "hyena": "Hyena"}
 
 
@@ -196,8 +197,12 @@ def test_ranking_official(paper, index):
            for L in (128, 256)}
     cells = {L: sum((o, L, V) in c.t.index for o in NAME if o != "hyena" for V in (10, 20, 30, 40)) for L in (128, 256)}
     assert cells == {128: 20, 256: 20}
-    c.quotes(f"in all {val[128]} of their cells at L = 128 and in {val[256]} of their {cells[256]} at L = 256; the other "
-             f"{cells[256] - val[256]} validation twins, {'both' if cells[256] - val[256] == 2 else 'all'} at L = 256")
+    n = cells[256] - val[256]
+    rest = [(o, V) for o in NAME if o != "hyena" for V in (10, 20, 30, 40) if "fig4.1-official-val/" not in c.src(o, 256, V)]
+    assert len(rest) == n >= 1
+    c.quotes(f"in all {val[128]} of their cells at L = 128 and in {val[256]} of their {cells[256]} at L = 256; " + (
+        f"the other {n} validation twins, {'both' if n == 2 else 'all'} at L = 256, are cells of grids/validation.py" if n > 1 else
+        f"the other validation twin, {NAME[rest[0][0]]}'s at vocabulary {rest[0][1]} and L = 256, is a cell of grids/validation.py"))
     assert val[128] == cells[128]
     todo = {c["run"] for c in load_cells(project_root() / "grids" / "validation.py", only=["*fig4.1-official-val/*"])
             if not (Path(c["run"]) / "metrics.json").exists()}
@@ -239,13 +244,18 @@ def test_hyena_best_official(paper, index):
              f"against {c.v('hyena', 256, 20):.1f} (Hyena's validation run stops at its first 100% on validation, at epoch "
              f"{hy['selected_epoch']}), by {d} of the {n} test examples, under the standard error of the difference of two such "
              f"readings ({se:.1f} points): a tie at the ceiling too.")
-    # "and so do CKConv's, Conv1d's and FNO's at vocabulary 40, TransferFunc's and H3's at vocabulary 40 and L = 128, CKConv's,
+    # "and so do CKConv's, Conv1d's, FNO's and H3's at vocabulary 40, TransferFunc's at vocabulary 40 and L = 128, CKConv's,
     # TransferFunc's, H3's, FNO's and Conv1d's at vocabularies 10 and 20 and at vocabulary 30 and L = 128": no other cell's
     others_val = {(o, L, V) for o, L, V in c.t.index if o != "hyena" and "fig4.1-official-val/" in c.src(o, L, V)}
     assert others_val == {(o, L, 40) for o in ("ckconv", "conv1d", "fno") for L in (128, 256)} | {
         (o, L, 10) for o in ("ckconv", "transferfunc", "h3", "fno", "conv1d") for L in (128, 256)} | {
         (o, 128, 20) for o in V20} | {(o, 128, 30) for o in V30} | {(o, 128, 40) for o in V40} | {(o, 256, 20) for o in AT20} | {
-        (o, 256, 30) for o in AT30}
+        (o, 256, 30) for o in AT30} | {(o, 256, 40) for o in AT40}
+    # "The claim is flagged while ...": the one cell of the others that reads no validation run
+    rest = sorted(k for k in c.t.index if k[0] != "hyena" and "fig4.1-official-val/" not in c.src(*k))
+    assert rest == [("transferfunc", 256, 40)]
+    c.quotes(f"The claim is flagged while {NAME[rest[0][0]]}'s cell at vocabulary {rest[0][2]} and L = {rest[0][1]} has no "
+             "validation twin (a cell of grids/validation.py).")
     # the validation runs at vocabulary 10 (Hyena's and the others' above): the epochs at which validation stopped them
     # at their first 100%, and the ones (`full`) that ran their whole budget without reaching it
     val = {(o, L): c.src(o, L, 10) for o, L in [("hyena", 128), ("hyena", 256)] + sorted((o, L) for o, L, V in others_val if V == 10)}
@@ -291,7 +301,7 @@ def test_hyena_best_official(paper, index):
              f"{100 * twin['conv1d', 128]['final_test_acc']:.1f}; at vocabulary 20")
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
     assert set(AT30) == set(NAME) - {"hyena"}  # "all five's"
-    c.quotes("and so do CKConv's, Conv1d's and FNO's at vocabulary 40, TransferFunc's and H3's at vocabulary 40 and L = 128, CKConv's, "
+    c.quotes("and so do CKConv's, Conv1d's, FNO's and H3's at vocabulary 40, TransferFunc's at vocabulary 40 and L = 128, CKConv's, "
              "TransferFunc's, H3's, FNO's and Conv1d's at vocabularies 10 and 20 and at vocabulary 30 and L = 128, and all five's "
              "at vocabulary 30 and L = 256 (")
     # the validation runs at vocabularies 20, 30 and 40 (TransferFunc's and H3's): none reaches 100% on validation; peaks, picks,
@@ -308,11 +318,14 @@ def test_hyena_best_official(paper, index):
     assert all(m["best_val_acc"] < 1.0 and m["epochs_run"] == 400 and t["solved_epoch"] is None for m, t in at20.values())
     assert [c.on_h200(o, 256, 20) for o in AT20] == [True, False, False, True, True]  # at256's two wordings
     at30 = {o: (c.metrics(o, 256, 30), c.metrics(o, 256, 30, twin=True)) for o in AT30}
-    assert all(m["best_val_acc"] < 1.0 and m["epochs_run"] == 400 and t["solved_epoch"] is None for m, t in at30.values())
+    at40 = {o: (c.metrics(o, 256, 40), c.metrics(o, 256, 40, twin=True)) for o in AT40}
+    assert all(m["best_val_acc"] < 1.0 and m["epochs_run"] == 400 and t["solved_epoch"] is None
+               for m, t in (*at30.values(), *at40.values()))
+    assert all(c.on_h200(o, 256, V) for V, ops in ((30, AT30), (40, AT40)) for o in ops)
     c.quotes(f"at vocabulary 20 and L = 128 none of these five reaches 100% on validation: {clause(20, V20)}; at vocabulary 20 "
              f"{' '.join(at256(o, 20) for o in AT20)} at vocabulary 30 "
              f"and L = 128, likewise: {clause(30, V30)}; at vocabulary 40 and L = 128, likewise: {clause(40, V40)}; at vocabulary 30 "
-             f"{' '.join(at256(o, 30) for o in AT30)[:-1]}); ")
+             f"{' '.join(at256(o, 30) for o in AT30)} at vocabulary 40 {' '.join(at256(o, 40) for o in AT40)[:-1]}); ")
 
 
 def constant_answer(cfg: dict) -> float:
