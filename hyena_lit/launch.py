@@ -232,9 +232,24 @@ def _rows(cells: list[dict]) -> tuple[list[dict], list[str]]:
         got = _measured(d, saved) if status == "finished" else dict(seconds=None, tps=None, device=None, probe=None)
         rows.append(
             dict(key=c["key"], experiment=c["experiment"], seq_len=c["params"].get("seq_len"), status=status,
-                 model=c["params"].get("size"), tokens=_tokens(c["params"]), cap=60 * (c["params"].get("max_minutes_per_run") or 0), **got)
+                 model=c["params"].get("size"), tokens=_tokens(c["params"]), cap=60 * (c["params"].get("max_minutes_per_run") or 0),
+                 left=_left(d, c["params"]) if status == "unfinished" else 1.0, **got)
         )
     return rows, bad
+
+def _left(d: Path, p: dict) -> float:
+    """The share of an unfinished cell's tokens still to train: 1 less what its `history.csv` has trained (its last
+    `tokens`, else its last `epoch`'s share of the cell's epochs) over the cell's tokens; 1 where either is unknown or
+    the history cannot be read (a link, over 64 MiB, not a table)."""
+    total, h = _tokens(p), d / "history.csv"
+    if not total or h.is_symlink() or not h.is_file() or h.stat().st_size > 2 ** 26: return 1.0
+    try: last = pd.read_csv(h).iloc[-1]
+    except (OSError, ValueError, IndexError, UnicodeDecodeError): return 1.0  # empty, ragged or not text
+    num = lambda k: float(pd.to_numeric(pd.Series([last.get(k)]), errors="coerce").iloc[0])
+    if not math.isnan(t := num("tokens")): done = t / total
+    elif not math.isnan(e := num("epoch")) and _epochs(p): done = e / _epochs(p)
+    else: return 1.0
+    return float(min(1.0, max(0.0, 1.0 - done)))
 
 # %% ../nbs/launch/18b_launch.ipynb #lc7s3
 def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), probe=cpu_probe_ms) -> pd.DataFrame:
@@ -249,7 +264,7 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), pro
             f"{len(bad)} run folder(s) hold other settings than their cells: " + "; ".join(bad[:5]))
     mine = {r["key"] for r in rows}
     peers = [r for r in _rows([c for c in reference if c["key"] not in mine])[0] if r["status"] == "finished"]
-    cols = ["key", "experiment", "seq_len", "status", "model", "tokens", "cap", "seconds", "tps", "device", "probe"]
+    cols = ["key", "experiment", "seq_len", "status", "model", "tokens", "cap", "left", "seconds", "tps", "device", "probe"]
     df = pd.DataFrame(rows + peers, columns=cols)
     kind = str(device).split(":")[0]
     probed = (df.status == "finished") & (df.device == "cpu") & df.probe.notna()
@@ -258,12 +273,13 @@ def plan(cells: list[dict], device: str = "cpu", reference: list[dict] = (), pro
     f = pd.to_numeric(df.probe, errors="coerce").div(here).where(probed, 1.0) if here else 1.0
     at_here = df.assign(tps=pd.to_numeric(df.tps, errors="coerce") * f, seconds=pd.to_numeric(df.seconds, errors="coerce") / f,
                         probe=df.probe.where(probed) if here else None)  # a probe is kept where it scaled its peer
-    for i in df.index[df.status != "finished"]:  # a time cap (max_minutes_per_run) bounds a cell
+    for i in df.index[df.status != "finished"]:  # what is left of a cell; a time cap (max_minutes_per_run) bounds it
         e = _expected(at_here, i, kind)
+        e = e * df.at[i, "left"] if e is not None else None
         df.at[i, "seconds"] = min(e, df.at[i, "cap"]) if e is not None and df.at[i, "cap"] > 0 else e
     timed = int((df.status == "finished").sum())
     scaled = int(probed.sum()) if here else 0
-    df = df.iloc[:len(rows)].drop(columns=["tps", "cap", "model", "probe"])
+    df = df.iloc[:len(rows)].drop(columns=["tps", "cap", "model", "probe", "left"])
     df["seconds"] = pd.to_numeric(df.seconds, errors="coerce")
     df.attrs.update(probe_ms=here, scaled=scaled, timed=timed)
     return df
