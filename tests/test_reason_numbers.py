@@ -292,7 +292,7 @@ def test_hyena_best_official(paper, index):
              f"{100 * c1['selected_test_acc']:.1f} at epoch {c1['selected_epoch']}, where its twin ends at "
              f"{100 * twin['conv1d', 128]['final_test_acc']:.1f}; at vocabulary 20")
     assert all((top[L], L) in val for L in (128, 256))  # both runs Hyena is set against are validation's picks
-    assert set(AT30) == set(NAME) - {"hyena"}  # "all five's"
+    assert set(AT30) == set(NAME) - {"hyena"}  # every other parametrization's cell at vocabulary 30 and L = 256 is quoted
     c.quotes("Hyena's cells read its validation runs, and so do all the other five's (runs/associative_recall/fig4.1-official-val: ")
     # the validation runs at vocabularies 20, 30 and 40 (TransferFunc's and H3's): none reaches 100% on validation; peaks, picks,
     # epochs, twins' ends
