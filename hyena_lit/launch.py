@@ -240,7 +240,8 @@ def _rows(cells: list[dict]) -> tuple[list[dict], list[str]]:
 def _left(d: Path, p: dict) -> float:
     """The share of an unfinished cell's tokens still to train: 1 less what its `history.csv` has trained (its last
     `tokens`, else its last `epoch`'s share of the cell's epochs) over the cell's tokens; 1 where either is unknown or
-    the history cannot be read (a link, over 64 MiB, not a table)."""
+    the history cannot be read (a link, over 64 MiB, not a table). A run counted in steps keeps its history in its
+    checkpoint until it ends, so it has none to read here: its whole run counts."""
     total, h = _tokens(p), d / "history.csv"
     if not total or h.is_symlink() or not h.is_file() or h.stat().st_size > 2 ** 26: return 1.0
     try: last = pd.read_csv(h).iloc[-1]
