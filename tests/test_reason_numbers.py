@@ -528,3 +528,25 @@ def test_table_11_seeds(paper, index):
            f" (seeds from {f1(p[1024].min())} and {f1(p[2048].min())})", "the positional features are not the cause")
     quotes(row["reason"], f"(runs/mechanistic/table11-mamba-pos, three seeds) keep {f1(pm[1024])} at 1024 and"
            f" {f1(pm[2048])} at 2048")
+
+
+def test_table_11_attention_budget(paper):
+    """Mamba's Table 11 rows for MHA-Abs read attention's run at the paper's whole budget (runs/mechanistic/
+    table11-mamba-val, grids/mamba_table_11.py's attention_budget); the reason quotes its validation range, chosen step and
+    accuracy at 256, and the rule's reading; the RoPE and xPos rows quote the same accuracy beside their capped runs."""
+    folder = RUNS / "mechanistic" / "table11-mamba-val" / "induction_heads_attention_L256_V16_n2_s0"
+    m, h = read_cached(folder / "metrics.json"), read_cached(folder / "history.csv")
+    capped = read_cached(RUNS / "mechanistic" / "table11-mamba-cpu" / "induction_heads_attention_L256_V16_n2_s0" / "metrics.json")
+    at256 = 100 * m["test_len_acc"]["256"]
+    assert m["steps_run"] == 204800 and m["solved_epoch"] is None and at256 < 80  # the rule: under 80, not the cap
+    ids = [i for i in paper.index if i.startswith("M-T11-MHA-Abs-")]
+    assert len(ids) == 15 and len({paper.loc[i, "reason"] for i in ids}) == 1
+    quotes(paper.loc[ids[0], "reason"], f"at the paper's whole budget, {m['steps_run']:,} steps",
+           f"validation reads {100 * h.val_acc.min():.1f}-{100 * h.val_acc.max():.1f}% along the way",
+           f"stays at ln 15 ({h.loss.iloc[-1]:.2f} at the end)",
+           f"the step validation chose ({m['selected_step']:,}) reads {at256:.1f}% on the test set at 256",
+           f"(table11-mamba-cpu, {capped['steps_run']:,} steps) is not why", "of its 1.12M parameters")
+    assert f"{m['params'] / 1e6:.2f}M" == "1.12M"
+    for mixer in ("RoPE", "xPos"):
+        quotes(paper.loc[f"M-T11-MHA-{mixer}-512", "reason"],
+               f"({m['steps_run']:,} steps, runs/mechanistic/table11-mamba-val) still read chance at 256 ({at256:.1f})")
