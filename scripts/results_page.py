@@ -186,10 +186,15 @@ def _mqar_paper(R):
 
 def _mqar_ours(R):
     rows = [R.sb(f"Z-F2-{m}-L64-d64") for m in ("attention", "h3", "hyena")]
-    out = "the same cell, 20 min a run, best of 3 learning rates by test (flagged): " + \
-          ", ".join(f"{NAMES[r['id'].split('-')[2]]} {short(r['ours'])}" for r in rows)
+    same = len({r["n_runs"] for r in rows}) == 1
+    out = "that cell, 20 min a run" + (f", best of {rows[0]['n_runs']} rates " if same else ", the best rate ")
+    groups = {}  # the rows chosen on validation first, then those chosen on test (flagged)
+    for r in rows: groups.setdefault("by test (flagged)" if r["flag"] else "by validation", []).append(r)
+    out += "; ".join(f"{how}: " + ", ".join(f"{NAMES[r['id'].split('-')[2]]} {short(r['ours'])}" +
+                                            ("" if same else f" (of {r['n_runs']})") for r in g)
+                     for how, g in sorted(groups.items(), key=lambda kv: kv[0] != "by validation"))
     z = R.runs("mqar", "cpu-100k-zoology2023")
-    if z: out += f"; Hyena as Zoology trained it ({z[0]['epochs_run']} epochs): {pct(R.reported(z[0]))}"
+    if z: out += f"; Hyena, Zoology's recipe, {z[0]['epochs_run']} epochs: {pct(R.reported(z[0]))}"
     return out
 
 def _sc_paper(R):

@@ -550,3 +550,16 @@ def test_table_11_attention_budget(paper):
     for mixer in ("RoPE", "xPos"):
         quotes(paper.loc[f"M-T11-MHA-{mixer}-512", "reason"],
                f"({m['steps_run']:,} steps, runs/mechanistic/table11-mamba-val) still read chance at 256 ({at256:.1f})")
+
+
+def test_mqar_attention_width_128(paper):
+    """Zoology's figure 2, attention at L = 64, width 128: the reason quotes the one rate run so far (runs/mqar/
+    cpu-100k-val), its planned epochs and accuracy, and the epoch in which the same rate learned the lookup at width 64."""
+    val = RUNS / "mqar" / "cpu-100k-val"
+    m = read_cached(val / "mqar_attention_L64_kv4_d128_lr4.64e-04_s0" / "metrics.json")
+    h64 = read_cached(val / "mqar_attention_L64_kv4_d64_lr4.64e-04_s0" / "history.csv")
+    learned = int(h64.epoch[h64.val_acc > 0.9].iloc[0])
+    assert m["stop"] == "schedule done" and m["epochs_run"] == m["epochs_planned"] and learned == 5
+    quotes(paper.loc["Z-F2-attention-L64-d128", "reason"], f"(4.6e-4, runs/mqar/cpu-100k-val)",
+           f"planned {m['epochs_planned']} of Zoology's 64 epochs", f"({100 * m['selected_test_acc']:.1f}%, near the 25%",
+           "learned it in its 5th epoch")
