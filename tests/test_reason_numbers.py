@@ -547,6 +547,13 @@ def test_table_11_attention_budget(paper):
            f"the step validation chose ({m['selected_step']:,}) reads {at256:.1f}% on the test set at 256",
            f"(table11-mamba-cpu, {capped['steps_run']:,} steps) is not why", "of its 1.12M parameters")
     assert f"{m['params'] / 1e6:.2f}M" == "1.12M"
+    # fixed sinusoids in the table's place (attention_sinusoidal), the same budget and protocol
+    sin = RUNS / "mechanistic" / "table11-mamba-val" / "induction_heads_attention-sinusoidal_L256_V16_n2_s0"
+    ms, hs = read_cached(sin / "metrics.json"), read_cached(sin / "history.csv")
+    assert ms["steps_run"] == m["steps_run"] and ms["solved_epoch"] is None
+    quotes(paper.loc[ids[0], "reason"], f"fixed sinusoids in its place ({ms['params'] / 1e3:.0f}K parameters, attention_sinusoidal",
+           f"read chance too ({100 * ms['test_len_acc']['256']:.1f}% at 256, validation "
+           f"{100 * hs.val_acc.min():.1f}-{100 * hs.val_acc.max():.1f}%), so the table is not why")
     for mixer in ("RoPE", "xPos"):
         quotes(paper.loc[f"M-T11-MHA-{mixer}-512", "reason"],
                f"({m['steps_run']:,} steps, runs/mechanistic/table11-mamba-val) still read chance at 256 ({at256:.1f})")
