@@ -567,6 +567,6 @@ def test_mqar_attention_width_128(paper):
     h64 = read_cached(val / "mqar_attention_L64_kv4_d64_lr4.64e-04_s0" / "history.csv")
     learned = int(h64.epoch[h64.val_acc > 0.9].iloc[0])
     assert m["stop"] == "schedule done" and m["epochs_run"] == m["epochs_planned"] and learned == 5
-    quotes(paper.loc["Z-F2-attention-L64-d128", "reason"], f"(4.6e-4, runs/mqar/cpu-100k-val)",
+    quotes(paper.loc["Z-F2-attention-L64-d128", "reason"], "(4.6e-4, runs/mqar/cpu-100k-val)",
            f"planned {m['epochs_planned']} of Zoology's 64 epochs", f"({100 * m['selected_test_acc']:.1f}%, near the 25%",
            "learned it in its 5th epoch")
